@@ -1,0 +1,86 @@
+// One build for every target: the extension host bundle, the command-line entry,
+// and the browser bundles of the webviews. `--production` minifies and drops
+// source maps; `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+import { copyFile, mkdir, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+const base = {
+  bundle: true,
+  minify: production,
+  sourcemap: production ? false : 'linked',
+  sourcesContent: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+  loader: { '.yaml': 'text' },
+};
+
+const node = {
+  ...base,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+};
+
+async function webviewEntries() {
+  if (!existsSync('webviews')) return [];
+  const names = await readdir('webviews');
+  return names.filter((n) => /\.ts$/.test(n) && !n.endsWith('.d.ts')).map((n) => join('webviews', n));
+}
+
+/** Plain Node test bundle: every unit test file becomes one file under out/test/unit. */
+async function testEntries(dir) {
+  if (!existsSync(dir)) return [];
+  const names = await readdir(dir);
+  return names.filter((n) => n.endsWith('.test.ts')).map((n) => join(dir, n));
+}
+
+const copyWasm = {
+  name: 'copy-sql-wasm',
+  setup(build) {
+    build.onEnd(async () => {
+      await mkdir('dist', { recursive: true });
+      await copyFile('node_modules/sql.js/dist/sql-wasm.wasm', 'dist/sql-wasm.wasm');
+    });
+  },
+};
+
+const targets = [
+  { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm] },
+  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+];
+
+const webviews = await webviewEntries();
+if (webviews.length > 0) {
+  targets.push({ ...base, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: webviews, outdir: 'media/dist' });
+}
+
+// Tests are bundled only in development builds; the packaged extension never ships them.
+if (!production) {
+  const unit = await testEntries('test/unit');
+  if (unit.length > 0) {
+    targets.push({ ...node, entryPoints: unit, outdir: 'out/test/unit', external: ['vscode', 'mocha'] });
+  }
+  const integration = await testEntries('test/integration');
+  if (integration.length > 0) {
+    targets.push({
+      ...node,
+      entryPoints: [...integration, 'test/integration/index.ts'],
+      outdir: 'out/test/integration',
+      external: ['vscode', 'mocha'],
+    });
+  }
+}
+
+if (watch) {
+  const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[ideal-state] watching for changes');
+} else {
+  await Promise.all(targets.map((t) => esbuild.build(t)));
+}

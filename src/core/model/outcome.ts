@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** A verifier's verdict. UNKNOWN is honest, never a pass. */
+export const Outcome = z.enum(['PASS', 'FAIL', 'PARTIAL', 'UNKNOWN']);
+export type Outcome = z.infer<typeof Outcome>;
+
+/** The blueprint's failure taxonomy (seed 003 §4), plus execution errors of the environment. */
+export const FailureLabel = z.enum([
+  'REQUIREMENT_COVERAGE',
+  'CONSTRAINT_VIOLATION',
+  'INTERNAL_INCONSISTENCY',
+  'UNSUPPORTED_CLAIM',
+  'AMBIGUITY',
+  'SCOPE_ERROR',
+  'OVERCONFIDENCE',
+  'EXECUTION_ERROR',
+]);
+export type FailureLabel = z.infer<typeof FailureLabel>;

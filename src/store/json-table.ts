@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import type { SqlParam, SqlStatement } from './durable-database';
+import { StoreDataError } from './errors';
+
+/** Where a repository sends its writes: straight to disk, or into a batch. */
+export interface StatementSink {
+  commit(statements: readonly SqlStatement[]): void;
+}
+
+export interface RowReader {
+  query<T>(sql: string, params?: readonly SqlParam[]): T[];
+}
+
+export interface TableSpec<T> {
+  readonly table: string;
+  readonly schema: z.ZodType<T>;
+  /** Indexed columns beside `data`, each computed from the entity; the key columns come first. */
+  readonly columns: Readonly<Record<string, (row: T) => SqlParam>>;
+  readonly key: readonly string[];
+}
+
+/** One table of validated JSON entities. Writes are validated; reads are validated too. */
+export class JsonTable<T> {
+  private readonly upsertSql: string;
+
+  constructor(private readonly spec: TableSpec<T>, private readonly reader: RowReader, private readonly sink: StatementSink) {
+    const names = [...Object.keys(spec.columns), 'data'];
+    this.upsertSql = `INSERT OR REPLACE INTO ${spec.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+  }
+
+  upsertStatement(entity: T): SqlStatement {
+    const row = this.spec.schema.parse(entity);
+    const params = Object.values(this.spec.columns).map((get) => get(row));
+    return { sql: this.upsertSql, params: [...params, JSON.stringify(row)] };
+  }
+
+  save(...entities: T[]): void {
+    this.sink.commit(entities.map((e) => this.upsertStatement(e)));
+  }
+
+  /** Entities matching a WHERE clause over the indexed columns. */
+  where(clause: string, params: readonly SqlParam[] = [], orderBy?: string): T[] {
+    const keys = this.spec.key.join(', ');
+    const sql = `SELECT ${keys}, data FROM ${this.spec.table}${clause ? ` WHERE ${clause}` : ''}${orderBy ? ` ORDER BY ${orderBy}` : ''}`;
+    return this.reader.query<Record<string, SqlParam>>(sql, params).map((row) => this.parse(row));
+  }
+
+  count(clause = '', params: readonly SqlParam[] = []): number {
+    const rows = this.reader.query<{ n: number }>(`SELECT count(*) AS n FROM ${this.spec.table}${clause ? ` WHERE ${clause}` : ''}`, params);
+    return rows[0]?.n ?? 0;
+  }
+
+  deleteStatement(clause: string, params: readonly SqlParam[]): SqlStatement {
+    return { sql: `DELETE FROM ${this.spec.table} WHERE ${clause}`, params };
+  }
+
+  private parse(row: Record<string, SqlParam>): T {
+    const key = this.spec.key.map((k) => String(row[k])).join('/');
+    let json: unknown;
+    try {
+      json = JSON.parse(String(row.data));
+    } catch {
+      throw new StoreDataError(this.spec.table, key, 'its data is not JSON');
+    }
+    const parsed = this.spec.schema.safeParse(json);
+    if (!parsed.success) throw new StoreDataError(this.spec.table, key, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    return parsed.data;
+  }
+}

@@ -1,0 +1,105 @@
+import type { Migration } from './durable-database';
+
+/**
+ * The schema, one numbered step at a time. A step is never edited once released;
+ * change the schema by appending a step. Every table keeps its entity as validated
+ * JSON in `data`, with the columns that queries filter or sort on beside it.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs and their work',
+    sql: `
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        effort TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX runs_by_state ON runs (state, updated_at);
+      CREATE TABLE criteria (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        status TEXT NOT NULL,
+        outcome TEXT,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, version, id)
+      );
+      CREATE TABLE packets (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        iteration INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, id)
+      );
+      CREATE TABLE candidates (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        packet_id TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, id)
+      );
+      CREATE TABLE verification_reports (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        iteration INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, id)
+      );
+      CREATE TABLE decisions (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, id)
+      );
+      CREATE TABLE run_events (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cost_usd REAL NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'learning and PRD index',
+    sql: `
+      CREATE TABLE ratings (
+        id TEXT PRIMARY KEY,
+        run_id TEXT,
+        timestamp TEXT NOT NULL,
+        rating INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX ratings_by_time ON ratings (timestamp);
+      CREATE TABLE reflections (
+        id TEXT PRIMARY KEY,
+        run_id TEXT,
+        timestamp TEXT NOT NULL,
+        category TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX reflections_by_time ON reflections (timestamp);
+      CREATE TABLE prd_index (
+        path TEXT PRIMARY KEY,
+        prd_id TEXT NOT NULL,
+        run_id TEXT,
+        updated_at TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,127 @@
+import * as crypto from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DurableDatabase, type SqlParam, type SqlStatement, type StoreWarning } from './durable-database';
+import type { RowReader, StatementSink } from './json-table';
+import { MIGRATIONS } from './migrations';
+import {
+  candidateTable,
+  CriterionRepository,
+  decisionTable,
+  packetTable,
+  prdIndexTable,
+  ratingTable,
+  reflectionTable,
+  reportTable,
+  RunRepository,
+  runEventTable,
+} from './repositories';
+
+export const DATABASE_FILE_NAME = 'ideal-state.sqlite';
+
+export interface StoreOptions {
+  /** The database file. */
+  readonly file: string;
+  readonly wasmPath?: string;
+  readonly checkpointIdleMs?: number;
+  readonly checkpointJournalBytes?: number;
+}
+
+/** Every repository, bound to one sink: the store's own (commit now) or a batch's. */
+export class Repositories {
+  readonly runs: RunRepository;
+  readonly criteria: CriterionRepository;
+  readonly packets;
+  readonly candidates;
+  readonly reports;
+  readonly decisions;
+  readonly events;
+  readonly ratings;
+  readonly reflections;
+  readonly prdIndex;
+
+  constructor(reader: RowReader, sink: StatementSink) {
+    this.runs = new RunRepository(reader, sink);
+    this.criteria = new CriterionRepository(reader, sink);
+    this.packets = packetTable(reader, sink);
+    this.candidates = candidateTable(reader, sink);
+    this.reports = reportTable(reader, sink);
+    this.decisions = decisionTable(reader, sink);
+    this.events = runEventTable(reader, sink);
+    this.ratings = ratingTable(reader, sink);
+    this.reflections = reflectionTable(reader, sink);
+    this.prdIndex = prdIndexTable(reader, sink);
+  }
+}
+
+/**
+ * The workspace's Ideal State database. Each repository write is one durable commit;
+ * `batch` groups several writes into one.
+ */
+export class Store extends Repositories {
+  private constructor(private readonly database: DurableDatabase) {
+    super(
+      { query: <T>(sql: string, params?: readonly SqlParam[]) => database.query<T>(sql, params) },
+      { commit: (statements) => database.transact(statements) },
+    );
+  }
+
+  static async open(options: StoreOptions): Promise<Store> {
+    const database = await DurableDatabase.open({ ...options, migrations: MIGRATIONS });
+    return new Store(database);
+  }
+
+  get location(): string {
+    return this.database.location;
+  }
+  get readOnly(): boolean {
+    return this.database.readOnly;
+  }
+  get schemaVersion(): number {
+    return this.database.schemaVersion;
+  }
+  /** What went wrong while opening (damaged files moved aside, read-only mode), for the user. */
+  get warnings(): readonly StoreWarning[] {
+    return this.database.warnings;
+  }
+  get journalBytes(): number {
+    return this.database.journalBytes;
+  }
+
+  /** Runs `write` against repositories that collect statements, then commits them as one. */
+  batch(write: (repositories: Repositories) => void): void {
+    const statements: SqlStatement[] = [];
+    const collecting = new Repositories(
+      { query: <T>(sql: string, params?: readonly SqlParam[]) => this.database.query<T>(sql, params) },
+      { commit: (s) => statements.push(...s) },
+    );
+    write(collecting);
+    if (statements.length > 0) this.database.transact(statements);
+  }
+
+  checkpoint(): void {
+    this.database.checkpoint();
+  }
+
+  close(): void {
+    this.database.close();
+  }
+}
+
+/**
+ * Where the command line keeps a workspace's store when no `--store` is given: one file
+ * per workspace under the user's data folder, named by a hash of the workspace path.
+ */
+export function defaultCliStoreFile(workspace: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const home = os.homedir();
+  const dataRoot =
+    platform === 'win32'
+      ? env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local')
+      : platform === 'darwin'
+        ? path.join(home, 'Library', 'Application Support')
+        : env.XDG_DATA_HOME ?? path.join(home, '.local', 'share');
+  const resolved = path.resolve(workspace);
+  const hash = crypto.createHash('sha256').update(resolved).digest('hex').slice(0, 16);
+  const name = path.basename(resolved).replace(/[^A-Za-z0-9._-]/g, '_') || 'workspace';
+  return path.join(dataRoot, 'ideal-state', 'workspaces', `${name}-${hash}`, DATABASE_FILE_NAME);
+}

@@ -1,0 +1,19 @@
+import type { DefinitionsHost } from './definitions-host';
+import type { StoreHost } from './store-host';
+import { createRun } from '../core/runs';
+import type { EffortLevel, Run } from '../core/model';
+import type { Store } from '../store/store';
+
+/** What `activate` returns: for other extensions and for the integration tests. */
+export interface IdealStateApi {
+  store(): Promise<Store>;
+  /** A new, unsaved run with this window's effort table. */
+  newRun(request: string, effort?: EffortLevel): Promise<Run>;
+}
+
+export function createApi(stores: StoreHost, definitions: DefinitionsHost): IdealStateApi {
+  return {
+    store: () => stores.get(),
+    newRun: async (request, effort) => createRun({ request, effort }, (await definitions.get()).effort.table),
+  };
+}

@@ -1,0 +1,81 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { formatProblem, type DataFileProblem } from '../core/data-file';
+import { loadDefinitions, type Definitions } from '../core/definitions';
+import type { Logger } from '../core/log';
+import type { Settings } from '../core/settings';
+import { workspaceTextFiles } from './workspace-files';
+
+/**
+ * The effort table and ISC definitions for this window: shipped files plus, in a
+ * trusted workspace, the user's overrides. Problems go to the Problems panel with
+ * file and line; reloaded when those files, the settings or the trust change.
+ */
+export class DefinitionsHost implements vscode.Disposable {
+  private loading: Promise<Definitions> | undefined;
+  private readonly diagnostics = vscode.languages.createDiagnosticCollection('ideal-state-definitions');
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly settings: Settings,
+    private readonly log: Logger,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/.ideal-state/**/*.{yaml,yml}');
+    this.disposables.push(
+      watcher,
+      watcher.onDidChange(() => this.invalidate()),
+      watcher.onDidCreate(() => this.invalidate()),
+      watcher.onDidDelete(() => this.invalidate()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.invalidate()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('idealState')) this.invalidate();
+      }),
+    );
+  }
+
+  get(): Promise<Definitions> {
+    this.loading ??= this.load();
+    this.loading.catch(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  private invalidate(): void {
+    this.loading = undefined;
+  }
+
+  private async load(): Promise<Definitions> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const trusted = vscode.workspace.isTrusted;
+    const inWorkspace = (relative: string) => (folder && trusted ? path.resolve(folder, relative) : undefined);
+    const definitions = await loadDefinitions(workspaceTextFiles, {
+      shippedIscDir: this.context.asAbsolutePath('isc-definitions'),
+      workspaceIscDir: inWorkspace(this.settings.get('iscDefinitionsFolder')),
+      effortOverrideFile: inWorkspace(this.settings.get('effortLevelsFile')),
+    });
+    this.report(definitions.problems);
+    this.log.info(`loaded ${definitions.isc.list().length} ISC definitions${trusted ? '' : ' (Restricted Mode: workspace overrides ignored)'}`);
+    return definitions;
+  }
+
+  private report(problems: readonly DataFileProblem[]): void {
+    this.diagnostics.clear();
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    for (const problem of problems) {
+      this.log.warn(formatProblem(problem));
+      const position = new vscode.Position(problem.line - 1, problem.column - 1);
+      const diagnostic = new vscode.Diagnostic(
+        new vscode.Range(position, position.translate(0, 1)),
+        problem.field ? `${problem.field}: ${problem.message}` : problem.message,
+        vscode.DiagnosticSeverity.Error,
+      );
+      diagnostic.source = 'Ideal State';
+      byFile.set(problem.file, [...(byFile.get(problem.file) ?? []), diagnostic]);
+    }
+    for (const [file, list] of byFile) this.diagnostics.set(vscode.Uri.file(file), list);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import { createApi, type IdealStateApi } from './api';
+import { registerListIscDefinitions } from './commands/list-isc-definitions';
+import { registerShowEffortLevels } from './commands/show-effort-levels';
+import { registerShowStoreInfo } from './commands/show-store-info';
+import { DefinitionsHost } from './definitions-host';
+import { ChannelLogger } from './log';
+import { registerRestrictedModeIndicator } from './restricted-mode';
+import { EditorSettings } from './settings';
+import { StoreHost } from './store-host';
+
+let stores: StoreHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): IdealStateApi {
+  const started = performance.now();
+  const channel = vscode.window.createOutputChannel('Ideal State', { log: true });
+  const log = new ChannelLogger(channel);
+  const settings = new EditorSettings();
+  stores = new StoreHost(context, settings, log.child('store'));
+  const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
+
+  context.subscriptions.push(
+    channel,
+    stores,
+    definitions,
+    vscode.commands.registerCommand('idealState.showLog', () => log.show()),
+    registerShowStoreInfo(stores),
+    registerListIscDefinitions(definitions),
+    registerShowEffortLevels(definitions, settings),
+    registerRestrictedModeIndicator(log),
+  );
+
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  return createApi(stores, definitions);
+}
+
+export async function deactivate(): Promise<void> {
+  // Every commit is already durable; closing folds the journal and releases the writer lock.
+  const host = stores;
+  stores = undefined;
+  await host?.close();
+}

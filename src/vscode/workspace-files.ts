@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import type { TextFiles } from '../core/definitions';
+
+/** TextFiles through `vscode.workspace.fs`, so remote and virtual file systems work too. */
+export const workspaceTextFiles: TextFiles = {
+  async readText(path) {
+    try {
+      return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(vscode.Uri.file(path)));
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+      throw error;
+    }
+  },
+  async listYaml(dir) {
+    try {
+      const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.file(dir));
+      return entries
+        .filter(([name, type]) => type === vscode.FileType.File && /\.ya?ml$/.test(name))
+        .map(([name]) => vscode.Uri.joinPath(vscode.Uri.file(dir), name).fsPath)
+        .sort();
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return [];
+      throw error;
+    }
+  },
+};
