@@ -37,7 +37,7 @@ async function webviewEntries() {
 async function testEntries(dir) {
   if (!existsSync(dir)) return [];
   const names = await readdir(dir);
-  return names.filter((n) => n.endsWith('.test.ts')).map((n) => join(dir, n));
+  return names.filter((n) => n.endsWith('.test.ts') || n.endsWith('.child.ts')).map((n) => join(dir, n));
 }
 
 const copyWasm = {

@@ -10,8 +10,15 @@ export interface LoadedEffortTable {
   readonly problems: readonly DataFileProblem[];
 }
 
+let shipped: EffortTable | undefined;
+
 /** The effort table shipped with the extension. It is tested, so a problem here is a bug. */
 export function shippedEffortTable(): EffortTable {
+  shipped ??= parseShipped();
+  return shipped;
+}
+
+function parseShipped(): EffortTable {
   const parsed = parseYamlDataFile(SHIPPED_EFFORT_FILE, shippedEffortLevels, EffortTable);
   if (!parsed.ok) {
     throw new Error(`shipped effort table is invalid: ${parsed.problems.map((p) => p.message).join('; ')}`);
