@@ -176,6 +176,39 @@ describe('store', () => {
     assert.deepEqual(b.warnings.map((w) => w.kind), ['torn-journal']);
   });
 
+  it('applies no journal record twice when a crash lands between checkpoint and journal reset', async () => {
+    const file = tempFile();
+    const counter = [{ version: 1, name: 'counter', sql: 'CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0);' }];
+    const a = await DurableDatabase.open({ file, migrations: counter, checkpointIdleMs: 60_000 });
+    a.transact([{ sql: 'UPDATE counter SET n = n + 1' }]);
+    a.transact([{ sql: 'UPDATE counter SET n = n + 1' }]);
+    const journal = fs.readFileSync(journalPathOf(file));
+    a.checkpoint();
+    a.close();
+    fs.writeFileSync(journalPathOf(file), journal); // as if the reset never happened
+    const b = await DurableDatabase.open({ file, migrations: counter, checkpointIdleMs: 60_000 });
+    assert.deepEqual(b.query('SELECT n FROM counter'), [{ n: 2 }]);
+    b.transact([{ sql: 'UPDATE counter SET n = n + 1' }]);
+    b.close();
+    const c = await DurableDatabase.open({ file, migrations: counter });
+    assert.deepEqual(c.query('SELECT n FROM counter'), [{ n: 3 }]);
+    c.close();
+  });
+
+  it('ignores a half-written checkpoint file left by a crash', async () => {
+    const file = tempFile();
+    const a = await Store.open({ file, checkpointIdleMs: 60_000 });
+    a.runs.save(aRun({ id: 'run-keep0001' }));
+    a.checkpoint();
+    a.runs.save(aRun({ id: 'run-keep0002' }));
+    fs.rmSync(`${file}.lock`);
+    fs.writeFileSync(`${file}.tmp`, 'SQLite format 3\0 and then the crash');
+    const b = await openStore(file);
+    assert.deepEqual(b.runs.list().map((r) => r.id).sort(), ['run-keep0001', 'run-keep0002']);
+    assert.equal(fs.existsSync(`${file}.tmp`), false);
+    assert.deepEqual(b.warnings, []);
+  });
+
   it('lets only one writer in: a second opener is read-only with a clear message', async () => {
     const file = tempFile();
     const writer = await openStore(file);

@@ -1,0 +1,5 @@
+// What bench/store.mjs needs from the sources, bundled once per bench run.
+export { Store } from '../src/store/store';
+export { createRun } from '../src/core/runs';
+export { shippedEffortTable } from '../src/core/effort-table';
+export { loadSqlJs } from '../src/store/sqljs';
