@@ -1,1 +1,109 @@
-console.log('ideal-state');
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatProblem } from '../core/data-file';
+import { loadDefinitions } from '../core/definitions';
+import { EFFORT_LEVELS } from '../core/model';
+import { SETTINGS } from '../core/settings';
+import { nodeTextFiles } from '../node/node-text-files';
+import { defaultCliStoreFile, Store } from '../store/store';
+
+/**
+ * `ideal-state` on a terminal or in CI: the same core and store as the extension.
+ * Later issues add `run`, `verify` and `ratings`.
+ */
+const USAGE = `Usage: ideal-state <command> [options]
+
+Commands:
+  store info     where the workspace's store is and what it holds
+  effort         the effort table in force (shipped, plus the workspace override)
+  isc list       the ISC definitions by artifact type
+
+Options:
+  --workspace DIR   the workspace folder (default: the current directory)
+  --store FILE      the store database (default: one per workspace under the user data folder)
+  --json            machine-readable output
+  -h, --help        this help
+`;
+
+type Output = { out: (s: string) => void; err: (s: string) => void };
+
+export async function main(argv: string[], io: Output): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string' },
+        store: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    io.err(`ideal-state: ${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    (values.help ? io.out : io.err)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  const command = positionals.join(' ');
+  switch (command) {
+    case 'store info':
+      return storeInfo(values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace), values.json, io);
+    case 'effort':
+    case 'isc list':
+      return definitions(command, workspace, values.json, io);
+    default:
+      io.err(`ideal-state: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+async function storeInfo(file: string, json: boolean, io: Output): Promise<number> {
+  const store = await Store.open({ file });
+  try {
+    for (const w of store.warnings) io.err(`warning: ${w.message}`);
+    const info = { path: store.location, schemaVersion: store.schemaVersion, runs: store.runs.count(), readOnly: store.readOnly };
+    io.out(json ? JSON.stringify(info) : `store: ${info.path}\nschema: v${info.schemaVersion}\nruns: ${info.runs}\nmode: ${info.readOnly ? 'read-only' : 'read-write'}`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+async function definitions(command: string, workspace: string, json: boolean, io: Output): Promise<number> {
+  const loaded = await loadDefinitions(nodeTextFiles, {
+    shippedIscDir: path.join(__dirname, '..', 'isc-definitions'),
+    workspaceIscDir: path.join(workspace, SETTINGS.iscDefinitionsFolder.default),
+    effortOverrideFile: path.join(workspace, SETTINGS.effortLevelsFile.default),
+  });
+  for (const p of loaded.problems) io.err(`error: ${formatProblem(p)}`);
+  if (command === 'effort') {
+    const table = loaded.effort.table;
+    if (json) io.out(JSON.stringify(table));
+    else
+      for (const level of EFFORT_LEVELS) {
+        const s = table.levels[level];
+        io.out(`${level.padEnd(14)} ${String(s.budgetSeconds).padStart(5)} s  ${`${s.minCriteria}–${s.maxCriteria}`.padStart(7)} criteria  ${String(s.maxIterations ?? '∞').padStart(2)} iterations  ${String(s.parallelism).padStart(2)} parallel`);
+      }
+  } else {
+    const list = loaded.isc.list();
+    if (json) io.out(JSON.stringify(list.map((r) => ({ artifactType: r.definition.artifactType, version: r.definition.version, origin: r.origin, file: r.file }))));
+    else for (const r of list) io.out(`${r.definition.artifactType.padEnd(18)} v${r.definition.version}  ${r.definition.idealCriteria.length} criteria, ${r.definition.antiCriteria.length} anti  (${r.origin})`);
+  }
+  return loaded.problems.length > 0 ? 1 : 0;
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }).then(
+    (code) => (process.exitCode = code),
+    (error: unknown) => {
+      process.stderr.write(`ideal-state: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
