@@ -53,6 +53,8 @@ const copyWasm = {
 const targets = [
   { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm] },
   { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  // Loaded by the extension on first use; keeps activation free of zod, yaml and sql.js.
+  { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist' },
 ];
 
 const webviews = await webviewEntries();

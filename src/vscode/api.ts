@@ -1,8 +1,8 @@
 import type { DefinitionsHost } from './definitions-host';
 import type { StoreHost } from './store-host';
-import { createRun } from '../core/runs';
 import type { EffortLevel, Run } from '../core/model';
 import type { Store } from '../store/store';
+import { engine } from './engine';
 
 /** What `activate` returns: for other extensions and for the integration tests. */
 export interface IdealStateApi {
@@ -14,6 +14,6 @@ export interface IdealStateApi {
 export function createApi(stores: StoreHost, definitions: DefinitionsHost): IdealStateApi {
   return {
     store: () => stores.get(),
-    newRun: async (request, effort) => createRun({ request, effort }, (await definitions.get()).effort.table),
+    newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
   };
 }

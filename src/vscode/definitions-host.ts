@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatProblem, type DataFileProblem } from '../core/data-file';
-import { loadDefinitions, type Definitions } from '../core/definitions';
+import type { DataFileProblem } from '../core/data-file';
+import type { Definitions } from '../core/definitions';
+import { engine } from './engine';
 import type { Logger } from '../core/log';
 import type { Settings } from '../core/settings';
 import { workspaceTextFiles } from './workspace-files';
@@ -48,7 +49,7 @@ export class DefinitionsHost implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const trusted = vscode.workspace.isTrusted;
     const inWorkspace = (relative: string) => (folder && trusted ? path.resolve(folder, relative) : undefined);
-    const definitions = await loadDefinitions(workspaceTextFiles, {
+    const definitions = await engine().loadDefinitions(workspaceTextFiles, {
       shippedIscDir: this.context.asAbsolutePath('isc-definitions'),
       workspaceIscDir: inWorkspace(this.settings.get('iscDefinitionsFolder')),
       effortOverrideFile: inWorkspace(this.settings.get('effortLevelsFile')),
@@ -62,7 +63,7 @@ export class DefinitionsHost implements vscode.Disposable {
     this.diagnostics.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const problem of problems) {
-      this.log.warn(formatProblem(problem));
+      this.log.warn(engine().formatProblem(problem));
       const position = new vscode.Position(problem.line - 1, problem.column - 1);
       const diagnostic = new vscode.Diagnostic(
         new vscode.Range(position, position.translate(0, 1)),

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { Settings } from '../core/settings';
-import { DATABASE_FILE_NAME, Store } from '../store/store';
+import type { Store } from '../store/store';
+import { engine } from './engine';
 
 /**
  * Opens the workspace's store on first use (the sql.js WASM loads only then), shows
@@ -19,7 +20,7 @@ export class StoreHost implements vscode.Disposable {
   /** The database file: workspace storage, or global storage when no folder is open. */
   get file(): string {
     const folder = this.context.storageUri ?? this.context.globalStorageUri;
-    return vscode.Uri.joinPath(folder, DATABASE_FILE_NAME).fsPath;
+    return vscode.Uri.joinPath(folder, engine().DATABASE_FILE_NAME).fsPath;
   }
 
   get(): Promise<Store> {
@@ -30,7 +31,7 @@ export class StoreHost implements vscode.Disposable {
 
   private async open(): Promise<Store> {
     const started = Date.now();
-    const store = await Store.open({
+    const store = await engine().Store.open({
       file: this.file,
       wasmPath: this.context.asAbsolutePath('dist/sql-wasm.wasm'),
       checkpointIdleMs: this.settings.get('checkpointIdleMs'),

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { EFFORT_LEVELS, type EffortTable } from '../../core/model';
+import type { EffortTable } from '../../core/model';
+import { engine } from '../engine';
 import type { Settings } from '../../core/settings';
 import type { DefinitionsHost } from '../definitions-host';
 
@@ -17,7 +18,7 @@ export function registerShowEffortLevels(definitions: DefinitionsHost, settings:
 
 function levelItems(table: EffortTable): vscode.QuickPickItem[] {
   const aliasesOf = (level: string) => Object.entries(table.aliases).filter(([, l]) => l === level).map(([a]) => a);
-  return EFFORT_LEVELS.map((level) => {
+  return engine().EFFORT_LEVELS.map((level) => {
     const s = table.levels[level];
     const aliases = aliasesOf(level);
     return {

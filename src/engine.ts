@@ -1,0 +1,9 @@
+/**
+ * The pure layers the editor needs at run time, bundled as `dist/engine.js` and loaded
+ * on first use, so activating the extension does not pay for zod, yaml and sql.js.
+ */
+export { formatProblem } from './core/data-file';
+export { loadDefinitions } from './core/definitions';
+export { EFFORT_LEVELS } from './core/model/effort';
+export { createRun } from './core/runs';
+export { DATABASE_FILE_NAME, Store } from './store/store';

@@ -1,0 +1,11 @@
+type Engine = typeof import('../engine');
+
+let loaded: Engine | undefined;
+
+/** The engine bundle beside this one, required on first use (see src/engine.ts). */
+export function engine(): Engine {
+  // A variable, so the bundler leaves this require to run time.
+  const bundle = './engine.js';
+  loaded ??= require(bundle) as Engine;
+  return loaded;
+}
