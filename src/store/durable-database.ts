@@ -143,7 +143,9 @@ export class DurableDatabase {
     store.lastSeq = lastSeq;
     const version = store.migrate(options.migrations, warnings);
     (store as { schemaVersion: number }).schemaVersion = version;
-    if (journal && journal.bytes > 0) store.scheduleCheckpoint();
+    // A new database is written out at once, so its file exists from the first open.
+    if (journal && !fs.existsSync(file)) store.checkpoint();
+    else if (journal && journal.bytes > 0) store.scheduleCheckpoint();
     return store;
   }
 

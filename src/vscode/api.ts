@@ -1,12 +1,15 @@
 import type { DefinitionsHost } from './definitions-host';
 import type { StoreHost } from './store-host';
 import type { EffortLevel, Run } from '../core/model';
+import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
 import { engine } from './engine';
 
 /** What `activate` returns: for other extensions and for the integration tests. */
 export interface IdealStateApi {
   store(): Promise<Store>;
+  /** The effort table and ISC definitions in force for this window, with their problems. */
+  definitions(): Promise<Definitions>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
 }
@@ -14,6 +17,7 @@ export interface IdealStateApi {
 export function createApi(stores: StoreHost, definitions: DefinitionsHost): IdealStateApi {
   return {
     store: () => stores.get(),
+    definitions: () => definitions.get(),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
   };
 }

@@ -14,6 +14,7 @@ import { workspaceTextFiles } from './workspace-files';
  */
 export class DefinitionsHost implements vscode.Disposable {
   private loading: Promise<Definitions> | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('ideal-state-definitions');
   private readonly disposables: vscode.Disposable[] = [this.diagnostics];
 
@@ -41,8 +42,12 @@ export class DefinitionsHost implements vscode.Disposable {
     return this.loading;
   }
 
+  /** Drops what was loaded; if anything was, reloads soon so the Problems panel stays current. */
   private invalidate(): void {
+    const wasLoaded = this.loading !== undefined;
     this.loading = undefined;
+    clearTimeout(this.reloadTimer);
+    if (wasLoaded) this.reloadTimer = setTimeout(() => void this.get().catch((e: unknown) => this.log.error(String(e))), 300);
   }
 
   private async load(): Promise<Definitions> {
@@ -77,6 +82,7 @@ export class DefinitionsHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.reloadTimer);
     for (const d of this.disposables) d.dispose();
   }
 }

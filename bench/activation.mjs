@@ -1,0 +1,52 @@
+// Activation time of the packaged extension in the real VS Code extension host, over
+// several window loads, as VS Code itself measures it (Developer: Show Running
+// Extensions, "Startup Activation: N ms"), plus the size of the .vsix.
+// Last line: one JSON object with activate_ms_p50 and vsix_bytes.
+import { packageVsix } from '../test/harness/vsix.mjs';
+import { setup } from '../test/harness/setup.mjs';
+import { Workbench } from '../test/harness/workbench.mjs';
+
+const LOADS = Number(process.env.IDEAL_STATE_BENCH_LOADS ?? 5);
+
+async function activationMs(workbench) {
+  await workbench.commandTitles('Ideal State'); // the extension host is up and the commands registered
+  await workbench.runCommand('Developer: Show Running Extensions');
+  const row = workbench.page.locator('.monaco-list-row').filter({ hasText: 'Ideal State' });
+  // The list is virtual and sorted slowest first: scroll until the row is rendered.
+  for (let i = 0; i < 40 && (await row.count()) === 0; i++) {
+    await workbench.page.mouse.move(640, 400);
+    await workbench.page.mouse.wheel(0, 400);
+    await workbench.page.waitForTimeout(150);
+  }
+  const match = /Activation: (\d+)\s*ms/.exec(await row.first().innerText());
+  if (!match) throw new Error(`no activation time in the Running Extensions row: ${await row.first().innerText()}`);
+  return Number(match[1]);
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+await setup();
+const vsix = packageVsix();
+const workbench = await Workbench.open({ trusted: true });
+const samples = [];
+try {
+  for (let load = 1; load <= LOADS; load++) {
+    if (load > 1) {
+      await workbench.page.reload();
+      await workbench.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    }
+    samples.push(await activationMs(workbench));
+    console.log(`window load ${load}: activation ${samples.at(-1)} ms`);
+  }
+} finally {
+  await workbench.close();
+}
+console.log(JSON.stringify({
+  activate_ms_p50: percentile(samples, 50),
+  activate_ms_max: Math.max(...samples),
+  activate_ms_samples: samples,
+  vsix_bytes: vsix.bytes,
+}));

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { Workbench } from '../harness/workbench.mjs';
+import { keepArtifactsOnFailure } from './failure-artifacts.mjs';
+
+describe('Ideal State in a trusted workspace', () => {
+  let workbench;
+  before(async () => {
+    workbench = await Workbench.open({ trusted: true });
+  });
+  after(async () => {
+    await workbench?.close();
+  });
+  keepArtifactsOnFailure(() => workbench);
+
+  it('lists its commands in the palette under "Ideal State"', async () => {
+    const titles = await workbench.commandTitles('Ideal State');
+    for (const title of ['Show Log', 'Show Store Info', 'List ISC Definitions', 'Show Effort Levels']) {
+      assert.ok(titles.includes(`Ideal State: ${title}`), `palette shows ${JSON.stringify(titles)}`);
+    }
+    const screenshot = await workbench.screenshot('palette lists Ideal State commands');
+    assert.ok(existsSync(screenshot));
+  });
+
+  it('names the store in a notification from "Show Store Info"', async () => {
+    await workbench.runCommand('Ideal State: Show Store Info');
+    const [message] = (await workbench.notifications({ containing: 'Ideal State store:' })).filter((t) => t.includes('Ideal State store:'));
+    assert.match(message, /ideal-state\.ideal-state/);
+    assert.match(message, /read-write/);
+  });
+
+  it('offers the effort levels in a quick pick', async () => {
+    await workbench.runCommand('Ideal State: Show Effort Levels');
+    const items = await workbench.quickPickItems();
+    await workbench.page.keyboard.press('Escape');
+    for (const level of ['INSTANT', 'STANDARD', 'COMPREHENSIVE']) {
+      assert.ok(items.some((item) => item.includes(level)), `quick pick shows ${JSON.stringify(items)}`);
+    }
+  });
+
+  it('customizes the effort levels for the workspace from the quick pick, and then shows the override', async () => {
+    await workbench.runCommand('Ideal State: Show Effort Levels');
+    await workbench.pickQuickPickItem('Customize for this workspace…');
+    const tab = workbench.page.locator('.tab', { hasText: 'effort-levels.yaml' });
+    await tab.first().waitFor({ timeout: 15_000 });
+    await workbench.screenshot('effort override opened');
+    let items = [];
+    for (let attempt = 0; attempt < 20 && !items.some((i) => i.includes('STANDARD') && i.includes('240 s')); attempt++) {
+      await workbench.runCommand('Ideal State: Show Effort Levels');
+      items = await workbench.quickPickRows();
+      await workbench.page.keyboard.press('Escape');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    assert.ok(items.some((i) => i.includes('STANDARD') && i.includes('240 s')), `quick pick shows ${JSON.stringify(items)}`);
+  });
+
+  it('opens a shipped ISC definition picked from "List ISC Definitions"', async () => {
+    await workbench.runCommand('Ideal State: List ISC Definitions');
+    const items = await workbench.quickPickItems();
+    assert.ok(items.some((i) => i.includes('code.bugfix')), JSON.stringify(items));
+    await workbench.pickQuickPickItem('code.bugfix');
+    await workbench.page.locator('.tab', { hasText: 'code.bugfix.yaml' }).first().waitFor({ timeout: 15_000 });
+  });
+
+  it('still shows its store after "Developer: Reload Window"', async () => {
+    await workbench.reloadWindow();
+    await workbench.runCommand('Ideal State: Show Store Info');
+    await workbench.notifications({ containing: 'Ideal State store:' });
+    await workbench.screenshot('store info after reload');
+  });
+});

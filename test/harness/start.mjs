@@ -1,0 +1,43 @@
+// `npm start`: try the extension by hand. With desktop `code` on PATH, installs the
+// packaged .vsix there and opens the sample workspace; otherwise builds, starts the real
+// VS Code server (trusted, extension loaded from this repository) and prints its URL.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot, sampleWorkspace, vsixPath } from './paths.mjs';
+import { copySampleWorkspace, makeProfile, removeProfile, startServer } from './server.mjs';
+import { setup } from './setup.mjs';
+
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+const hasDesktopCode = spawnSync('code', ['--version'], { stdio: 'ignore' }).status === 0;
+if (hasDesktopCode) {
+  run('npm', ['run', 'package']);
+  run('code', ['--install-extension', vsixPath, '--force']);
+  run('code', [sampleWorkspace]);
+} else {
+  run('node', ['esbuild.mjs']);
+  await setup();
+  const profile = makeProfile({ trusted: true });
+  // A throw-away copy, so what you do in the window never dirties the repository's fixture.
+  const workspace = copySampleWorkspace(profile);
+  const server = await startServer({ profile, logFile: join(profile.root, 'server.log') });
+  const url = server.url(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
+  console.log(`\nIdeal State is running in a real VS Code — open this in a browser:\n\n  ${url}\n`);
+  console.log(`server log: ${join(profile.root, 'server.log')}; press Ctrl-C to stop`);
+  let stopping = false;
+  const stop = async () => {
+    stopping = true;
+    await server.stop();
+    removeProfile(profile);
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await server.exited;
+  if (stopping) await new Promise(() => {}); // stop() exits the process
+  console.error('the VS Code server stopped');
+  process.exitCode = 1;
+}

@@ -1,0 +1,183 @@
+// A real VS Code workbench in headless Chromium, with helpers that read like a person's
+// actions: run a command from the palette, pick from a quick pick, type into an input
+// box, read notifications and the status bar, look inside a webview, take a screenshot.
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { launchBrowser, openWorkbench } from './browser.mjs';
+import { resultsDir } from './paths.mjs';
+import { copySampleWorkspace, makeProfile, removeProfile, startServer } from './server.mjs';
+import { installVsix } from './vsix.mjs';
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
+
+const slug = (text) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
+
+export class Workbench {
+  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace. */
+  static async open({ trusted = true } = {}) {
+    const profile = makeProfile({ trusted });
+    installVsix(profile);
+    const workspace = copySampleWorkspace(profile);
+    const server = await startServer({ profile });
+    const browser = await launchBrowser();
+    const page = await openWorkbench(browser, server.url(workspace));
+    return new Workbench({ profile, server, browser, page, workspace });
+  }
+
+  constructor({ profile, server, browser, page, workspace }) {
+    Object.assign(this, { profile, server, browser, page, workspace });
+  }
+
+  async close() {
+    await this.browser.close();
+    await this.server.stop();
+    removeProfile(this.profile);
+  }
+
+  /**
+   * Opens the command palette and types a query; returns the titles it lists once one
+   * contains the query (commands from extensions appear only after their host starts).
+   */
+  async commandTitles(query, { timeoutMs = 30_000 } = {}) {
+    let titles = [];
+    await this.untilPaletteShows(async () => {
+      titles = (await this.page.locator(`${QUICK_INPUT_ROW} .label-name`).allInnerTexts()).map((t) => t.trim());
+      return titles.some((title) => title.toLowerCase().includes(query.toLowerCase()));
+    }, query, timeoutMs);
+    await this.page.keyboard.press('Escape');
+    return titles;
+  }
+
+  /** F1, type the title, choose exactly that command. */
+  async runCommand(title, { timeoutMs = 30_000 } = {}) {
+    const row = this.quickPickRow(title);
+    await this.untilPaletteShows(() => row.isVisible(), title, timeoutMs);
+    await row.click();
+    // The palette is gone, or replaced by the command's own quick pick or input box.
+    await this.page.waitForFunction(() => {
+      const input = document.querySelector('.quick-input-widget .quick-input-box input');
+      const widget = document.querySelector('.quick-input-widget');
+      return !widget || widget.style.display === 'none' || !input?.value.startsWith('>');
+    });
+  }
+
+  /** Chooses an item, by its label, in the quick pick that is open now. */
+  async pickQuickPickItem(label) {
+    await this.page.locator(`${QUICK_INPUT} .quick-input-box input`).fill(label);
+    await this.quickPickRow(label).click();
+  }
+
+  /** Labels of the items in the quick pick that is open now. */
+  async quickPickItems() {
+    await this.page.locator(QUICK_INPUT_ROW).first().waitFor();
+    return (await this.page.locator(`${QUICK_INPUT_ROW} .label-name`).allInnerTexts()).map((t) => t.trim());
+  }
+
+  /** Whole rows of the open quick pick (label, description and detail), as a person reads them. */
+  async quickPickRows() {
+    await this.page.locator(QUICK_INPUT_ROW).first().waitFor();
+    return (await this.page.locator(QUICK_INPUT_ROW).allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Types into the open input box and presses Enter unless told not to. */
+  async typeIntoInputBox(text, { submit = true } = {}) {
+    const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    await input.waitFor();
+    await input.fill(text);
+    if (submit) await input.press('Enter');
+  }
+
+  /**
+   * Texts of the notifications, as toasts or in the notification center (headless windows
+   * often do not toast), waiting until one contains `containing`.
+   */
+  async notifications({ containing, timeoutMs = 15_000 } = {}) {
+    const messages = this.page.locator('.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message');
+    const read = async () => (await messages.allInnerTexts()).map((t) => t.trim());
+    const deadline = Date.now() + timeoutMs;
+    while (containing && !(await read()).some((text) => text.includes(containing))) {
+      if (Date.now() > deadline) throw new Error(`no notification containing "${containing}" within ${timeoutMs} ms; saw ${JSON.stringify(await read())}`);
+      if (!(await this.page.locator('.notifications-center.visible').isVisible())) {
+        await this.runCommand('Notifications: Show Notifications');
+      }
+      await this.page.waitForTimeout(300);
+    }
+    return read();
+  }
+
+  /** Texts of the status bar items, waiting until one contains `containing`. */
+  async statusBarTexts({ containing, timeoutMs = 15_000 } = {}) {
+    const items = this.page.locator('.part.statusbar .statusbar-item');
+    if (containing) await items.filter({ hasText: containing }).first().waitFor({ timeout: timeoutMs });
+    return (await items.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  }
+
+  /**
+   * The content of the webview whose editor tab has this title, as a Playwright
+   * FrameLocator: `.locator(css).innerText()`, `.getByRole('button', …).click()`.
+   */
+  async webview(title, { timeoutMs = 15_000 } = {}) {
+    await this.page.locator('.tabs-container .tab').filter({ hasText: title }).first().click({ timeout: timeoutMs });
+    const outer = this.page.frameLocator('iframe.webview.ready:visible');
+    const content = outer.frameLocator('#active-frame');
+    await content.locator('body').waitFor({ timeout: timeoutMs });
+    return content;
+  }
+
+  /** Developer: Reload Window, then wait for the workbench to come back. */
+  async reloadWindow() {
+    // Listen before running the command: the reload can finish before runCommand returns.
+    const loaded = this.page.waitForEvent('load', { timeout: 60_000 });
+    await this.runCommand('Developer: Reload Window');
+    await loaded;
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  }
+
+  async screenshot(name) {
+    mkdirSync(join(resultsDir, 'e2e'), { recursive: true });
+    const path = join(resultsDir, 'e2e', `${slug(name)}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** Screenshot plus server and extension-host logs under test-results/e2e/<test>/. */
+  async saveFailureArtifacts(testTitle) {
+    const dir = join(resultsDir, 'e2e', slug(testTitle));
+    mkdirSync(dir, { recursive: true });
+    await this.page.screenshot({ path: join(dir, 'screenshot.png') }).catch(() => {});
+    const serverLog = join(this.profile.root, 'server.log');
+    if (existsSync(serverLog)) cpSync(serverLog, join(dir, 'server.log'));
+    const logs = join(this.profile.userDataDir, 'logs');
+    if (existsSync(logs)) cpSync(logs, join(dir, 'logs'), { recursive: true });
+    return dir;
+  }
+
+  async openPalette(text) {
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
+    await input.waitFor();
+    await input.fill(`>${text}`);
+  }
+
+  /** Reopens the palette with `text` until `shows()` holds: the palette lists only what is registered so far. */
+  async untilPaletteShows(shows, text, timeoutMs) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.openPalette(text);
+      const settle = Date.now() + 2_000;
+      while (Date.now() < settle) {
+        if (await shows()) return;
+        await this.page.waitForTimeout(200);
+      }
+      if (Date.now() > deadline) throw new Error(`the command palette did not show what was expected for "${text}" within ${timeoutMs} ms`);
+    }
+  }
+
+  quickPickRow(label) {
+    return this.page.locator(QUICK_INPUT_ROW).filter({
+      has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }),
+    }).first();
+  }
+}

@@ -1,0 +1,70 @@
+// Mocha entry point that VS Code loads inside the real extension host (extensionTestsPath).
+// The host exits when run() settles, so results go to a JSON file the runner reads.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+interface TestOutcome {
+  title: string;
+  state: 'passed' | 'failed' | 'skipped';
+  error?: string;
+}
+
+export interface IntegrationResults {
+  passed: number;
+  failed: number;
+  skipped: number;
+  tests: TestOutcome[];
+}
+
+/** Launch 'first' runs every suite but the after-reload ones; launch 'reload' runs only those. */
+function suiteFiles(phase: string): string[] {
+  const afterReload = (name: string) => name.endsWith('.after-reload.test.js');
+  return fs
+    .readdirSync(__dirname)
+    .filter((name) => name.endsWith('.test.js'))
+    .filter((name) => (phase === 'reload' ? afterReload(name) : !afterReload(name)))
+    .sort()
+    .map((name) => path.join(__dirname, name));
+}
+
+function writeResults(results: IntegrationResults): void {
+  const file = process.env.IDEAL_STATE_TEST_RESULTS ?? path.resolve(__dirname, '../../../test-results/integration-results.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(results, null, 2));
+}
+
+export function run(): Promise<void> {
+  const results: IntegrationResults = { passed: 0, failed: 0, skipped: 0, tests: [] };
+  const fullTitle = (test: Mocha.Runnable) => test.titlePath().join(' › ');
+  return new Promise((resolve, reject) => {
+    try {
+      const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, forbidOnly: Boolean(process.env.CI) });
+      for (const file of suiteFiles(process.env.IDEAL_STATE_TEST_PHASE ?? 'first')) mocha.addFile(file);
+      mocha
+        .run((failures) => {
+          writeResults(results);
+          if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
+          else resolve();
+        })
+        .on('pass', (test) => {
+          results.passed += 1;
+          results.tests.push({ title: fullTitle(test), state: 'passed' });
+        })
+        .on('fail', (test, error) => {
+          results.failed += 1;
+          results.tests.push({ title: fullTitle(test), state: 'failed', error: error.stack ?? String(error) });
+        })
+        .on('pending', (test) => {
+          results.skipped += 1;
+          results.tests.push({ title: fullTitle(test), state: 'skipped' });
+        });
+    } catch (error) {
+      // A suite that throws while loading is a failure, not a silent empty run.
+      results.failed += 1;
+      results.tests.push({ title: 'loading the integration suites', state: 'failed', error: (error as Error).stack ?? String(error) });
+      writeResults(results);
+      reject(error);
+    }
+  });
+}

@@ -1,0 +1,86 @@
+// `npm test`: unit tests in plain Node, integration tests inside the real VS Code
+// extension host, e2e tests driving the real workbench. Any failing tier fails the run.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runIntegration } from './harness/integration.mjs';
+import { repoRoot, resultsDir } from './harness/paths.mjs';
+import { setup } from './harness/setup.mjs';
+import { packageVsix } from './harness/vsix.mjs';
+
+const tiers = [];
+
+function heading(text) {
+  console.log(`\n=== ${text} ===`);
+}
+
+async function tier(name, body) {
+  heading(name);
+  const started = Date.now();
+  let counts;
+  try {
+    counts = await body();
+  } catch (error) {
+    console.error(`${name}: ${error.message}`);
+    counts = { passed: 0, failed: 1, skipped: 0 };
+  }
+  tiers.push({ name, ...counts, seconds: (Date.now() - started) / 1000 });
+}
+
+function run(command, args, env = process.env) {
+  const result = spawnSync(command, args, { cwd: repoRoot, env, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`\`${command} ${args.join(' ')}\` exited with ${result.status}`);
+}
+
+/** Mocha in a child process with the tally reporter; a crash before any test counts as a failure. */
+function mocha(name, extraArgs) {
+  mkdirSync(resultsDir, { recursive: true });
+  const tally = join(resultsDir, `${name}-tally.json`);
+  rmSync(tally, { force: true });
+  const args = ['mocha', '--reporter', join(repoRoot, 'test/harness/tally-reporter.cjs'), ...extraArgs];
+  if (process.env.CI) args.push('--forbid-only');
+  const result = spawnSync('npx', args, { cwd: repoRoot, env: { ...process.env, IDEAL_STATE_TALLY: tally }, stdio: 'inherit' });
+  if (!existsSync(tally)) throw new Error(`mocha exited with ${result.status} before reporting results`);
+  const counts = JSON.parse(readFileSync(tally, 'utf8'));
+  if (result.status !== 0 && counts.failed === 0) counts.failed = 1; // e.g. forbidOnly tripped
+  return counts;
+}
+
+function summary() {
+  heading('summary');
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  for (const t of tiers) {
+    const skipped = t.skipped ? `, ${t.skipped} skipped` : '';
+    console.log(`${t.name}: ${t.passed} passed, ${t.failed} failed${skipped} (${t.seconds.toFixed(1)} s)`);
+    for (const key of Object.keys(total)) total[key] += t[key];
+  }
+  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+  return total;
+}
+
+heading('build and type-check');
+run('node', ['esbuild.mjs']);
+run('npx', ['tsc', '--noEmit', '-p', '.']);
+
+await tier('unit', () => mocha('unit', []));
+
+let ready = true;
+heading('setup: real VS Code');
+await setup().catch(() => {
+  ready = false;
+});
+
+await tier('integration', async () => {
+  if (!ready) throw new Error('VS Code is not set up (see [setup] above)');
+  return runIntegration();
+});
+
+await tier('e2e', async () => {
+  if (!ready) throw new Error('VS Code is not set up (see [setup] above)');
+  const vsix = packageVsix();
+  console.log(`packaged ${vsix.path} (${vsix.bytes} bytes)`);
+  return mocha('e2e', ['--config', 'test/e2e/.mocharc.json']);
+});
+
+const total = summary();
+process.exitCode = total.failed > 0 ? 1 : 0;
