@@ -78,7 +78,9 @@ function npmInstall(folder, spec, allowScripts, logName) {
   // postinstall is what installs and compiles VS Code's own modules.
   manifest.allowScripts = Object.fromEntries(allowScripts.map((name) => [name, true]));
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-  const env = { ...process.env };
+  // Drop the npm_* variables of an outer `npm test`: npm reads them as its own config, and
+  // code-server's postinstall checks the Node version in npm_config_user_agent.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
   if (existsSync(node24)) {
     env.PATH = `${join(nodeDir, 'bin')}:${process.env.PATH}`;
     // ~/.npmrc may point nodedir at the system Node's headers; native modules must build against Node 24.
@@ -122,7 +124,8 @@ async function ensureCodeServer() {
   let missing = missingNativeModules();
   if (missing.length > 0) {
     step('vscode: native modules missing after install, running code-server postinstall explicitly');
-    const env = { ...process.env, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
+    const outer = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+    const env = { ...outer, PATH: `${join(nodeDir, 'bin')}:${process.env.PATH}`, npm_config_nodedir: nodeDir };
     run('sh', ['./postinstall.sh'], { cwd: codeServerDir, env, logFile: join(cacheDir, 'vscode-postinstall.log') });
     missing = missingNativeModules();
   }
