@@ -2,6 +2,9 @@
 // several window loads, as VS Code itself measures it (Developer: Show Running
 // Extensions, "Startup Activation: N ms"), plus the size of the .vsix.
 // Last line: one JSON object with activate_ms_p50 and vsix_bytes.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../test/harness/paths.mjs';
 import { packageVsix } from '../test/harness/vsix.mjs';
 import { setup } from '../test/harness/setup.mjs';
 import { Workbench } from '../test/harness/workbench.mjs';
@@ -28,6 +31,19 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/**
+ * The alternative to the lazy engine: what activation would cost if the extension bundle
+ * carried zod, yaml and sql.js. Measured as the median time to require each production
+ * bundle in a fresh Node process (with `vscode` stubbed), same run, same machine.
+ */
+function requireMs(bundle, runs = 7) {
+  const script = `const M=require('module');const l=M._load;M._load=function(r,...a){return r==='vscode'?{}:l.call(this,r,...a)};` +
+    `const t=performance.now();require(${JSON.stringify(bundle)});process.stdout.write(String(performance.now()-t))`;
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(Number(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout));
+  return percentile(times, 50);
+}
+
 await setup();
 const vsix = packageVsix();
 const workbench = await Workbench.open({ trusted: true });
@@ -44,7 +60,13 @@ try {
 } finally {
   await workbench.close();
 }
+const shellMs = requireMs(join(repoRoot, 'dist', 'extension.js'));
+const engineMs = requireMs(join(repoRoot, 'dist', 'engine.js'));
+console.log(`require: extension bundle ${shellMs.toFixed(1)} ms, engine bundle ${engineMs.toFixed(1)} ms`);
 console.log(JSON.stringify({
+  require_extension_bundle_ms: Math.round(shellMs * 10) / 10,
+  require_engine_bundle_ms: Math.round(engineMs * 10) / 10,
+  eager_over_lazy_require: Math.round(((shellMs + engineMs) / shellMs) * 10) / 10,
   activate_ms_p50: percentile(samples, 50),
   activate_ms_max: Math.max(...samples),
   activate_ms_samples: samples,
