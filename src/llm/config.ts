@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { parseYamlDataFile, type DataFileResult } from '../core/data-file';
+import { EFFORT_LEVELS, type EffortLevel } from '../core/model';
+import { ModelPriceSchema } from './prices';
+import { MODEL_CLASSES, PROVIDER_KINDS, type ModelClass, type ModelRole } from './types';
+
+/**
+ * The model configuration: providers, the models they serve, and the routing profile that
+ * picks a model per effort level and role. Pure data; `resolve.ts` turns it into models.
+ */
+
+const ID = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'ids are letters, digits, ".", "_", ":" and "-"');
+
+export const ProviderConfig = z
+  .object({
+    id: ID,
+    kind: z.enum(PROVIDER_KINDS),
+    /** OpenAI-compatible servers (Ollama, LM Studio, vLLM, llama.cpp) or a proxy. */
+    baseUrl: z.url().optional(),
+    /** Default class of this provider's models; without it, a loopback base URL means local. */
+    class: z.enum(MODEL_CLASSES).optional(),
+    /** Name of the API key in the secret store; defaults to the provider id. */
+    apiKeySecret: z.string().min(1).optional(),
+    /** Environment variable read when the secret store has no key (defaults: OPENAI_API_KEY, ANTHROPIC_API_KEY). */
+    apiKeyEnv: z.string().min(1).optional(),
+    /** The script file of a scripted provider. */
+    script: z.string().min(1).optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    maxRetries: z.number().int().nonnegative().max(10).optional(),
+  })
+  .strict()
+  .refine((p) => p.kind !== 'scripted' || p.script !== undefined, { message: 'a scripted provider needs `script`', path: ['script'] });
+export type ProviderConfig = z.infer<typeof ProviderConfig>;
+
+export const ModelConfig = z
+  .object({
+    id: ID,
+    provider: ID,
+    /** The model name the provider knows (e.g. "gpt-4.1-mini", "qwen2.5-coder:7b"); for vscode-lm a family or id. */
+    model: z.string().min(1),
+    class: z.enum(MODEL_CLASSES).optional(),
+    prices: ModelPriceSchema.optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+  })
+  .strict();
+export type ModelConfig = z.infer<typeof ModelConfig>;
+
+/** A model id for every role, or one per role. */
+export const RoleRoute = z.union([ID, z.object({ manager: ID.optional(), specialist: ID.optional(), verifier: ID.optional() }).strict()]);
+export type RoleRoute = z.infer<typeof RoleRoute>;
+
+export const Escalation = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** The frontier model to escalate to; defaults to the first frontier model configured. */
+    to: ID.optional(),
+    /** Invalid structured outputs (each attempt counts) on a local model before escalating. */
+    afterInvalidOutputs: z.number().int().positive().default(2),
+    /** Failed calls (not cancellations) on a local model before escalating. */
+    afterFailures: z.number().int().positive().default(2),
+  })
+  .strict();
+export type Escalation = z.infer<typeof Escalation>;
+
+/** Picks a model per effort level and role (seed 000 §3.2, with roles; seed 001 local-first escalation). */
+export const RoutingProfile = z
+  .object({
+    /** The route for any level not listed (defaults to the first model). */
+    default: RoleRoute.optional(),
+    levels: z.object(Object.fromEntries(EFFORT_LEVELS.map((l) => [l, RoleRoute.optional()])) as Record<EffortLevel, z.ZodOptional<typeof RoleRoute>>).strict().optional(),
+    escalation: Escalation.default({ enabled: true, afterInvalidOutputs: 2, afterFailures: 2 }),
+  })
+  .strict();
+export type RoutingProfile = z.infer<typeof RoutingProfile>;
+
+export const LlmConfig = z
+  .object({
+    version: z.literal(1),
+    providers: z.array(ProviderConfig).min(1, 'configure at least one provider'),
+    models: z.array(ModelConfig).min(1, 'configure at least one model'),
+    routing: RoutingProfile.default({ escalation: { enabled: true, afterInvalidOutputs: 2, afterFailures: 2 } }),
+  })
+  .strict()
+  .superRefine((c, ctx) => {
+    const providers = new Set<string>();
+    c.providers.forEach((p, i) => {
+      if (providers.has(p.id)) ctx.addIssue({ code: 'custom', path: ['providers', i, 'id'], message: `duplicate provider id ${p.id}` });
+      providers.add(p.id);
+    });
+    const models = new Set<string>();
+    c.models.forEach((m, i) => {
+      if (models.has(m.id)) ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: `duplicate model id ${m.id}` });
+      models.add(m.id);
+      if (!providers.has(m.provider)) ctx.addIssue({ code: 'custom', path: ['models', i, 'provider'], message: `no provider "${m.provider}" is configured` });
+    });
+    const checkRoute = (route: RoleRoute | undefined, path: (string | number)[]) => {
+      if (route === undefined) return;
+      const entries = typeof route === 'string' ? [[undefined, route] as const] : Object.entries(route);
+      for (const [role, id] of entries) {
+        if (id !== undefined && !models.has(id)) ctx.addIssue({ code: 'custom', path: role ? [...path, role] : path, message: `no model "${id}" is configured` });
+      }
+    };
+    checkRoute(c.routing.default, ['routing', 'default']);
+    for (const level of EFFORT_LEVELS) checkRoute(c.routing.levels?.[level], ['routing', 'levels', level]);
+    if (c.routing.escalation.to) checkRoute(c.routing.escalation.to, ['routing', 'escalation', 'to']);
+  });
+export type LlmConfig = z.infer<typeof LlmConfig>;
+export type LlmConfigInput = z.input<typeof LlmConfig>;
+
+/** Parses a model configuration file (YAML or JSON); problems carry file, line and field. */
+export function parseLlmConfig(file: string, text: string): DataFileResult<LlmConfig> {
+  return parseYamlDataFile(file, text, LlmConfig);
+}
+
+/** The model id routed to a role at an effort level: the level's route, else the default, else the first model. */
+export function routeFor(config: LlmConfig, role: ModelRole, level: EffortLevel): string {
+  const pick = (route: RoleRoute | undefined) => (route === undefined ? undefined : typeof route === 'string' ? route : route[role]);
+  return pick(config.routing.levels?.[level]) ?? pick(config.routing.default) ?? config.models[0]!.id;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d+){3}|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
+
+/** A model's class: its own, else its provider's, else local for a loopback base URL or a script, else frontier. */
+export function classOf(model: ModelConfig, provider: ProviderConfig): ModelClass {
+  if (model.class) return model.class;
+  if (provider.class) return provider.class;
+  if (provider.kind === 'scripted') return 'local';
+  if (provider.baseUrl && isLoopback(provider.baseUrl)) return 'local';
+  return 'frontier';
+}
+
+export function isLoopback(url: string): boolean {
+  try {
+    return LOOPBACK.test(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** Every (level, role) where the verifier shares the manager's model, so the editor can warn about independence. */
+export function sharedVerifierRoutes(config: LlmConfig): { level: EffortLevel; model: string }[] {
+  return EFFORT_LEVELS.flatMap((level) => {
+    const verifier = routeFor(config, 'verifier', level);
+    return verifier === routeFor(config, 'manager', level) ? [{ level, model: verifier }] : [];
+  });
+}
+

@@ -1,0 +1,92 @@
+/**
+ * Errors from language model calls. Cancellation is its own type and never a failure.
+ * Messages never carry an API key or the user's content.
+ */
+export abstract class LlmError extends Error {
+  abstract readonly code: string;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The caller cancelled (AbortSignal). Not a failure: nothing is retried, nothing escalates. */
+export class LlmCancelledError extends LlmError {
+  readonly code = 'cancelled';
+  constructor(readonly model: string) {
+    super(`call to ${model} was cancelled`);
+  }
+}
+
+export function isCancellation(error: unknown): error is LlmCancelledError {
+  return error instanceof LlmCancelledError;
+}
+
+/** No reply within the timeout, after the provider's own retries. */
+export class LlmTimeoutError extends LlmError {
+  readonly code = 'timeout';
+  constructor(readonly model: string, readonly timeoutMs: number | undefined) {
+    super(`${model} did not answer within ${timeoutMs === undefined ? 'the timeout' : `${timeoutMs} ms`}`);
+  }
+}
+
+export type ProviderFailure = 'auth' | 'rate-limit' | 'server' | 'bad-request' | 'not-found' | 'connection' | 'bad-response' | 'other';
+
+/** The provider failed: an HTTP error after retries, a refused connection, a reply that cannot be read. */
+export class LlmProviderError extends LlmError {
+  readonly code = 'provider';
+  constructor(
+    readonly model: string,
+    readonly failure: ProviderFailure,
+    message: string,
+    readonly status?: number,
+    /** How long the server asked to wait before a retry, when it said. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(`${model}: ${message}`);
+  }
+}
+
+export interface OutputIssue {
+  readonly path: string;
+  readonly message: string;
+}
+
+/** The model's structured output did not match the schema, even after the repair retry. */
+export class StructuredOutputError extends LlmError {
+  readonly code = 'invalid-output';
+  constructor(
+    readonly model: string,
+    readonly schemaName: string,
+    readonly attempts: number,
+    readonly issues: readonly OutputIssue[],
+  ) {
+    super(`${model} gave no valid "${schemaName}" in ${attempts} attempts: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`);
+  }
+}
+
+/** A scripted provider's script is wrong or used up; names the file and the step. */
+export class ScriptError extends LlmError {
+  readonly code = 'script';
+  constructor(
+    readonly file: string,
+    readonly step: number | undefined,
+    detail: string,
+  ) {
+    super(`${file}${step === undefined ? '' : ` step ${step}`}: ${detail}`);
+  }
+}
+
+/** The model configuration cannot serve the request (unknown model, missing key, bad file). */
+export class LlmConfigError extends LlmError {
+  readonly code = 'config';
+}
+
+/** Removes secrets, and anything shaped like an API key, from a text bound for a message or log. */
+export function redact(text: string, secrets: readonly (string | undefined)[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  }
+  return out.replace(/\b(sk|sk-ant|sk-proj|key)-[A-Za-z0-9_\-*]{6,}/g, '[redacted]');
+}

@@ -1,0 +1,14 @@
+export * from './types';
+export * from './errors';
+export * from './json-schema';
+export * from './prices';
+export * from './usage';
+export * from './structured';
+export * from './retry';
+export * from './config';
+export * from './resolve';
+export * from './router';
+export { OpenAiModel, OPENAI_DEFAULT_BASE_URL } from './providers/openai';
+export { AnthropicModel, ANTHROPIC_DEFAULT_BASE_URL } from './providers/anthropic';
+export { ScriptedModel, Script } from './providers/scripted';
+export type { ModelIdentity, HttpOptions } from './providers/common';

@@ -1,0 +1,27 @@
+import type { ModelClass, ModelPrice } from '../types';
+
+/** What every provider class is constructed with, besides its own connection details. */
+export interface ModelIdentity {
+  /** The configured model id. */
+  readonly id: string;
+  readonly providerId: string;
+  /** The model name sent to the server. */
+  readonly model: string;
+  readonly modelClass: ModelClass;
+  readonly displayName?: string;
+  readonly price?: ModelPrice;
+}
+
+export interface HttpOptions {
+  readonly baseURL?: string;
+  readonly apiKey?: string;
+  /** Per-attempt timeout (the SDK's `timeout`). */
+  readonly timeoutMs?: number;
+  /** Retries on 408/409/429/5xx and connection errors, with backoff honouring retry-after (the SDK's `maxRetries`). */
+  readonly maxRetries?: number;
+  readonly maxOutputTokens?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;

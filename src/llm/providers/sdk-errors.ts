@@ -1,0 +1,53 @@
+import { LlmCancelledError, LlmError, LlmProviderError, LlmTimeoutError, redact, type ProviderFailure } from '../errors';
+
+/** The error classes both SDKs export under the same names (checked with instanceof: minified builds rename classes). */
+export interface SdkErrorClasses {
+  readonly APIError: abstract new (...args: never[]) => Error & { status?: number | undefined };
+  readonly APIUserAbortError: abstract new (...args: never[]) => Error;
+  readonly APIConnectionTimeoutError: abstract new (...args: never[]) => Error;
+  readonly APIConnectionError: abstract new (...args: never[]) => Error;
+}
+
+export interface CallContext {
+  readonly model: string;
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly secrets: readonly (string | undefined)[];
+}
+
+/**
+ * Turns whatever an SDK threw into one of our typed errors. An aborted signal wins over
+ * everything (the SDK may surface it as an abort, a connection error or a stream error).
+ */
+export function fromSdkError(error: unknown, classes: SdkErrorClasses, ctx: CallContext): LlmError {
+  if (error instanceof LlmError) return error;
+  if (ctx.signal?.aborted || error instanceof classes.APIUserAbortError) return new LlmCancelledError(ctx.model);
+  if (error instanceof classes.APIConnectionTimeoutError) return new LlmTimeoutError(ctx.model, ctx.timeoutMs);
+  if (error instanceof classes.APIConnectionError) return new LlmProviderError(ctx.model, 'connection', 'could not connect to the server');
+  if (error instanceof classes.APIError) {
+    const status = error.status;
+    return new LlmProviderError(ctx.model, failureOf(status), `HTTP ${status ?? '?'}: ${redact(firstLine(error.message), ctx.secrets)}`, status);
+  }
+  if (error instanceof Error && error.name === 'AbortError') return new LlmCancelledError(ctx.model);
+  const message = error instanceof Error ? error.message : String(error);
+  return new LlmProviderError(ctx.model, 'bad-response', redact(firstLine(message), ctx.secrets));
+}
+
+function failureOf(status: number | undefined): ProviderFailure {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 429) return 'rate-limit';
+  if (status === 404) return 'not-found';
+  if (status !== undefined && status >= 500) return 'server';
+  if (status !== undefined && status >= 400) return 'bad-request';
+  return 'other';
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n')[0] ?? text;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+/** Rough token count for servers that report none: about four characters a token. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

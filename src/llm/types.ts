@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+
+/**
+ * The one interface every language model provider implements: OpenAI and compatible local
+ * servers, Anthropic, VS Code's `vscode.lm` (in src/vscode) and the scripted replayer.
+ */
+
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'vscode-lm', 'scripted'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** Local models run on the user's machine (free, private, weaker); frontier models are hosted. */
+export const MODEL_CLASSES = ['local', 'frontier'] as const;
+export type ModelClass = (typeof MODEL_CLASSES)[number];
+
+export interface ToolCall {
+  /** The provider's id for this call; a tool result answers it by this id. */
+  readonly id: string;
+  readonly name: string;
+  /** Parsed JSON arguments, not yet validated against the tool's schema (see `parseToolArguments`). */
+  readonly arguments: unknown;
+}
+
+export type ChatMessage =
+  | { readonly role: 'system'; readonly content: string }
+  | { readonly role: 'user'; readonly content: string }
+  | { readonly role: 'assistant'; readonly content: string; readonly toolCalls?: readonly ToolCall[] }
+  | { readonly role: 'tool'; readonly toolCallId: string; readonly name: string; readonly content: string; readonly isError?: boolean };
+
+/** A tool the model may call; its arguments are defined by a zod schema (JSON schema is generated). */
+export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: S;
+}
+
+/** Asks the provider to constrain the reply to a JSON value of this schema. */
+export interface ResponseFormat<S extends z.ZodType = z.ZodType> {
+  /** A short identifier (letters, digits, _ and -), used as the schema or tool name. */
+  readonly name: string;
+  readonly description?: string;
+  readonly schema: S;
+}
+
+export type ToolChoice = 'auto' | 'none' | 'required' | { readonly name: string };
+
+/** A piece of a streamed reply, delivered as it arrives. */
+export type StreamPart = { readonly type: 'text'; readonly text: string } | { readonly type: 'tool-call'; readonly call: ToolCall };
+
+export interface ChatRequest {
+  readonly messages: readonly ChatMessage[];
+  readonly tools?: readonly ToolDefinition[];
+  readonly toolChoice?: ToolChoice;
+  /**
+   * Structured output. The reply's `text` is then the JSON the model produced (for
+   * providers that answer through a forced tool call, that call's input as JSON).
+   */
+  readonly responseFormat?: ResponseFormat;
+  readonly maxOutputTokens?: number;
+  /** Ignored by providers that do not take it. */
+  readonly temperature?: number;
+  /** Cancels the call; the call then rejects with `LlmCancelledError`. */
+  readonly signal?: AbortSignal;
+  /** Per-attempt timeout; overrides the provider's default. */
+  readonly timeoutMs?: number;
+  /** When set, the provider streams and calls this for each part as it arrives. */
+  readonly onPart?: (part: StreamPart) => void;
+}
+
+export interface TokenUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  /** True when the provider reports no usage and the numbers are counted or guessed (vscode.lm). */
+  readonly estimated?: boolean;
+}
+
+export type StopReason = 'end' | 'tool-calls' | 'max-tokens' | 'other';
+
+export interface ChatResponse {
+  readonly text: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly stopReason: StopReason;
+  readonly usage: TokenUsage;
+  /** The model name the server reports having used, when it says. */
+  readonly servedBy?: string;
+}
+
+/** Prices in US dollars per million tokens. */
+export interface ModelPrice {
+  readonly inputPerMTok: number;
+  readonly outputPerMTok: number;
+}
+
+export interface LanguageModel {
+  /** The configured model id, unique in a configuration (e.g. "big", or "openai:gpt-4.1-mini"). */
+  readonly id: string;
+  /** The configured provider id (e.g. "openai", "ollama"). */
+  readonly providerId: string;
+  readonly kind: ProviderKind;
+  /** The model name sent to the provider. */
+  readonly model: string;
+  readonly modelClass: ModelClass;
+  /** How to show this model to a person; a scripted model always reads "scripted: <script>". */
+  readonly displayName: string;
+  /** A configured price that wins over the shipped price table. */
+  readonly price?: ModelPrice;
+  chat(request: ChatRequest): Promise<ChatResponse>;
+  /** Token count of a text, when the provider can count (vscode.lm can). */
+  countTokens?(text: string, signal?: AbortSignal): Promise<number>;
+}
+
+/** Where API keys come from; the editor backs it with SecretStorage, the command line with the environment. */
+export interface SecretSource {
+  get(name: string): Promise<string | undefined>;
+}
+
+/** Roles that call models (DESIGN §5). */
+export const MODEL_ROLES = ['manager', 'specialist', 'verifier'] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
