@@ -5,6 +5,7 @@ import { loadDefinitions } from '../core/definitions';
 import { EFFORT_LEVELS } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
+import { prdCheck } from './prd-check';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -17,6 +18,7 @@ Commands:
   store info     where the workspace's store is and what it holds
   effort         the effort table in force (shipped, plus the workspace override)
   isc list       the ISC definitions by artifact type
+  prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -49,6 +51,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
     (values.help ? io.out : io.err)(USAGE);
     return values.help ? 0 : 2;
   }
+  if (positionals[0] === 'prd' && positionals[1] === 'check' && positionals.length <= 3) return prdCheck(positionals[2], values.json, io);
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const command = positionals.join(' ');
   switch (command) {

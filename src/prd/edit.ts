@@ -1,0 +1,204 @@
+import { isScalar, stringify } from 'yaml';
+import type { CriterionSource, Priority, VerificationMethod } from '../core/model';
+import { renderCriterionLine, renderSegments, renderTags, renderVerify, type CriterionSegments } from './criterion-line';
+import { findPair } from './frontmatter';
+import { nextFreeId } from './ids';
+import { dominantEol, joinLines, type SourceLine } from './lines';
+import type { PrdCriterion, PrdDocument } from './model';
+import { parsePrd } from './parse';
+
+export interface NewCriterion {
+  /** Left out: the next free id after the group's last one. */
+  id?: string;
+  text: string;
+  checked?: boolean;
+  source?: CriterionSource;
+  priority?: Priority;
+  verify?: VerificationMethod;
+}
+
+export interface LogEntryInput {
+  iteration: number;
+  date: string;
+  /** e.g. `VERIFY → COMPLETE` */
+  phase: string;
+  /** e.g. `4/4 passing` */
+  criteria: string;
+  work: string;
+  failing: readonly string[];
+  context?: string;
+}
+
+/** A change to a PRD; each one rewrites only the lines that show it. */
+export type PrdEdit =
+  | { kind: 'setChecked'; id: string; checked: boolean }
+  | { kind: 'setText'; id: string; text: string }
+  | { kind: 'setVerify'; id: string; verify: VerificationMethod | undefined }
+  | { kind: 'setPriority'; id: string; priority: Priority | undefined }
+  | { kind: 'setSource'; id: string; source: CriterionSource | undefined }
+  | { kind: 'addCriterion'; criterion: NewCriterion; anti?: boolean; domain?: string }
+  | { kind: 'removeCriterion'; id: string }
+  | { kind: 'appendLog'; entry: LogEntryInput }
+  | { kind: 'setFrontmatter'; key: string; value: unknown };
+
+/** An edit that cannot be made (unknown id, broken frontmatter); the text is left as it was. */
+export class PrdEditError extends Error {
+  override readonly name = 'PrdEditError';
+}
+
+/** Applies edits in order and returns the new text. Lines no edit is about keep their bytes. */
+export function applyEdits(doc: PrdDocument | string, edits: readonly PrdEdit[]): string {
+  let current = typeof doc === 'string' ? parsePrd(doc) : doc;
+  let text = joinLines(current.source);
+  for (const edit of edits) {
+    const lines = current.source.lines.map((l) => ({ ...l }));
+    applyOne(current, lines, edit);
+    text = joinLines({ bom: current.source.bom, lines });
+    current = parsePrd(text);
+  }
+  return text;
+}
+
+function applyOne(doc: PrdDocument, lines: SourceLine[], edit: PrdEdit): void {
+  switch (edit.kind) {
+    case 'setChecked':
+      return rewrite(doc, lines, edit.id, (s) => (s.check !== ' ' === edit.checked ? {} : { check: edit.checked ? 'x' : ' ' }));
+    case 'setText':
+      // The verify part stays as written: a bare `Custom` keeps meaning "check this text".
+      return rewrite(doc, lines, edit.id, () => ({ text: oneLine(edit.text) }));
+    case 'setVerify':
+      return rewrite(doc, lines, edit.id, (_, c) => ({ verify: renderVerify(edit.verify, c.text) }));
+    case 'setPriority':
+      return rewrite(doc, lines, edit.id, (_, c) => ({ tags: renderTags({ ...c.tags, priority: edit.priority }) }));
+    case 'setSource':
+      return rewrite(doc, lines, edit.id, (_, c) => ({ tags: renderTags({ ...c.tags, source: edit.source }) }));
+    case 'removeCriterion': {
+      const c = find(doc, edit.id);
+      const removed = lines.splice(c.line, 1)[0]!;
+      if (c.line === lines.length && lines.length > 0) lines[lines.length - 1]!.eol = removed.eol;
+      return;
+    }
+    case 'addCriterion':
+      return addCriterion(doc, lines, edit);
+    case 'appendLog':
+      return appendLog(doc, lines, edit.entry);
+    case 'setFrontmatter':
+      return setFrontmatter(doc, lines, edit.key, edit.value);
+  }
+}
+
+function find(doc: PrdDocument, id: string): PrdCriterion {
+  const c = doc.criteria.find((x) => x.id === id);
+  if (!c) throw new PrdEditError(`no criterion ${id} in this PRD`);
+  return c;
+}
+
+function rewrite(doc: PrdDocument, lines: SourceLine[], id: string, change: (s: CriterionSegments, c: PrdCriterion) => Partial<CriterionSegments>): void {
+  const c = find(doc, id);
+  const patch = change(c.segments, c);
+  if (Object.keys(patch).length === 0) return;
+  lines[c.line]!.text = renderSegments({ ...c.segments, ...patch });
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+/** Inserts new lines before `index`; at the end of the file the last line keeps having no line ending. */
+function insertLines(lines: SourceLine[], index: number, texts: readonly string[]): void {
+  const eol = dominantEol(lines) || '\n';
+  const last = lines.length - 1;
+  if (index > last) {
+    if (lines[last]!.text === '' && lines[last]!.eol === '') index = last;
+    else {
+      lines[last]!.eol = eol;
+      lines.push(...texts.map((text, i) => ({ text, eol: i === texts.length - 1 ? ('' as const) : eol })));
+      return;
+    }
+  }
+  lines.splice(index, 0, ...texts.map((text) => ({ text, eol })));
+}
+
+/** The index after a section's last non-blank line. */
+function afterContent(lines: readonly SourceLine[], from: number, end: number): number {
+  let i = end;
+  while (i > from + 1 && lines[i - 1]!.text.trim() === '') i--;
+  return i;
+}
+
+function addCriterion(doc: PrdDocument, lines: SourceLine[], edit: Extract<PrdEdit, { kind: 'addCriterion' }>): void {
+  const anti = edit.anti === true;
+  const kind = anti ? 'anti-criterion' : 'criterion';
+  const antiSection = doc.sections.find((s) => s.kind === 'anti-criteria');
+  const section = anti && antiSection ? antiSection : doc.sections.find((s) => s.kind === 'criteria');
+  const domain = !anti && edit.domain && section ? doc.domains.find((d) => d.name.toLowerCase() === edit.domain!.toLowerCase() && d.line > section.line && d.line < section.end) : undefined;
+  const group = doc.criteria.filter((c) => c.kind === kind && (!section || (c.line > section.line && c.line < section.end)) && (!domain || (c.line > domain.line && c.line < domain.end)));
+  const id = edit.criterion.id ?? nextFreeId(doc.criteria.map((c) => c.id), anti, group.at(-1)?.id ?? doc.criteria.filter((c) => c.kind === kind).at(-1)?.id);
+  const line = renderCriterionLine({ ...edit.criterion, id });
+  if (!section) {
+    const heading = anti ? '## Anti-Criteria' : doc.dialect === 'pai-v2' ? '## Criteria' : '## Ideal State Criteria';
+    const before = doc.sections.find((s) => (anti ? s.kind === 'log' : s.kind === 'anti-criteria' || s.kind === 'log' || s.kind === 'verification'));
+    if (before) insertLines(lines, before.line, [heading, line, '']);
+    else insertLines(lines, lines.length, [...blankBefore(lines), heading, line]);
+    return;
+  }
+  if (edit.domain && !anti && !domain) {
+    const at = afterContent(lines, section.line, section.end);
+    return insertLines(lines, at, [...(at > section.line + 1 ? [''] : []), `### ${edit.domain}`, line]);
+  }
+  if (group.length > 0) return insertLines(lines, group.at(-1)!.line + 1, [line]);
+  if (domain) return insertLines(lines, afterContent(lines, domain.line, domain.end), [line]);
+  insertLines(lines, afterContent(lines, section.line, section.end), [line]);
+}
+
+/** A blank line to separate what is appended from the text above it, when there is text above it. */
+function blankBefore(lines: readonly SourceLine[]): string[] {
+  const last = lines.at(-1)!;
+  const above = last.text === '' && last.eol === '' ? lines.at(-2) : last;
+  return above && above.text.trim() !== '' ? [''] : [];
+}
+
+function appendLog(doc: PrdDocument, lines: SourceLine[], e: LogEntryInput): void {
+  const entry = [
+    `### Iteration ${e.iteration} — ${e.date}`,
+    `- Phase: ${oneLine(e.phase)}`,
+    `- Criteria: ${oneLine(e.criteria)}`,
+    `- Work: ${oneLine(e.work)}`,
+    `- Failing: ${e.failing.length > 0 ? e.failing.join(', ') : 'none'}`,
+    ...(e.context ? [`- Context: ${oneLine(e.context)}`] : []),
+  ];
+  const log = doc.sections.find((s) => s.kind === 'log');
+  if (!log) return insertLines(lines, lines.length, [...blankBefore(lines), '## LOG', '', ...entry]);
+  const at = afterContent(lines, log.line, log.end);
+  insertLines(lines, at, ['', ...entry]);
+}
+
+function setFrontmatter(doc: PrdDocument, lines: SourceLine[], key: string, value: unknown): void {
+  const rendered = stringify(value, { flowCollectionPadding: false, collectionStyle: 'flow' }).trimEnd();
+  const fm = doc.frontmatter;
+  if (!fm) {
+    if (rendered.includes('\n')) throw new PrdEditError(`the value of "${key}" does not fit on one line`);
+    return insertLines(lines, 0, ['---', `${key}: ${rendered}`, '---']);
+  }
+  if (!fm.ok) throw new PrdEditError('the frontmatter has YAML errors; fix them before it can be edited');
+  const pair = findPair(fm.document, key);
+  const node = pair?.value;
+  if (!pair) {
+    if (rendered.includes('\n')) throw new PrdEditError(`the value of "${key}" does not fit on one line`);
+    return insertLines(lines, fm.close, [`${key}: ${rendered}`]);
+  }
+  if (isScalar(node) && node.range && !rendered.includes('\n')) {
+    const start = fm.lineCounter.linePos(node.range[0]);
+    const end = fm.lineCounter.linePos(node.range[1]);
+    if (start.line === end.line) {
+      const line = lines[start.line]!;
+      line.text = line.text.slice(0, start.col - 1) + rendered + line.text.slice(end.col - 1);
+      return;
+    }
+  }
+  // A block value or one spread over lines: let yaml rewrite the frontmatter, keeping comments and order.
+  fm.document.set(key, value);
+  const yamlLines = fm.document.toString().replace(/\r?\n$/, '').split(/\r?\n/);
+  const eol = dominantEol(lines) || '\n';
+  lines.splice(1, fm.close - 1, ...yamlLines.map((text) => ({ text, eol })));
+}

@@ -1,0 +1,119 @@
+import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
+import { z } from 'zod';
+import { diagnostic, rangeOn, type PrdDiagnostic } from './diagnostics';
+import type { SourceLine } from './lines';
+
+/** The YAML between the opening and closing `---` of a PRD. */
+export interface Frontmatter {
+  /** 0-based line of the opening `---`. */
+  readonly open: number;
+  /** 0-based line of the closing `---` (or `...`). */
+  readonly close: number;
+  readonly document: Document.Parsed;
+  readonly lineCounter: LineCounter;
+  /** The mapping's plain values; empty when the YAML is broken or not a mapping. */
+  readonly data: Record<string, unknown>;
+  readonly ok: boolean;
+}
+
+const count = z.number().int().nonnegative();
+const text = z.union([z.string(), z.number(), z.date()]);
+
+/**
+ * The fields a PRD's frontmatter may hold: DESIGN §7 and PAI v2. Other keys are kept as
+ * they are; a known key with the wrong kind of value is a warning at its line.
+ */
+export const PrdFrontmatterFields = z.looseObject({
+  prd: z.boolean(),
+  id: text,
+  status: z.string(),
+  effort_level: z.string(),
+  created: text,
+  updated: text,
+  iteration: count,
+  max_iterations: count,
+  run_id: z.string(),
+  criteria_version: count,
+  task: z.string(),
+  slug: text,
+  effort: z.string(),
+  phase: z.string(),
+  progress: z.string().regex(/^\d+\/\d+$/, 'progress looks like 3/8 (checked/total)'),
+  mode: z.string(),
+  started: text,
+}).partial();
+
+const FENCE = /^---[ \t]*$/;
+const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
+
+export function readFrontmatter(lines: readonly SourceLine[], diagnostics: PrdDiagnostic[]): Frontmatter | undefined {
+  if (lines.length < 2 || !FENCE.test(lines[0]!.text)) return undefined;
+  let close = -1;
+  for (let i = 1; i < lines.length; i++) {
+    if (CLOSE.test(lines[i]!.text)) {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0) {
+    diagnostics.push(
+      diagnostic('error', 'frontmatter-unclosed', rangeOn(0, 0, 3), 'the frontmatter opened here is never closed; add a line "---" after its last field (the file is read as if it had no frontmatter)'),
+    );
+    return undefined;
+  }
+  // Joined with LF whatever the file uses: yaml does not take a lone CR as a line break, and
+  // positions are reported as line and column, which do not depend on the line ending.
+  const yamlText = lines.slice(1, close).map((l) => l.text).join('\n');
+  const lineCounter = new LineCounter();
+  const document = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const at = (offset: number) => {
+    const p = lineCounter.linePos(offset);
+    return { line: p.line, character: p.col - 1 };
+  };
+  for (const e of document.errors) {
+    const p = at(e.pos[0]);
+    diagnostics.push(diagnostic('error', 'yaml-syntax', rangeOn(p.line, p.character, p.character + 1), `frontmatter YAML: ${firstLine(e.message)}; fix the YAML (the rest of the PRD is read as usual)`));
+  }
+  for (const w of document.warnings) {
+    const p = at(w.pos[0]);
+    diagnostics.push(diagnostic('warning', 'yaml-syntax', rangeOn(p.line, p.character, p.character + 1), `frontmatter YAML: ${firstLine(w.message)}`));
+  }
+  const ok = document.errors.length === 0;
+  let data: Record<string, unknown> = {};
+  if (ok) {
+    const js: unknown = document.toJS();
+    if (js !== null && typeof js === 'object' && !Array.isArray(js)) data = js as Record<string, unknown>;
+    else if (js !== null && js !== undefined) diagnostics.push(diagnostic('error', 'yaml-syntax', rangeOn(1, 0), 'the frontmatter must be a list of "key: value" fields'));
+    const checked = PrdFrontmatterFields.safeParse(data);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const key = String(issue.path[0] ?? '');
+        const p = at(keyOffset(document, key));
+        diagnostics.push(diagnostic('warning', 'frontmatter-field', rangeOn(p.line, p.character, p.character + key.length), `frontmatter "${key}": ${issue.message}`));
+      }
+    }
+  }
+  return { open: 0, close, document, lineCounter, data, ok };
+}
+
+function keyOffset(document: Document.Parsed, key: string): number {
+  const pair = findPair(document, key);
+  return (isScalar(pair?.key) && pair.key.range?.[0]) || 0;
+}
+
+export function findPair(document: Document, key: string) {
+  if (!isMap(document.contents)) return undefined;
+  return document.contents.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+/** Where a key of the frontmatter is written, for diagnostics about its value. */
+export function keyRange(fm: Frontmatter, key: string) {
+  const pair = findPair(fm.document, key);
+  if (!pair || !isScalar(pair.key) || !pair.key.range) return undefined;
+  const p = fm.lineCounter.linePos(pair.key.range[0]);
+  return rangeOn(p.line, p.col - 1, p.col - 1 + key.length);
+}

@@ -1,0 +1,11 @@
+export * from './check';
+export * from './diagnostics';
+export * from './edit';
+export * from './ids';
+export * from './lines';
+export * from './lint';
+export * from './model';
+export * from './parse';
+export { formatVerifySpec, parseVerifySpec } from './verify-spec';
+export { renderCriterionLine } from './criterion-line';
+export * from './to-core';
