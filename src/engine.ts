@@ -7,3 +7,4 @@ export { loadDefinitions } from './core/definitions';
 export { EFFORT_LEVELS } from './core/model/effort';
 export { createRun } from './core/runs';
 export { DATABASE_FILE_NAME, Store } from './store/store';
+export { DEFAULT_MODELS, LlmCancelledError, LlmProviderError, parseLlmConfig, resolveModels, toJsonSchema } from './llm';

@@ -7,6 +7,8 @@ export const SETTINGS = {
   iscDefinitionsFolder: { key: 'idealState.iscDefinitionsFolder', default: '.ideal-state/isc' as string },
   checkpointIdleMs: { key: 'idealState.store.checkpointIdleMs', default: 2000 as number },
   checkpointJournalBytes: { key: 'idealState.store.checkpointJournalBytes', default: 8 * 1024 * 1024 as number },
+  modelsConfigFile: { key: 'idealState.models.configFile', default: '.ideal-state/models.yaml' as string },
+  defaultModel: { key: 'idealState.models.default', default: '' as string },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -1,4 +1,5 @@
 import type { DefinitionsHost } from './definitions-host';
+import type { ModelOption, ModelsHost } from './models/models-host';
 import type { StoreHost } from './store-host';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
@@ -10,14 +11,17 @@ export interface IdealStateApi {
   store(): Promise<Store>;
   /** The effort table and ISC definitions in force for this window, with their problems. */
   definitions(): Promise<Definitions>;
+  /** The models "Select Model" would offer now, available ones first. */
+  modelOptions(): Promise<ModelOption[]>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
+    modelOptions: () => models.options(),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
   };
 }

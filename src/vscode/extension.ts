@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
 import { createApi, type IdealStateApi } from './api';
 import { registerListIscDefinitions } from './commands/list-isc-definitions';
+import { registerSelectModel } from './commands/select-model';
+import { registerSetApiKey } from './commands/set-api-key';
 import { registerShowEffortLevels } from './commands/show-effort-levels';
 import { registerShowStoreInfo } from './commands/show-store-info';
 import { DefinitionsHost } from './definitions-host';
 import { ChannelLogger } from './log';
+import { ModelsHost } from './models/models-host';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
@@ -18,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const settings = new EditorSettings();
   stores = new StoreHost(context, settings, log.child('store'));
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
+  const models = new ModelsHost(context, settings, log.child('models'));
 
   context.subscriptions.push(
     channel,
@@ -27,11 +31,13 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerShowStoreInfo(stores),
     registerListIscDefinitions(definitions),
     registerShowEffortLevels(definitions, settings),
+    registerSetApiKey(models),
+    registerSelectModel(models, settings),
     registerRestrictedModeIndicator(log),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions);
+  return createApi(stores, definitions, models);
 }
 
 export async function deactivate(): Promise<void> {

@@ -69,3 +69,50 @@ describe('Ideal State in a trusted workspace', () => {
     await workbench.screenshot('store info after reload');
   });
 });
+
+describe('API keys, as a person sets one', () => {
+  const PLANTED = 'sk-test-PLANTED-e2e-0123456789abcdef';
+  let workbench;
+  before(async () => {
+    workbench = await Workbench.open({ trusted: true });
+  });
+  after(async () => {
+    await workbench?.close();
+  });
+  keepArtifactsOnFailure(() => workbench);
+
+  it('stores the key from "Set API Key" in secret storage, after which the model is available', async () => {
+    await workbench.runCommand('Ideal State: Select Model');
+    const before = await workbench.quickPickRows().catch(() => []);
+    await workbench.page.keyboard.press('Escape');
+    assert.ok(!before.some((row) => row.includes('openai:gpt-5-mini') && !row.includes('unavailable')), JSON.stringify(before));
+
+    await workbench.runCommand('Ideal State: Set API Key');
+    await workbench.pickQuickPickItem('openai');
+    await workbench.typeIntoInputBox(PLANTED);
+    await workbench.notifications({ containing: 'is saved in VS Code' });
+
+    let rows = [];
+    for (let attempt = 0; attempt < 10 && !rows.some((r) => r.includes('openai:gpt-5-mini') && !r.includes('unavailable')); attempt++) {
+      await workbench.runCommand('Ideal State: Select Model');
+      rows = await workbench.quickPickRows();
+      await workbench.page.keyboard.press('Escape');
+    }
+    assert.ok(rows.some((r) => r.includes('openai:gpt-5-mini') && !r.includes('unavailable')), JSON.stringify(rows));
+    await workbench.screenshot('model available after setting a key');
+  });
+
+  it('leaves the key nowhere but secret storage: not in settings, workspace files or logs', async () => {
+    const { readdirSync, readFileSync, statSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const files = (dir) =>
+      readdirSync(dir).flatMap((name) => {
+        const full = join(dir, name);
+        return statSync(full).isDirectory() ? files(full) : [full];
+      });
+    const searched = [...files(workbench.workspace), ...files(join(workbench.profile.userDataDir, 'logs')), ...files(join(workbench.profile.userDataDir, 'User')).filter((f) => f.endsWith('.json'))];
+    assert.ok(searched.length > 3, `searched ${searched.length} files`);
+    const leaks = searched.filter((f) => readFileSync(f).includes(PLANTED));
+    assert.deepEqual(leaks, []);
+  });
+});

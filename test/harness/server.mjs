@@ -62,7 +62,8 @@ export async function startServer({ profile, env = {}, logFile, port, timeoutMs 
     '--user-data-dir', profile.userDataDir,
   ];
   const child = spawn(node24, args, {
-    env: { ...process.env, ...env },
+    // No model keys leak in from the developer's shell: tests set what they need.
+    env: { ...withoutModelKeys(process.env), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // own process group, so stop() also ends the extension host and pty host
   });
@@ -126,4 +127,9 @@ export async function startServer({ profile, env = {}, logFile, port, timeoutMs 
       log.end();
     },
   };
+}
+
+function withoutModelKeys(env) {
+  const { OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_BASE_URL, ...rest } = env;
+  return rest;
 }

@@ -1,0 +1,86 @@
+import * as vscode from 'vscode';
+import type { Settings } from '../../core/settings';
+import { SETTINGS } from '../../core/settings';
+import type { ModelOption, ModelsHost } from '../models/models-host';
+
+interface OptionItem extends vscode.QuickPickItem {
+  readonly option: ModelOption;
+}
+
+const SET_KEY = 'Set API Key';
+const OPEN_CONFIG = 'Configure Models';
+
+/**
+ * "Ideal State: Select Model" — what is available and reachable: VS Code's own models and
+ * the configured ones, with the reason when one cannot be used. Never a silent failure.
+ */
+export function registerSelectModel(models: ModelsHost, settings: Settings): vscode.Disposable {
+  return vscode.commands.registerCommand('idealState.selectModel', async () => {
+    const options = await models.options();
+    const current = settings.get('defaultModel');
+    if (!options.some((o) => o.available)) {
+      const choice = await vscode.window.showWarningMessage(
+        'Ideal State: no language model is available. Set an OpenAI or Anthropic API key, enable a model provider in VS Code, or configure a local server (Ollama, LM Studio) in the models file.',
+        SET_KEY,
+        OPEN_CONFIG,
+      );
+      if (choice === SET_KEY) await vscode.commands.executeCommand('idealState.setApiKey');
+      if (choice === OPEN_CONFIG) await openModelsConfig(settings);
+      return undefined;
+    }
+    const items: OptionItem[] = options.map((option) => ({
+      label: `${option.available ? '$(check)' : '$(circle-slash)'} ${option.label}`,
+      description: option.id === current ? 'selected' : option.available ? '' : 'unavailable',
+      detail: option.detail,
+      option,
+    }));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Ideal State: Select Model', placeHolder: 'The model that serves every role unless the models file routes them', matchOnDetail: true });
+    if (!picked) return undefined;
+    if (!picked.option.available) {
+      if (picked.option.providerNeedingKey) await vscode.commands.executeCommand('idealState.setApiKey', picked.option.providerNeedingKey);
+      return undefined;
+    }
+    const { key } = SETTINGS.defaultModel;
+    const dot = key.lastIndexOf('.');
+    const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    await vscode.workspace.getConfiguration(key.slice(0, dot)).update(key.slice(dot + 1), picked.option.id, target);
+    void vscode.window.showInformationMessage(`Ideal State will use ${picked.option.label}.`);
+    return picked.option.id;
+  });
+}
+
+async function openModelsConfig(settings: Settings): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder || !vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('Ideal State: open and trust a folder to configure its models.');
+    return;
+  }
+  const uri = vscode.Uri.joinPath(folder.uri, settings.get('modelsConfigFile'));
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    const example = [
+      '# Ideal State models: providers, their models, and which model serves each role.',
+      '# API keys are never written here: use "Ideal State: Set API Key".',
+      'version: 1',
+      'providers:',
+      '  - id: ollama',
+      '    kind: openai',
+      '    baseUrl: http://127.0.0.1:11434/v1',
+      '  - id: openai',
+      '    kind: openai',
+      'models:',
+      '  - id: local',
+      '    provider: ollama',
+      '    model: qwen2.5-coder:7b',
+      '  - id: frontier',
+      '    provider: openai',
+      '    model: gpt-5-mini',
+      'routing:',
+      '  default: { manager: local, specialist: local, verifier: frontier }',
+      '',
+    ].join('\n');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(example));
+  }
+  await vscode.window.showTextDocument(uri);
+}

@@ -1,0 +1,33 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateIdealState } from './ideal-state';
+
+describe('language models in the editor', () => {
+  it('offers OpenAI and Anthropic as unavailable until a key is set, saying how to set one', async () => {
+    const options = await (await activateIdealState()).modelOptions();
+    const hosted = options.filter((o) => o.id.startsWith('openai:') || o.id.startsWith('anthropic:'));
+    assert.equal(hosted.length, 2, JSON.stringify(options));
+    for (const option of hosted) {
+      assert.equal(option.available, false);
+      assert.match(option.detail, /has no API key: use "Ideal State: Set API Key"/);
+      assert.ok(option.providerNeedingKey, 'offers to set the key');
+    }
+  });
+
+  it('reads a models file from the trusted workspace, reporting a bad one without crashing', async () => {
+    const api = await activateIdealState();
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.ideal-state/models.yaml');
+    const write = (text: string) => vscode.workspace.fs.writeFile(file, new TextEncoder().encode(text));
+    try {
+      await write(['version: 1', 'providers:', '  - id: lmstudio', '    kind: openai', '    baseUrl: http://127.0.0.1:1234/v1', 'models:', '  - id: coder', '    provider: lmstudio', '    model: qwen2.5-coder', ''].join('\n'));
+      const local = (await api.modelOptions()).find((o) => o.id === 'coder');
+      assert.ok(local?.available, 'a loopback server needs no key');
+      assert.match(local.detail, /local/);
+      await write('version: 1\nproviders: []\nmodels: []\n');
+      const fallback = await api.modelOptions();
+      assert.ok(fallback.some((o) => o.id.startsWith('openai:')), 'falls back to the defaults');
+    } finally {
+      await vscode.workspace.fs.delete(file, { useTrash: false });
+    }
+  });
+});
