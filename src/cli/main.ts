@@ -102,6 +102,11 @@ async function definitions(command: string, workspace: string, json: boolean, io
 }
 
 if (require.main === module) {
+  // A reader that stops early (`| head`) is not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
