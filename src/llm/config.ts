@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseYamlDataFile, type DataFileResult } from '../core/data-file';
 import { EFFORT_LEVELS, type EffortLevel } from '../core/model';
+import { BudgetOverride } from './budgets';
 import { ModelPriceSchema } from './prices';
 import { MODEL_CLASSES, PROVIDER_KINDS, type ModelClass, type ModelRole } from './types';
 
@@ -58,9 +59,26 @@ export const Escalation = z
     afterInvalidOutputs: z.number().int().positive().default(2),
     /** Failed calls (not cancellations) on a local model before escalating. */
     afterFailures: z.number().int().positive().default(2),
+    /**
+     * A structured answer from a local model whose confidence (its `confidence` field, 0–1,
+     * or the caller's own figure) is under this is asked again of the frontier model.
+     */
+    confidenceBelow: z.number().min(0).max(1).default(0.5),
   })
   .strict();
 export type Escalation = z.infer<typeof Escalation>;
+
+/**
+ * How a role uses the two classes: `local-first` (the default) starts local and escalates;
+ * `frontier-only` always uses the frontier model; `local-only` never leaves the machine,
+ * so it never escalates and may not be routed to a frontier model.
+ */
+export const ROLE_POLICIES = ['local-first', 'frontier-only', 'local-only'] as const;
+export const RolePolicy = z.enum(ROLE_POLICIES);
+export type RolePolicy = z.infer<typeof RolePolicy>;
+
+export const RoleSettings = z.object({ policy: RolePolicy.default('local-first') }).strict();
+export type RoleSettings = z.infer<typeof RoleSettings>;
 
 /** Picks a model per effort level and role (seed 000 §3.2, with roles; seed 001 local-first escalation). */
 export const RoutingProfile = z
@@ -68,7 +86,8 @@ export const RoutingProfile = z
     /** The route for any level not listed (defaults to the first model). */
     default: RoleRoute.optional(),
     levels: z.object(Object.fromEntries(EFFORT_LEVELS.map((l) => [l, RoleRoute.optional()])) as Record<EffortLevel, z.ZodOptional<typeof RoleRoute>>).strict().optional(),
-    escalation: Escalation.default({ enabled: true, afterInvalidOutputs: 2, afterFailures: 2 }),
+    escalation: Escalation.default({ enabled: true, afterInvalidOutputs: 2, afterFailures: 2, confidenceBelow: 0.5 }),
+    roles: z.object({ manager: RoleSettings.optional(), specialist: RoleSettings.optional(), verifier: RoleSettings.optional() }).strict().optional(),
   })
   .strict();
 export type RoutingProfile = z.infer<typeof RoutingProfile>;
@@ -78,7 +97,9 @@ export const LlmConfig = z
     version: z.literal(1),
     providers: z.array(ProviderConfig).min(1, 'configure at least one provider'),
     models: z.array(ModelConfig).min(1, 'configure at least one model'),
-    routing: RoutingProfile.default({ escalation: { enabled: true, afterInvalidOutputs: 2, afterFailures: 2 } }),
+    routing: RoutingProfile.default({ escalation: { enabled: true, afterInvalidOutputs: 2, afterFailures: 2, confidenceBelow: 0.5 } }),
+    /** Token and money caps per effort level over the shipped budgets.yaml (see `BudgetLedger.forLevel`). */
+    budgets: z.object(Object.fromEntries(EFFORT_LEVELS.map((l) => [l, BudgetOverride.optional()])) as Record<EffortLevel, z.ZodOptional<typeof BudgetOverride>>).strict().optional(),
   })
   .strict()
   .superRefine((c, ctx) => {
@@ -135,6 +156,11 @@ export function isLoopback(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** A role's policy; `local-first` unless configured. */
+export function policyFor(config: LlmConfig, role: ModelRole): RolePolicy {
+  return config.routing.roles?.[role]?.policy ?? 'local-first';
 }
 
 /** Every (level, role) where the verifier shares the manager's model, so the editor can warn about independence. */

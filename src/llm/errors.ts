@@ -90,3 +90,44 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
   }
   return out.replace(/\b(sk|sk-ant|sk-proj|key)-[A-Za-z0-9_\-*]{6,}/g, '[redacted]');
 }
+
+export const BUDGET_SCOPES = ['call', 'phase', 'run'] as const;
+export type BudgetScope = (typeof BUDGET_SCOPES)[number];
+export type BudgetUnit = 'tokens' | 'usd';
+
+/**
+ * A call was not made because its estimate would pass a token or money cap. Not a model
+ * failure: the router neither retries nor escalates it; the caller decides (compress the
+ * run, skip the call, end the run BUDGET_EXHAUSTED).
+ */
+export class BudgetExceededError extends LlmError {
+  readonly code = 'budget';
+  constructor(
+    readonly model: string,
+    readonly scope: BudgetScope,
+    readonly unit: BudgetUnit,
+    /** The cap. */
+    readonly limit: number,
+    /** Already spent in this scope, including calls still in flight. */
+    readonly spent: number,
+    /** What this call would spend at most. */
+    readonly estimate: number,
+    readonly phase?: string,
+  ) {
+    const fmt = (n: number) => (unit === 'usd' ? `$${n.toFixed(4)}` : `${Math.round(n)} tokens`);
+    const where = scope === 'phase' ? `the ${phase ?? 'phase'} phase` : scope === 'run' ? 'the run' : 'one call';
+    super(`call to ${model} not made: it could spend ${fmt(estimate)}, and with ${fmt(spent)} already spent that passes the ${unit === 'usd' ? 'money' : 'token'} cap of ${fmt(limit)} for ${where}`);
+  }
+}
+
+/** A tool call's arguments do not match the tool's schema; names the tool and the fields. */
+export class ToolArgumentsError extends LlmError {
+  readonly code = 'tool-arguments';
+  constructor(
+    readonly tool: string,
+    readonly callId: string,
+    readonly issues: readonly OutputIssue[],
+  ) {
+    super(`arguments of tool "${tool}" (call ${callId}) do not match its schema: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
+  }
+}

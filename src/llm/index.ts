@@ -12,3 +12,5 @@ export { OpenAiModel, OPENAI_DEFAULT_BASE_URL } from './providers/openai';
 export { AnthropicModel, ANTHROPIC_DEFAULT_BASE_URL } from './providers/anthropic';
 export { ScriptedModel, Script } from './providers/scripted';
 export type { ModelIdentity, HttpOptions } from './providers/common';
+export * from './budgets';
+export * from './local-default';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OutputIssue } from './errors';
+import { ToolArgumentsError, type OutputIssue } from './errors';
 import type { ToolCall, ToolDefinition } from './types';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -62,10 +62,22 @@ export function validateValue<S extends z.ZodType>(schema: S, data: unknown): Va
   };
 }
 
-/** Validates a tool call's arguments against the schema of the tool it names. */
-export function parseToolArguments<S extends z.ZodType>(tool: ToolDefinition<S>, call: ToolCall): Validated<z.output<S>> {
-  if (call.name !== tool.name) return { ok: false, issues: [{ path: '', message: `call is for tool "${call.name}", not "${tool.name}"` }] };
-  return validateValue(tool.parameters, call.arguments);
+export type ParsedToolArguments<T> = { ok: true; value: T } | { ok: false; issues: OutputIssue[]; error: ToolArgumentsError };
+
+/**
+ * Validates a tool call's arguments against the schema of the tool it names. A failure
+ * carries a typed error naming the tool, the call and each field, ready to send back to
+ * the model as the tool's error result.
+ */
+export function parseToolArguments<S extends z.ZodType>(tool: ToolDefinition<S>, call: ToolCall): ParsedToolArguments<z.output<S>> {
+  const fail = (issues: OutputIssue[]) => ({ ok: false as const, issues, error: new ToolArgumentsError(tool.name, call.id, issues) });
+  if (call.name !== tool.name) return fail([{ path: '', message: `call is for tool "${call.name}", not "${tool.name}"` }]);
+  // Providers hand over argument text they could not parse as a string (see parseArgumentsJson).
+  if (typeof call.arguments === 'string' && !tool.parameters.safeParse(call.arguments).success) {
+    return fail([{ path: '', message: 'the arguments are not valid JSON' }]);
+  }
+  const checked = validateValue(tool.parameters, call.arguments);
+  return checked.ok ? checked : fail(checked.issues);
 }
 
 /** Models without constrained decoding like to wrap JSON in a markdown fence. */

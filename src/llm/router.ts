@@ -1,36 +1,71 @@
 import type { z } from 'zod';
 import type { Logger } from '../core/log';
-import type { EffortLevel, RunEvent } from '../core/model';
-import { routeFor } from './config';
-import { isCancellation, LlmConfigError, LlmError, StructuredOutputError } from './errors';
+import type { EffortLevel, Phase, RunEvent } from '../core/model';
+import type { BudgetLedger } from './budgets';
+import { policyFor, routeFor } from './config';
+import { BudgetExceededError, isCancellation, LlmConfigError, LlmError, redact, StructuredOutputError } from './errors';
 import type { PriceTable } from './prices';
 import type { ModelSlot, ResolvedModels } from './resolve';
 import { generateObject, type ObjectRequest, type ObjectResult } from './structured';
 import type { ChatRequest, ChatResponse, LanguageModel, ModelRole } from './types';
 import { metered, type RunEventContext, type UsageRecord } from './usage';
 
-/** A local model handed a role over to a frontier one (seed 001: logged escalation). */
+export type EscalationReason = 'invalid-output' | 'failure' | 'low-confidence' | 'policy';
+
+/**
+ * A role handed from a local model to a frontier one (seed 001: logged escalation), with
+ * what the call made on the frontier model because of it cost. Its numbers repeat that
+ * call's usage record: count spending from usage records, not from escalations.
+ */
 export interface EscalationEvent {
   readonly role: ModelRole;
   readonly level: EffortLevel;
+  readonly phase?: Phase;
+  /** Model ids. */
   readonly from: string;
   readonly to: string;
-  readonly reason: 'invalid-output' | 'failure';
-  /** How many invalid outputs or failures it took. */
+  /** The frontier model's name, as usage records give it. */
+  readonly model: string;
+  readonly reason: EscalationReason;
+  /** How many invalid outputs or failures it took (1 for low confidence and policy). */
   readonly count: number;
+  /** The confidence that was too low. */
+  readonly confidence?: number;
+  /** Whether later calls of the role at this level stay on the frontier model (low confidence moves one call). */
+  readonly sticky: boolean;
+  /** Tokens, cost and latency of the call retried on the frontier model; 0 when none was retried at once. */
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly costUsd: number;
+  readonly durationMs: number;
 }
 
 /** A usage record with the role and level it was spent on. */
 export interface RoutedUsage extends UsageRecord {
   readonly role: ModelRole;
   readonly level: EffortLevel;
+  readonly phase?: Phase;
 }
 
 export interface RouterOptions {
   readonly logger?: Logger;
   readonly prices?: PriceTable;
+  /** The run's token and money caps; every routed call (each attempt) is checked against it. */
+  readonly budget?: BudgetLedger;
   readonly onUsage?: (usage: RoutedUsage) => void;
   readonly onEscalation?: (event: EscalationEvent) => void;
+}
+
+/** What the router takes besides the request itself. */
+export interface RoutedCall<R> {
+  /** The run phase the call is for: phase budgets are kept per phase. */
+  readonly phase?: Phase;
+  /**
+   * The answer's confidence, 0–1, as the caller judges it; under the configured threshold
+   * a local model's answer is asked again of the frontier model. For structured output
+   * the default reads a top-level `confidence` number of the value.
+   */
+  readonly confidenceOf?: (result: R) => number | undefined;
 }
 
 interface SlotState {
@@ -39,89 +74,181 @@ interface SlotState {
   escalatedTo?: LanguageModel;
 }
 
+interface Pending {
+  readonly event: Omit<EscalationEvent, 'inputTokens' | 'outputTokens' | 'costUsd' | 'durationMs'>;
+  readonly target: LanguageModel;
+}
+
 /**
- * Picks the model for a role at an effort level, meters every call, and escalates a
- * role from a local model to a frontier one after repeated invalid output or failure.
- * Escalation holds for the router's life (one run) and is logged and reported.
+ * Picks the model for a role at an effort level, meters and budgets every call, and moves
+ * a role from a local model to a frontier one: after repeated invalid output or failure
+ * (for the router's life, one run), for one call whose answer has too little confidence,
+ * or always when the role's policy is frontier-only. Every escalation is logged and reported.
  */
 export class ModelRouter {
   private readonly states = new Map<string, SlotState>();
   readonly escalations: EscalationEvent[] = [];
+  private readonly logger?: Logger;
 
   constructor(
     readonly resolved: ResolvedModels,
     private readonly options: RouterOptions = {},
-  ) {}
+  ) {
+    this.logger = options.logger?.child('models');
+  }
 
-  /** The model that serves a role at a level now, escalation included. */
+  /** The model that serves a role at a level now, escalation and policy included. */
   route(role: ModelRole, level: EffortLevel): LanguageModel {
-    return this.state(role, level).escalatedTo ?? this.routed(role, level);
+    const escalated = this.state(role, level).escalatedTo;
+    if (escalated) return escalated;
+    const model = this.routed(role, level);
+    const policy = policyFor(this.resolved.config, role);
+    if (policy === 'local-only' && model.modelClass !== 'local') {
+      throw new LlmConfigError(`${role} is local-only but at ${level} routes to "${model.id}", a frontier model`);
+    }
+    if (policy === 'frontier-only' && model.modelClass === 'local') {
+      const target = this.escalationTarget();
+      if (!target) throw new LlmConfigError(`${role} is frontier-only but no frontier model is available`);
+      return target;
+    }
+    return model;
   }
 
-  async chat(role: ModelRole, level: EffortLevel, request: ChatRequest): Promise<{ response: ChatResponse; usage: UsageRecord; model: LanguageModel }> {
-    return this.withEscalation(role, level, async (model) => {
-      const { result, usage } = await metered(model, () => model.chat(request), this.options.prices);
-      this.report(usage, role, level);
-      return { response: result, usage, model };
-    }, () => 0);
+  async chat(role: ModelRole, level: EffortLevel, request: ChatRequest & RoutedCall<ChatResponse>): Promise<{ response: ChatResponse; usage: UsageRecord; model: LanguageModel }> {
+    const { phase, confidenceOf, ...chat } = request;
+    return this.withEscalation(role, level, phase, {
+      call: async (model) => {
+        const { result, usage } = await metered(model, () => this.budgeted(model, phase).chat(chat), this.options.prices);
+        this.report(usage, role, level, phase);
+        return { response: result, usage, model };
+      },
+      invalidOf: () => 0,
+      usageOf: (r) => [r.usage],
+      confidenceOf: confidenceOf ? (r) => confidenceOf(r.response) : () => undefined,
+    });
   }
 
-  async generateObject<S extends z.ZodType>(role: ModelRole, level: EffortLevel, request: ObjectRequest<S>): Promise<ObjectResult<z.output<S>> & { model: LanguageModel }> {
-    return this.withEscalation(
-      role,
-      level,
-      async (model) => ({ ...(await generateObject(model, request, { prices: this.options.prices, onUsage: (u) => this.report(u, role, level) })), model }),
-      (result) => result.invalidOutputs,
-    );
+  async generateObject<S extends z.ZodType>(
+    role: ModelRole,
+    level: EffortLevel,
+    request: ObjectRequest<S> & RoutedCall<z.output<S>>,
+  ): Promise<ObjectResult<z.output<S>> & { model: LanguageModel }> {
+    const { phase, confidenceOf, ...ask } = request;
+    const confidence = confidenceOf ?? ownConfidence;
+    return this.withEscalation(role, level, phase, {
+      call: async (model) => ({
+        ...(await generateObject(this.budgeted(model, phase), ask, { prices: this.options.prices, onUsage: (u) => this.report(u, role, level, phase) })),
+        model,
+      }),
+      invalidOf: (r) => r.invalidOutputs,
+      usageOf: (r) => r.usage,
+      confidenceOf: (r) => confidence(r.value),
+    });
   }
 
-  private async withEscalation<T>(role: ModelRole, level: EffortLevel, call: (model: LanguageModel) => Promise<T>, invalidOf: (result: T) => number): Promise<T> {
-    const model = this.route(role, level);
+  private async withEscalation<T>(
+    role: ModelRole,
+    level: EffortLevel,
+    phase: Phase | undefined,
+    how: { call: (model: LanguageModel) => Promise<T>; invalidOf: (r: T) => number; usageOf: (r: T) => readonly UsageRecord[]; confidenceOf: (r: T) => number | undefined },
+  ): Promise<T> {
     const state = this.state(role, level);
+    const routed = this.routed(role, level);
+    const model = this.route(role, level);
+    if (!state.escalatedTo && model !== routed) {
+      // frontier-only: the first call moves the role for good.
+      state.escalatedTo = model;
+      return this.retryOn({ event: this.draft(role, level, phase, routed, model, 'policy', 1, true), target: model }, how);
+    }
+    let result: T;
     try {
-      const result = await call(model);
-      const invalid = invalidOf(result);
-      if (invalid > 0) {
-        state.invalidOutputs += invalid;
-        this.maybeEscalate(role, level, model, state);
-      }
-      return result;
+      result = await how.call(model);
     } catch (error) {
-      if (isCancellation(error) || !(error instanceof LlmError) || error instanceof LlmConfigError) throw error;
+      // Cancellation is not a failure; a refusal is logged by the ledger.
+      const line = redact(`${role} at ${level}${phase ? ` (${phase})` : ''} on ${model.displayName}: ${error instanceof Error ? error.message : String(error)}`);
+      if (isCancellation(error) || error instanceof BudgetExceededError) this.logger?.debug(line);
+      else this.logger?.warn(line);
+      if (isCancellation(error) || !(error instanceof LlmError) || error instanceof LlmConfigError || error instanceof BudgetExceededError) throw error;
       if (error instanceof StructuredOutputError) state.invalidOutputs += error.attempts;
       else state.failures += 1;
-      const target = this.maybeEscalate(role, level, model, state);
-      if (!target) throw error;
-      this.options.logger?.info(`retrying ${role} at ${level} on ${target.displayName} after ${error.code} on ${model.displayName}`);
-      return call(target);
+      const pending = this.maybeEscalate(role, level, phase, model, state);
+      if (!pending) throw error;
+      this.logger?.info(`retrying ${role} at ${level} on ${pending.target.displayName} after ${error.code} on ${model.displayName}`);
+      return this.retryOn(pending, how);
+    }
+    const invalid = how.invalidOf(result);
+    if (invalid > 0) {
+      state.invalidOutputs += invalid;
+      const pending = this.maybeEscalate(role, level, phase, model, state);
+      if (pending) this.emit({ ...pending.event, inputTokens: 0, outputTokens: 0, costUsd: 0, durationMs: 0 });
+    }
+    const confidence = how.confidenceOf(result);
+    const threshold = this.resolved.config.routing.escalation.confidenceBelow;
+    if (confidence !== undefined && confidence < threshold && this.mayEscalate(role, model)) {
+      const target = this.escalationTarget();
+      if (!target) {
+        this.logger?.warn(`${role} at ${level}: ${model.displayName} answered with confidence ${confidence} and no frontier model is available to ask again`);
+        return result;
+      }
+      return this.retryOn({ event: { ...this.draft(role, level, phase, model, target, 'low-confidence', 1, false), confidence }, target }, how);
+    }
+    return result;
+  }
+
+  /** Makes the call on the escalation target and reports the escalation with that call's usage. */
+  private async retryOn<T>(pending: Pending, how: { call: (model: LanguageModel) => Promise<T>; usageOf: (r: T) => readonly UsageRecord[] }): Promise<T> {
+    let usage: readonly UsageRecord[] = [];
+    try {
+      const result = await how.call(pending.target);
+      usage = how.usageOf(result);
+      return result;
+    } finally {
+      this.emit({
+        ...pending.event,
+        inputTokens: usage.reduce((n, u) => n + u.inputTokens, 0),
+        outputTokens: usage.reduce((n, u) => n + u.outputTokens, 0),
+        costUsd: Math.round(usage.reduce((n, u) => n + u.costUsd, 0) * 1e9) / 1e9,
+        durationMs: usage.reduce((n, u) => n + u.durationMs, 0),
+      });
     }
   }
 
-  /** Escalates when a threshold is reached; returns the new model when this call should move to it. */
-  private maybeEscalate(role: ModelRole, level: EffortLevel, model: LanguageModel, state: SlotState): LanguageModel | undefined {
+  private mayEscalate(role: ModelRole, model: LanguageModel): boolean {
     const rules = this.resolved.config.routing.escalation;
-    if (!rules.enabled || state.escalatedTo || model.modelClass !== 'local') return undefined;
+    return rules.enabled && model.modelClass === 'local' && policyFor(this.resolved.config, role) === 'local-first';
+  }
+
+  /** Escalates for good when a threshold is reached; returns what the caller should retry on. */
+  private maybeEscalate(role: ModelRole, level: EffortLevel, phase: Phase | undefined, model: LanguageModel, state: SlotState): Pending | undefined {
+    const rules = this.resolved.config.routing.escalation;
+    if (state.escalatedTo || !this.mayEscalate(role, model)) return undefined;
     const byInvalid = state.invalidOutputs >= rules.afterInvalidOutputs;
     const byFailure = state.failures >= rules.afterFailures;
     if (!byInvalid && !byFailure) return undefined;
     const target = this.escalationTarget();
     if (!target) {
-      this.options.logger?.warn(`${role} at ${level}: ${model.displayName} keeps failing and no frontier model is available to escalate to`);
+      this.logger?.warn(`${role} at ${level}: ${model.displayName} keeps failing and no frontier model is available to escalate to`);
       return undefined;
     }
     state.escalatedTo = target;
-    const event: EscalationEvent = {
-      role,
-      level,
-      from: model.id,
-      to: target.id,
-      reason: byInvalid ? 'invalid-output' : 'failure',
-      count: byInvalid ? state.invalidOutputs : state.failures,
-    };
+    const reason = byInvalid ? 'invalid-output' : 'failure';
+    return { event: this.draft(role, level, phase, model, target, reason, byInvalid ? state.invalidOutputs : state.failures, true), target };
+  }
+
+  private draft(role: ModelRole, level: EffortLevel, phase: Phase | undefined, from: LanguageModel, to: LanguageModel, reason: EscalationReason, count: number, sticky: boolean): Pending['event'] {
+    return { role, level, ...(phase ? { phase } : {}), from: from.id, to: to.id, model: to.kind === 'scripted' ? to.displayName : to.model, reason, count, sticky };
+  }
+
+  private emit(event: EscalationEvent): void {
     this.escalations.push(event);
-    this.options.logger?.info(describeEscalation(event));
+    this.logger?.info(describeEscalation(event));
     this.options.onEscalation?.(event);
-    return target;
+  }
+
+  private budgeted(model: LanguageModel, phase: Phase | undefined): LanguageModel {
+    if (!this.options.budget) return model;
+    const configured = this.resolved.config.models.find((m) => m.id === model.id)?.maxOutputTokens;
+    return this.options.budget.guard(model, phase, configured);
   }
 
   private escalationTarget(): LanguageModel | undefined {
@@ -148,29 +275,49 @@ export class ModelRouter {
     return state;
   }
 
-  private report(usage: UsageRecord, role: ModelRole, level: EffortLevel): void {
-    this.options.onUsage?.({ ...usage, role, level });
+  private report(usage: UsageRecord, role: ModelRole, level: EffortLevel, phase: Phase | undefined): void {
+    this.options.onUsage?.({ ...usage, role, level, ...(phase ? { phase } : {}) });
   }
 }
 
-export function describeEscalation(e: EscalationEvent): string {
-  const why = e.reason === 'invalid-output' ? `${e.count} invalid outputs` : `${e.count} failed calls`;
-  return `escalated ${e.role} at ${e.level} from local model "${e.from}" to frontier model "${e.to}" after ${why}`;
+/** A top-level `confidence` number between 0 and 1 in a structured answer, if it has one. */
+export function ownConfidence(value: unknown): number | undefined {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const c = (value as { confidence?: unknown }).confidence;
+  return typeof c === 'number' && c >= 0 && c <= 1 ? c : undefined;
 }
 
-/** The escalation as a run event, so it shows in the run's history. */
+export function describeEscalation(e: EscalationEvent): string {
+  const why =
+    e.reason === 'invalid-output'
+      ? `after ${e.count} invalid outputs`
+      : e.reason === 'failure'
+        ? `after ${e.count} failed calls`
+        : e.reason === 'low-confidence'
+          ? `for one call: the answer's confidence ${e.confidence ?? '?'} was under the threshold`
+          : 'because its policy is frontier-only';
+  const spent = e.inputTokens + e.outputTokens > 0 ? ` (retried call: ${e.inputTokens} in / ${e.outputTokens} out, $${e.costUsd}, ${e.durationMs} ms)` : '';
+  return `escalated ${e.role} at ${e.level} from local model "${e.from}" to frontier model "${e.to}" ${why}${spent}`;
+}
+
+/**
+ * The escalation as a run event, so it shows in the run's history with the model, reason,
+ * latency, and (in the message) the tokens and cost of the call it moved. Its token and
+ * cost fields stay zero: that call has its own usage event, and run totals sum them all.
+ */
 export function escalationToRunEvent(e: EscalationEvent, ctx: Omit<RunEventContext, 'role' | 'purpose'>): RunEvent {
   return {
     runId: ctx.runId,
     seq: ctx.seq,
     at: ctx.at,
-    phase: ctx.phase,
+    phase: ctx.phase ?? e.phase,
     kind: 'model',
     message: describeEscalation(e),
     role: e.role,
-    model: e.to,
+    model: e.model,
     inputTokens: 0,
     outputTokens: 0,
     costUsd: 0,
+    durationMs: e.durationMs,
   };
 }

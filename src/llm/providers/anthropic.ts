@@ -149,6 +149,8 @@ export class AnthropicModel implements LanguageModel {
     }
     // The SDKs end a stream quietly when its signal aborts; that is still a cancellation.
     if (request.signal?.aborted) throw new LlmCancelledError(this.displayName);
+    // A connection closed cleanly before the stream's end must not pass for a short reply.
+    if (stop == null) throw new LlmProviderError(this.displayName, 'connection', 'the stream ended before the reply was complete');
     return this.finish(text, calls, stop, { inputTokens, outputTokens }, servedBy, formatTool);
   }
 

@@ -133,6 +133,8 @@ export class OpenAiModel implements LanguageModel {
     }
     // The SDKs end a stream quietly when its signal aborts; that is still a cancellation.
     if (request.signal?.aborted) throw new LlmCancelledError(this.displayName);
+    // A connection closed cleanly before the stream's end must not pass for a short reply.
+    if (finish == null) throw new LlmProviderError(this.displayName, 'connection', 'the stream ended before the reply was complete');
     const toolCalls: ToolCall[] = [...partial.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, c]) => ({ id: c.id || `call_${index}`, name: c.name, arguments: parseArgumentsJson(c.args) }));

@@ -29,8 +29,17 @@ export function fromSdkError(error: unknown, classes: SdkErrorClasses, ctx: Call
     return new LlmProviderError(ctx.model, failureOf(status), `HTTP ${status ?? '?'}: ${redact(firstLine(error.message), ctx.secrets)}`, status);
   }
   if (error instanceof Error && error.name === 'AbortError') return new LlmCancelledError(ctx.model);
+  // Node's fetch reports a connection cut mid-body as TypeError "terminated" (cause: a socket error).
+  if (isConnectionCut(error)) return new LlmProviderError(ctx.model, 'connection', 'the connection closed before the reply was complete');
   const message = error instanceof Error ? error.message : String(error);
   return new LlmProviderError(ctx.model, 'bad-response', redact(firstLine(message), ctx.secrets));
+}
+
+function isConnectionCut(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const cause = (error as { cause?: { code?: unknown } }).cause;
+  const code = (error as { code?: unknown }).code ?? cause?.code;
+  return error.message === 'terminated' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || /socket hang up/i.test(error.message);
 }
 
 function failureOf(status: number | undefined): ProviderFailure {
