@@ -6,5 +6,6 @@ export { formatProblem } from './core/data-file';
 export { loadDefinitions } from './core/definitions';
 export { EFFORT_LEVELS } from './core/model/effort';
 export { createRun } from './core/runs';
+export { checkPrd, newPrdId, newPrdText } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
-export { DEFAULT_MODELS, LlmCancelledError, LlmProviderError, parseLlmConfig, resolveModels, toJsonSchema } from './llm';
+export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';

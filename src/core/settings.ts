@@ -7,6 +7,7 @@ export const SETTINGS = {
   iscDefinitionsFolder: { key: 'idealState.iscDefinitionsFolder', default: '.ideal-state/isc' as string },
   checkpointIdleMs: { key: 'idealState.store.checkpointIdleMs', default: 2000 as number },
   checkpointJournalBytes: { key: 'idealState.store.checkpointJournalBytes', default: 8 * 1024 * 1024 as number },
+  prdFolder: { key: 'idealState.prd.folder', default: '.ideal-state/prds' as string },
   modelsConfigFile: { key: 'idealState.models.configFile', default: '.ideal-state/models.yaml' as string },
   defaultModel: { key: 'idealState.models.default', default: '' as string },
 } as const;

@@ -9,3 +9,4 @@ export * from './parse';
 export { formatVerifySpec, parseVerifySpec } from './verify-spec';
 export { renderCriterionLine } from './criterion-line';
 export * from './to-core';
+export * from './new-prd';

@@ -8,6 +8,7 @@ import { registerShowStoreInfo } from './commands/show-store-info';
 import { DefinitionsHost } from './definitions-host';
 import { ChannelLogger } from './log';
 import { ModelsHost } from './models/models-host';
+import { registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
@@ -34,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerSetApiKey(models),
     registerSelectModel(models, settings),
     registerRestrictedModeIndicator(log),
+    registerPrdSupport(definitions, settings, log.child('prd')),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

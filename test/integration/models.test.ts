@@ -31,3 +31,29 @@ describe('language models in the editor', () => {
     }
   });
 });
+
+describe('language models with nothing configured', () => {
+  it('finds an OpenAI-compatible server on its usual local port and offers it, no key needed', async function () {
+    const http = await import('node:http');
+    const server = http.createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(req.url === '/v1/models' ? JSON.stringify({ object: 'list', data: [{ id: 'qwen2.5-coder:7b', object: 'model' }] }) : '{}');
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(11434, '127.0.0.1', () => resolve(true));
+    });
+    // Port 11434 is Ollama's; this machine has none, so the test owns it.
+    assert.ok(listening, 'port 11434 is taken on this machine; stop the local Ollama to run this test');
+    try {
+      const options = await (await activateIdealState()).modelOptions();
+      const local = options.find((o) => o.id === 'local');
+      assert.ok(local, JSON.stringify(options));
+      assert.equal(local.available, true);
+      assert.match(local.detail, /local/);
+      assert.equal(options[0]!.id, 'local', 'available models come first');
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../../core/settings';
 import { SETTINGS } from '../../core/settings';
+import { engine } from '../engine';
 import type { ModelOption, ModelsHost } from '../models/models-host';
 
 interface OptionItem extends vscode.QuickPickItem {
@@ -20,7 +21,7 @@ export function registerSelectModel(models: ModelsHost, settings: Settings): vsc
     const current = settings.get('defaultModel');
     if (!options.some((o) => o.available)) {
       const choice = await vscode.window.showWarningMessage(
-        'Ideal State: no language model is available. Set an OpenAI or Anthropic API key, enable a model provider in VS Code, or configure a local server (Ollama, LM Studio) in the models file.',
+        engine().NOTHING_AVAILABLE_MESSAGE,
         SET_KEY,
         OPEN_CONFIG,
       );

@@ -75,7 +75,7 @@ export class ModelsHost {
         { id: `anthropic:${DEFAULT_MODELS.anthropic}`, provider: 'anthropic', model: DEFAULT_MODELS.anthropic },
       ],
     };
-    const effective = config ?? defaults;
+    const effective = config ?? (await this.withLocalServer(defaults));
     const resolved = await resolveModels(effective, {
       env: process.env,
       secrets: this.secrets,
@@ -91,6 +91,19 @@ export class ModelsHost {
       providers: resolved.config.providers.map((p) => ({ id: p.id, kind: p.kind })),
       problems,
     };
+  }
+
+  /**
+   * With no models file: if an OpenAI-compatible server answers on its usual local port
+   * (Ollama, LM Studio, vLLM, llama.cpp), it joins the defaults as the "local" model.
+   */
+  private async withLocalServer(defaults: LlmConfigInput): Promise<LlmConfigInput> {
+    const { chooseDefault, probeLocalServers } = engine();
+    const probe = await probeLocalServers(fetch);
+    const choice = chooseDefault({ vscodeLmModels: [], probe });
+    if (!choice.ok) return defaults;
+    this.log.info(choice.description);
+    return { ...defaults, providers: [...choice.config.providers, ...defaults.providers], models: [...choice.config.models, ...defaults.models] };
   }
 
   /** Every model the user could pick, available ones first. */

@@ -1,0 +1,92 @@
+import type { EffortLevel, IscDefinition, TemplateAntiCriterion, TemplateCriterion } from '../core/model';
+import { renderCriterionLine } from './criterion-line';
+
+export interface NewPrdInput {
+  title: string;
+  effort: EffortLevel;
+  /** From the effort table in force; null means "until the budget runs out". */
+  maxIterations: number | null;
+  /** When the PRD is created; its date goes into the id, `created` and `updated`. */
+  now: Date;
+  /** The ISC template whose criteria the PRD starts with. */
+  template?: IscDefinition;
+}
+
+/** `Add dark mode!` → `add-dark-mode`; at most 48 characters, `prd` when nothing is left. */
+export function prdSlug(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  return slug || 'prd';
+}
+
+/** `YYYYMMDD` and `YYYY-MM-DD` of a date, in UTC so the id does not depend on the machine. */
+function day(now: Date): { compact: string; iso: string } {
+  const iso = now.toISOString().slice(0, 10);
+  return { compact: iso.replace(/-/g, ''), iso };
+}
+
+/** `PRD-20261121-add-dark-mode`: the PRD's id and, with `.md`, its file name. */
+export function newPrdId(title: string, now: Date): string {
+  return `PRD-${day(now).compact}-${prdSlug(title)}`;
+}
+
+/** A new PRD in the seed's format (DESIGN §7), ready for the user to fill in. */
+export function newPrdText(input: NewPrdInput, id = newPrdId(input.title, input.now)): string {
+  const { iso } = day(input.now);
+  const title = input.title.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  const t = input.template;
+  return [
+    '---',
+    'prd: true',
+    `id: ${id}`,
+    'status: DRAFT',
+    `effort_level: ${input.effort}`,
+    `created: ${iso}`,
+    `updated: ${iso}`,
+    'iteration: 0',
+    input.maxIterations === null ? '# max_iterations: none, the run goes on until its budget is spent' : `max_iterations: ${input.maxIterations}`,
+    '---',
+    '',
+    `# ${title}`,
+    '',
+    '## Problem Space',
+    t ? `${t.description}` : 'What is wrong or missing today, and for whom.',
+    '',
+    '## Key Files',
+    '',
+    '## Constraints',
+    '',
+    '## Decisions',
+    '',
+    '## Ideal State Criteria',
+    ...(t ? byDomain(t.idealCriteria) : []),
+    '',
+    '## Anti-Criteria',
+    ...(t ? t.antiCriteria.map(line) : []),
+    '',
+    '## LOG',
+    '',
+  ].join('\n');
+}
+
+function line(c: TemplateCriterion | TemplateAntiCriterion): string {
+  return renderCriterionLine({ id: c.id, text: c.text, source: c.source, priority: c.priority, verify: c.verify });
+}
+
+/** Criteria under `### Domain` headings in the template's order; those without a domain first. */
+function byDomain(criteria: readonly TemplateCriterion[]): string[] {
+  const groups = new Map<string, TemplateCriterion[]>();
+  for (const c of criteria) groups.set(c.domain ?? '', [...(groups.get(c.domain ?? '') ?? []), c]);
+  const out = (groups.get('') ?? []).map(line);
+  for (const [domain, list] of groups) {
+    if (domain === '') continue;
+    out.push('', `### ${domain.charAt(0).toUpperCase()}${domain.slice(1)}`, ...list.map(line));
+  }
+  return out;
+}
