@@ -72,3 +72,19 @@ describe('new PRD text', () => {
     assert.match(text, /## Anti-Criteria\n- \[ \] ISC-A-FEAT-001: /);
   });
 });
+
+describe('shipped ISC templates', () => {
+  it('pass the ISC linter themselves: no criterion rule fires on a PRD made from any of them', () => {
+    const registry = shippedRegistry();
+    const table = shippedEffortTable();
+    const criterionRules = new Set(['isc-length', 'isc-compound', 'isc-action', 'isc-scope-word', 'isc-no-verify']);
+    const findings: string[] = [];
+    for (const { definition } of registry.list()) {
+      const text = newPrdText({ title: definition.artifactType, effort: 'FAST', maxIterations: table.levels.FAST.maxIterations, template: definition, now: NOW });
+      for (const d of checkPrd(text, { effortTable: table }).diagnostics) {
+        if (criterionRules.has(d.rule)) findings.push(`${definition.artifactType}: ${d.rule}: ${d.message}`);
+      }
+    }
+    assert.deepEqual(findings, []);
+  });
+});
