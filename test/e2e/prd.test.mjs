@@ -52,9 +52,11 @@ describe('a new PRD from the palette', () => {
   it('lists the linter findings of the open PRD in the Problems panel', async () => {
     await workbench.runCommand('Problems: Focus on Problems View');
     const panel = workbench.page.locator('.markers-panel');
-    await panel.locator('.monaco-list-row', { hasText: 'isc-compound' }).first().waitFor({ timeout: 15_000 });
+    await panel.locator('.monaco-list-row', { hasText: 'isc-count' }).first().waitFor({ timeout: 15_000 });
     const rows = (await panel.locator('.monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-    assert.ok(rows.some((r) => r.includes('Ideal State') && r.includes('isc-compound')), JSON.stringify(rows));
+    // The shipped template's own criteria are clean; what is flagged is how few there are for EXTENDED.
+    assert.ok(rows.some((r) => r.includes('Ideal State') && r.includes('isc-count')), JSON.stringify(rows));
+    assert.ok(!rows.some((r) => /isc-(length|compound|action|scope-word)/.test(r)), `template criteria pass the linter: ${JSON.stringify(rows)}`);
     assert.ok(rows.some((r) => r.includes('isc-count') && r.includes('EXTENDED')), `12 criteria asked by EXTENDED: ${JSON.stringify(rows)}`);
     await workbench.screenshot('new PRD findings in the Problems panel');
   });
