@@ -115,7 +115,7 @@ export class ModelsHost {
     }
     for (const [id, slot] of loaded.slots) {
       if (slot.ok) {
-        options.push({ id, label: slot.model.displayName === id ? id : `${id} (${slot.model.displayName})`, detail: `${slot.model.kind} · ${slot.model.modelClass} · ${loaded.source}`, available: true });
+        options.push({ id, label: id.endsWith(slot.model.displayName) ? id : `${id} (${slot.model.displayName})`, detail: `${slot.model.kind} · ${slot.model.modelClass} · ${loaded.source}`, available: true });
       } else {
         const provider = loaded.providers.find((p) => id.startsWith(`${p.id}:`) || slot.reason.includes(`"${p.id}"`));
         options.push({ id, label: id, detail: slot.reason, available: false, providerNeedingKey: provider && (provider.kind === 'openai' || provider.kind === 'anthropic') ? provider.id : undefined });
