@@ -14,7 +14,7 @@ export interface LintOptions {
   effortTable?: EffortTable;
 }
 
-export const VERIFY_STUB = ' | Verify: Custom: describe how to check';
+export const VERIFY_LINE_TO_FILL = ' | Verify: Custom: describe how to check';
 
 const MIN_WORDS = 8;
 const MAX_WORDS = 12;
@@ -74,7 +74,7 @@ function lintVerify(doc: PrdDocument, out: PrdDiagnostic[]): void {
     out.push(
       diagnostic('warning', 'isc-no-verify', rangeOn(c.line, segmentSpan(c.segments, 'id')[0], at), `${c.id} has no verification method; add "| Verify: Type: argument" (CLI, Test, Task, Grep, Read, Static, Custom or Browser)`, {
         description: 'add a Custom verification to fill in',
-        edits: [{ range, newText: VERIFY_STUB }],
+        edits: [{ range, newText: VERIFY_LINE_TO_FILL }],
       }),
     );
   }

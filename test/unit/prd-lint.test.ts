@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { loadEffortTable } from '../../src/core/effort-table';
-import { lintPrd, parsePrd, VERIFY_STUB, type PrdDiagnostic } from '../../src/prd';
+import { lintPrd, parsePrd, VERIFY_LINE_TO_FILL, type PrdDiagnostic } from '../../src/prd';
 import { fixture } from './prd-helpers';
 
 const GOOD = 'Settings page shows a dark mode toggle switch to users';
@@ -97,7 +97,7 @@ describe('prd ISC linter', () => {
     const text = doc([`- [ ] ISC-1: ${GOOD}  `]);
     const [d] = lint(text, 'isc-no-verify');
     assert.equal(d!.line, 11);
-    assert.deepEqual(d!.fix!.edits, [{ range: { start: { line: 10, character: 13 + GOOD.length }, end: { line: 10, character: 13 + GOOD.length } }, newText: VERIFY_STUB }]);
+    assert.deepEqual(d!.fix!.edits, [{ range: { start: { line: 10, character: 13 + GOOD.length }, end: { line: 10, character: 13 + GOOD.length } }, newText: VERIFY_LINE_TO_FILL }]);
     const lines = text.split('\n');
     const edit = d!.fix!.edits[0]!;
     const line = lines[10]!;

@@ -3,7 +3,7 @@ import { toRange, type PrdDiagnostics } from './prd-diagnostics';
 
 /**
  * Quick fixes for PRD findings that carry a mechanical fix (next free id, missing checkbox
- * or colon, a Verify stub), applied as one undoable WorkspaceEdit each.
+ * or colon, a Verify line to fill in), applied as one undoable WorkspaceEdit each.
  */
 export class PrdQuickFixes implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
