@@ -16,7 +16,10 @@ export class DefinitionsHost implements vscode.Disposable {
   private loading: Promise<Definitions> | undefined;
   private reloadTimer: NodeJS.Timeout | undefined;
   private readonly diagnostics = vscode.languages.createDiagnosticCollection('ideal-state-definitions');
-  private readonly disposables: vscode.Disposable[] = [this.diagnostics];
+  private readonly _onDidChange = new vscode.EventEmitter<Definitions>();
+  /** Fires after the definitions were reloaded because their files, settings or trust changed. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly disposables: vscode.Disposable[] = [this.diagnostics, this._onDidChange];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -47,7 +50,16 @@ export class DefinitionsHost implements vscode.Disposable {
     const wasLoaded = this.loading !== undefined;
     this.loading = undefined;
     clearTimeout(this.reloadTimer);
-    if (wasLoaded) this.reloadTimer = setTimeout(() => void this.get().catch((e: unknown) => this.log.error(String(e))), 300);
+    if (wasLoaded) {
+      this.reloadTimer = setTimeout(
+        () =>
+          void this.get().then(
+            (definitions) => this._onDidChange.fire(definitions),
+            (e: unknown) => this.log.error(String(e)),
+          ),
+        300,
+      );
+    }
   }
 
   private async load(): Promise<Definitions> {

@@ -116,6 +116,23 @@ describe('PRD files in the editor', () => {
     await document.save();
   });
 
+  it('checks open PRDs again when the effort table changes, without an edit', async () => {
+    const uri = file('.ideal-state/prds/effort-change.md');
+    created.push(uri);
+    await write(uri, FIXTURE);
+    await vscode.window.showTextDocument(uri);
+    await until(() => summary(uri).length > 0 || undefined, 'the first findings');
+    assert.ok(!summary(uri).some((s) => s.includes('isc-count')), 'INSTANT asks for no minimum');
+    const override = file('.ideal-state/effort-levels.yaml');
+    await write(override, 'version: 1\nlevels:\n  INSTANT:\n    minCriteria: 4\n');
+    try {
+      await until(() => summary(uri).some((s) => s.includes('isc-count')) || undefined, 'isc-count after the override');
+    } finally {
+      await vscode.workspace.fs.delete(override, { useTrash: false });
+    }
+    await until(() => !summary(uri).some((s) => s.includes('isc-count')) || undefined, 'isc-count gone with the override');
+  });
+
   it('leaves other markdown alone and clears the findings when a PRD is deleted', async () => {
     const notes = file('notes.md');
     created.push(notes);

@@ -47,6 +47,11 @@ export class PrdDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((d) => this.clear(d.uri)),
       vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((uri) => this.clear(uri))),
       vscode.workspace.onDidRenameFiles((e) => e.files.forEach(({ oldUri }) => this.clear(oldUri))),
+      // A new effort table changes the minimum criteria count: check open PRDs again.
+      definitions.onDidChange(() => this.findings.forEach((_, uri) => {
+        const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+        if (document) this.schedule(document, 0);
+      })),
     );
     for (const d of vscode.workspace.textDocuments) this.schedule(d, 0);
   }
