@@ -3,6 +3,7 @@
 // Extensions, "Startup Activation: N ms"), plus the size of the .vsix.
 // Last line: one JSON object with activate_ms_p50 and vsix_bytes.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../test/harness/paths.mjs';
 import { packageVsix } from '../test/harness/vsix.mjs';
@@ -37,10 +38,20 @@ function percentile(values, p) {
  * bundle in a fresh Node process (with `vscode` stubbed), same run, same machine.
  */
 function requireMs(bundle, runs = 7) {
-  const script = `const M=require('module');const l=M._load;M._load=function(r,...a){return r==='vscode'?{}:l.call(this,r,...a)};` +
+  // `vscode` is stubbed: every name the API exports (read from its type definitions) is a
+  // proxy that answers any property, call or construction, so module-level uses such as
+  // CodeActionKind.QuickFix load as they would in the host.
+  const names = [...new Set([...readFileSync(join(repoRoot, 'node_modules/@types/vscode/index.d.ts'), 'utf8').matchAll(/^\t?export (?:namespace|class|enum|const|function) (\w+)/gm)].map((m) => m[1]))];
+  const script = `const p=new Proxy(function(){},{get:(t,k)=>k==='then'?undefined:p,apply:()=>p,construct:()=>p});` +
+    `const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,p]));` +
+    `const M=require('module');const l=M._load;M._load=function(r,...a){return r==='vscode'?api:l.call(this,r,...a)};` +
     `const t=performance.now();require(${JSON.stringify(bundle)});process.stdout.write(String(performance.now()-t))`;
   const times = [];
-  for (let i = 0; i < runs; i++) times.push(Number(spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' }).stdout));
+  for (let i = 0; i < runs; i++) {
+    const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    if (result.status !== 0 || !result.stdout) throw new Error(`requiring ${bundle} failed: ${result.stderr}`);
+    times.push(Number(result.stdout));
+  }
   return percentile(times, 50);
 }
 
