@@ -2,8 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent, Tool, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
 import { LlmCancelledError, LlmProviderError } from '../errors';
 import { parseArgumentsJson, toJsonSchema, type JsonSchema } from '../json-schema';
-import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, ModelClass, ModelPrice, StopReason, ToolCall, ToolChoice } from '../types';
-import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type HttpOptions, type ModelIdentity } from './common';
+import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, StopReason, ToolCall, ToolChoice } from '../types';
+import { DEFAULT_MAX_RETRIES, HttpModelBase, type HttpOptions, type ModelIdentity } from './common';
 import { fromSdkError } from './sdk-errors';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -15,29 +15,12 @@ const WRAPPED = 'value';
  * Anthropic messages. Structured output is a tool whose input schema is the requested
  * schema, forced with tool_choice, so the model's output is constrained to it.
  */
-export class AnthropicModel implements LanguageModel {
+export class AnthropicModel extends HttpModelBase implements LanguageModel {
   readonly kind = 'anthropic' as const;
-  readonly id: string;
-  readonly providerId: string;
-  readonly model: string;
-  readonly modelClass: ModelClass;
-  readonly displayName: string;
-  readonly price?: ModelPrice;
   private readonly client: Anthropic;
-  private readonly timeoutMs: number;
-  private readonly maxOutputTokens: number;
-  private readonly apiKey?: string;
 
   constructor(identity: ModelIdentity, http: HttpOptions = {}) {
-    this.id = identity.id;
-    this.providerId = identity.providerId;
-    this.model = identity.model;
-    this.modelClass = identity.modelClass;
-    this.displayName = identity.displayName ?? identity.model;
-    this.price = identity.price;
-    this.timeoutMs = http.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxOutputTokens = http.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    this.apiKey = http.apiKey;
+    super(identity, http);
     this.client = new Anthropic({
       // Passing the key (even null) keeps the SDK from reading credentials of its own.
       apiKey: http.apiKey ?? null,

@@ -25,3 +25,29 @@ export interface HttpOptions {
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+/** What every HTTP provider's model holds: who it is, and its timeout, output cap and key. */
+export abstract class HttpModelBase {
+  readonly id: string;
+  readonly providerId: string;
+  readonly model: string;
+  readonly modelClass: ModelClass;
+  readonly displayName: string;
+  readonly price?: ModelPrice;
+  protected readonly timeoutMs: number;
+  protected readonly maxOutputTokens: number;
+  /** Kept only to redact it from errors a server might echo it in. */
+  protected readonly apiKey?: string;
+
+  constructor(identity: ModelIdentity, http: HttpOptions) {
+    this.id = identity.id;
+    this.providerId = identity.providerId;
+    this.model = identity.model;
+    this.modelClass = identity.modelClass;
+    this.displayName = identity.displayName ?? identity.model;
+    this.price = identity.price;
+    this.timeoutMs = http.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxOutputTokens = http.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    this.apiKey = http.apiKey;
+  }
+}

@@ -2,8 +2,8 @@ import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase, ChatCompletionMessageParam, ChatCompletionToolChoiceOption } from 'openai/resources/chat/completions';
 import { LlmCancelledError, LlmProviderError } from '../errors';
 import { isStrictCompatible, parseArgumentsJson, toJsonSchema } from '../json-schema';
-import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, ModelClass, ModelPrice, StopReason, ToolCall, ToolChoice } from '../types';
-import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type HttpOptions, type ModelIdentity } from './common';
+import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, StopReason, ToolCall, ToolChoice } from '../types';
+import { DEFAULT_MAX_RETRIES, HttpModelBase, type HttpOptions, type ModelIdentity } from './common';
 import { estimateTokens, fromSdkError } from './sdk-errors';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -13,29 +13,12 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * (Ollama, LM Studio, vLLM, llama.cpp: the "local" class). Retries, backoff and timeouts
  * are the SDK's own.
  */
-export class OpenAiModel implements LanguageModel {
+export class OpenAiModel extends HttpModelBase implements LanguageModel {
   readonly kind = 'openai' as const;
-  readonly id: string;
-  readonly providerId: string;
-  readonly model: string;
-  readonly modelClass: ModelClass;
-  readonly displayName: string;
-  readonly price?: ModelPrice;
   private readonly client: OpenAI;
-  private readonly timeoutMs: number;
-  private readonly maxOutputTokens: number;
-  private readonly apiKey?: string;
 
   constructor(identity: ModelIdentity, http: HttpOptions = {}) {
-    this.id = identity.id;
-    this.providerId = identity.providerId;
-    this.model = identity.model;
-    this.modelClass = identity.modelClass;
-    this.displayName = identity.displayName ?? identity.model;
-    this.price = identity.price;
-    this.timeoutMs = http.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxOutputTokens = http.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    this.apiKey = http.apiKey;
+    super(identity, http);
     this.client = new OpenAI({
       // Local servers take any key; the SDK insists on one.
       apiKey: http.apiKey ?? 'no-key',
