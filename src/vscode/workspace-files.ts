@@ -24,3 +24,13 @@ export const workspaceTextFiles: TextFiles = {
     }
   },
 };
+
+/** Opens a workspace file in an editor, first writing `example` to it if it does not exist yet. */
+export async function openOrCreate(uri: vscode.Uri, example: string): Promise<void> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+  } catch {
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(example));
+  }
+  await vscode.window.showTextDocument(uri);
+}

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../../core/settings';
+import { openOrCreate } from '../workspace-files';
 import { SETTINGS } from '../../core/settings';
 import { engine } from '../engine';
 import type { ModelOption, ModelsHost } from '../models/models-host';
@@ -57,31 +58,26 @@ async function openModelsConfig(settings: Settings): Promise<void> {
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, settings.get('modelsConfigFile'));
-  try {
-    await vscode.workspace.fs.stat(uri);
-  } catch {
-    const example = [
-      '# Ideal State models: providers, their models, and which model serves each role.',
-      '# API keys are never written here: use "Ideal State: Set API Key".',
-      'version: 1',
-      'providers:',
-      '  - id: ollama',
-      '    kind: openai',
-      '    baseUrl: http://127.0.0.1:11434/v1',
-      '  - id: openai',
-      '    kind: openai',
-      'models:',
-      '  - id: local',
-      '    provider: ollama',
-      '    model: qwen2.5-coder:7b',
-      '  - id: frontier',
-      '    provider: openai',
-      '    model: gpt-5-mini',
-      'routing:',
-      '  default: { manager: local, specialist: local, verifier: frontier }',
-      '',
-    ].join('\n');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(example));
-  }
-  await vscode.window.showTextDocument(uri);
+  const example = [
+    '# Ideal State models: providers, their models, and which model serves each role.',
+    '# API keys are never written here: use "Ideal State: Set API Key".',
+    'version: 1',
+    'providers:',
+    '  - id: ollama',
+    '    kind: openai',
+    '    baseUrl: http://127.0.0.1:11434/v1',
+    '  - id: openai',
+    '    kind: openai',
+    'models:',
+    '  - id: local',
+    '    provider: ollama',
+    '    model: qwen2.5-coder:7b',
+    '  - id: frontier',
+    '    provider: openai',
+    '    model: gpt-5-mini',
+    'routing:',
+    '  default: { manager: local, specialist: local, verifier: frontier }',
+    '',
+  ].join('\n');
+  await openOrCreate(uri, example);
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { EffortTable } from '../../core/model';
 import { engine } from '../engine';
 import type { Settings } from '../../core/settings';
+import { openOrCreate } from '../workspace-files';
 import type { DefinitionsHost } from '../definitions-host';
 
 const CUSTOMIZE = 'Customize for this workspace…';
@@ -40,20 +41,15 @@ async function openOverride(settings: Settings): Promise<void> {
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, settings.get('effortLevelsFile'));
-  try {
-    await vscode.workspace.fs.stat(uri);
-  } catch {
-    const template = [
-      '# Overrides of the shipped effort table; every key is optional.',
-      '# Example: give STANDARD runs four minutes and three iterations.',
-      'version: 1',
-      'levels:',
-      '  STANDARD:',
-      '    budgetSeconds: 240',
-      '    maxIterations: 3',
-      '',
-    ].join('\n');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(template));
-  }
-  await vscode.window.showTextDocument(uri);
+  const template = [
+    '# Overrides of the shipped effort table; every key is optional.',
+    '# Example: give STANDARD runs four minutes and three iterations.',
+    'version: 1',
+    'levels:',
+    '  STANDARD:',
+    '    budgetSeconds: 240',
+    '    maxIterations: 3',
+    '',
+  ].join('\n');
+  await openOrCreate(uri, template);
 }
