@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { Workbench } from '../harness/workbench.mjs';
-import { keepArtifactsOnFailure } from './failure-artifacts.mjs';
+import { useWorkbench } from './workbench-suite.mjs';
 
 describe('Ideal State in a trusted workspace', () => {
-  let workbench;
-  before(async () => {
-    workbench = await Workbench.open({ trusted: true });
-  });
-  after(async () => {
-    await workbench?.close();
-  });
-  keepArtifactsOnFailure(() => workbench);
+  const workbench = useWorkbench({ trusted: true });
 
   it('lists its commands in the palette under "Ideal State"', async () => {
     const titles = await workbench.commandTitles('Ideal State');
@@ -72,14 +64,7 @@ describe('Ideal State in a trusted workspace', () => {
 
 describe('API keys, as a person sets one', () => {
   const PLANTED = 'sk-test-PLANTED-e2e-0123456789abcdef';
-  let workbench;
-  before(async () => {
-    workbench = await Workbench.open({ trusted: true });
-  });
-  after(async () => {
-    await workbench?.close();
-  });
-  keepArtifactsOnFailure(() => workbench);
+  const workbench = useWorkbench({ trusted: true });
 
   it('stores the key from "Set API Key" in secret storage, after which the model is available', async () => {
     // Nothing is available yet: Select Model says so plainly instead of failing silently.

@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Workbench } from '../harness/workbench.mjs';
-import { keepArtifactsOnFailure } from './failure-artifacts.mjs';
+import { useWorkbench } from './workbench-suite.mjs';
 
 describe('a new PRD from the palette', () => {
-  let workbench;
-  before(async () => {
-    workbench = await Workbench.open({ trusted: true });
-  });
-  after(async () => {
-    await workbench?.close();
-  });
-  keepArtifactsOnFailure(() => workbench);
+  const workbench = useWorkbench({ trusted: true });
 
   it('asks for a title, an effort level and a template, then opens the new PRD', async () => {
     await workbench.runCommand('Ideal State: New PRD');

@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
-import { Workbench } from '../harness/workbench.mjs';
-import { keepArtifactsOnFailure } from './failure-artifacts.mjs';
+import { useWorkbench } from './workbench-suite.mjs';
 
 describe('Ideal State in an untrusted workspace', () => {
-  let workbench;
-  before(async () => {
-    workbench = await Workbench.open({ trusted: false });
-  });
-  after(async () => {
-    await workbench?.close();
-  });
-  keepArtifactsOnFailure(() => workbench);
+  const workbench = useWorkbench({ trusted: false });
 
   it('says it runs in Restricted Mode in the status bar', async () => {
     const texts = await workbench.statusBarTexts({ containing: 'Ideal State: Restricted', timeoutMs: 30_000 });
