@@ -1,0 +1,87 @@
+import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../core/model';
+
+/**
+ * The contract between the verification engine and whoever hosts it (the editor or the
+ * command line). Verifiers never import `vscode`: what only the editor can do arrives
+ * through `VerifyHost`, and a capability that is absent makes an honest UNKNOWN with the
+ * reason, never a pass.
+ */
+
+/** Runs a workspace task by name (tasks.json or auto-detected, e.g. npm scripts). */
+export interface TaskRunner {
+  run(name: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<TaskRunResult>;
+}
+export type TaskRunResult =
+  | { kind: 'exited'; exitCode: number; output?: string }
+  | { kind: 'not-found'; available: string[] }
+  | { kind: 'cannot-run'; reason: string };
+
+/** The editor's diagnostics, for STATIC. */
+export interface DiagnosticsSource {
+  /** Diagnostics of files under `glob` (workspace-relative), or of every file when absent. */
+  collect(glob: string | undefined, signal: AbortSignal): Promise<DiagnosticEntry[]>;
+}
+export interface DiagnosticEntry {
+  file: string; // workspace-relative, forward slashes
+  line: number; // 1-based
+  severity: 'error' | 'warning' | 'information' | 'hint';
+  message: string;
+  source?: string;
+}
+
+/** A model judge for CUSTOM criteria; it sees only the auditor view (DESIGN §5). */
+export interface CriterionJudge {
+  readonly label: string; // shown in evidence, e.g. "openai: gpt-5-mini" or "scripted: demo"
+  judge(view: AuditorView, signal: AbortSignal): Promise<{ outcome: Outcome; evidence: string; confidence?: number }>;
+}
+/** Everything the verifier may read: the current criteria, the candidate and its evidence, earlier reports on it. */
+export interface AuditorView {
+  criterion: AnyCriterion;
+  criteriaVersion: number;
+  candidate?: { id: string; summary: string; evidence: string[] };
+  earlierResults: CriterionResult[];
+}
+
+/** Runs BROWSER scenarios where one is configured. */
+export interface BrowserRunner {
+  run(scenario: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<{ outcome: Outcome; evidence: string }>;
+}
+
+/** Asked once before any command from a criterion set runs (trust, allow-list, confirm once per PRD content hash). */
+export interface CommandApprover {
+  approve(commands: string[], signal: AbortSignal): Promise<{ approved: boolean; reason?: string }>;
+}
+
+export interface VerifyHost {
+  /** Absolute path of the workspace folder; every path a criterion names must resolve inside it. */
+  readonly workspaceRoot: string;
+  readonly tasks?: TaskRunner;
+  readonly diagnostics?: DiagnosticsSource;
+  readonly judge?: CriterionJudge;
+  readonly browser?: BrowserRunner;
+  readonly approver?: CommandApprover;
+  /** The ripgrep binary to use (VS Code's bundled copy), else `rg` on PATH, else the JS fallback. */
+  readonly ripgrepPath?: string;
+  /** Extra exclude globs (the editor's `files.exclude`), on top of `.gitignore`. */
+  readonly excludeGlobs?: readonly string[];
+}
+
+export interface VerifyOptions {
+  signal?: AbortSignal;
+  /** From the effort level's parallel-verifier count. */
+  parallelism: number;
+  /** Per criterion, unless its method names its own. */
+  timeoutMs: number;
+  /** Called as each criterion finishes, for progress and live UI. */
+  onResult?: (result: CriterionResult, criterion: AnyCriterion) => void;
+}
+
+export interface VerifySetResult {
+  results: CriterionResult[];
+  /** Fail-closed: false when any CRITICAL criterion is not PASS. */
+  passed: boolean;
+  summary: string;
+  counts: Record<Outcome, number>;
+}
+
+export type { VerificationMethod };
