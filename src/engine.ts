@@ -8,4 +8,23 @@ export { EFFORT_LEVELS } from './core/model/effort';
 export { createRun } from './core/runs';
 export { checkPrd, newPrdId, newPrdText } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
-export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';
+export {
+  budgetFor,
+  BudgetExceededError,
+  BudgetLedger,
+  budgetOverrideFromSettings,
+  chooseDefault,
+  DEFAULT_MODELS,
+  generateObject,
+  LlmCancelledError,
+  LlmProviderError,
+  LlmTimeoutError,
+  ModelRouter,
+  NOTHING_AVAILABLE_MESSAGE,
+  parseLlmConfig,
+  probeLocalServers,
+  resolveModels,
+  routeFor,
+  StructuredOutputError,
+  toJsonSchema,
+} from './llm';
