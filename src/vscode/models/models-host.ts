@@ -95,13 +95,15 @@ export class ModelsHost {
         { id: `anthropic:${DEFAULT_MODELS.anthropic}`, provider: 'anthropic', model: DEFAULT_MODELS.anthropic },
       ],
     };
-    const effective = config ?? (await this.withModelsFound(defaults));
+    const chats = await vscode.lm.selectChatModels();
+    const effective = config ?? (await this.withModelsFound(defaults, chats));
     const resolved = await resolveModels(effective, {
       env: process.env,
       secrets: this.secrets,
       baseDir: folder,
       factories: {
-        'vscode-lm': (model, provider, modelClass) => new VscodeLmModel({ id: model.id, providerId: provider.id, modelClass, selector: model.model }),
+        'vscode-lm': (model, provider, modelClass) =>
+          new VscodeLmModel({ id: model.id, providerId: provider.id, modelClass, selector: model.model }, chats.find((c) => c.id === model.model) ?? chats.find((c) => c.family === model.model)),
       },
     });
     return {
@@ -119,18 +121,13 @@ export class ModelsHost {
    * server if one answers on its usual local port (Ollama, LM Studio, vLLM, llama.cpp),
    * join the defaults and are routed first (local first, escalating to the editor's model).
    */
-  private async withModelsFound(defaults: LlmConfigInput): Promise<LlmConfigInput> {
+  private async withModelsFound(defaults: LlmConfigInput, chats: readonly vscode.LanguageModelChat[]): Promise<LlmConfigInput> {
     const { chooseDefault, probeLocalServers } = engine();
-    const [editor, probe] = await Promise.all([this.editorModels(), probeLocalServers(fetch)]);
-    const choice = chooseDefault({ vscodeLmModels: editor, probe });
+    const editor: EditorModelInfo[] = chats.map((m) => ({ id: m.id, vendor: m.vendor, family: m.family, name: m.name }));
+    const choice = chooseDefault({ vscodeLmModels: editor, probe: await probeLocalServers(fetch) });
     if (!choice.ok) return defaults;
     this.log.info(choice.description);
     return { ...defaults, ...choice.config, providers: [...choice.config.providers, ...defaults.providers], models: [...choice.config.models, ...defaults.models] };
-  }
-
-  /** The chat models VS Code offers now (`vscode.lm`), from any installed provider. */
-  private async editorModels(): Promise<EditorModelInfo[]> {
-    return (await vscode.lm.selectChatModels()).map((m) => ({ id: m.id, vendor: m.vendor, family: m.family, name: m.name }));
   }
 
   /** A model by the id "Select Model" stores: `vscode-lm:<id>` or a configured id; undefined when it cannot be used. */
