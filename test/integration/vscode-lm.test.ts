@@ -42,6 +42,23 @@ describe('a model VS Code provides (vscode.lm), with a scripted test provider', 
     await waitForLogLine(new RegExp(`no models configured: using ${TEST_MODEL_NAME} from ${TEST_VENDOR} in VS Code`));
   });
 
+  it('serves every role once picked with Select Model, over a models file that routes nothing', async () => {
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.ideal-state/models.yaml');
+    const models = vscode.workspace.getConfiguration('idealState.models');
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('version: 1\nproviders: [{ id: lmstudio, kind: openai, baseUrl: "http://127.0.0.1:1234/v1" }]\nmodels: [{ id: coder, provider: lmstudio, model: qwen2.5-coder }]\n'));
+    try {
+      assert.equal((await api.modelsForRun('STANDARD')).router.route('verifier', 'STANDARD').id, 'coder', 'before the pick: the file\'s first model');
+      await models.update('default', OPTION_ID, vscode.ConfigurationTarget.Workspace);
+      const selected = await api.selectedModel();
+      assert.ok(selected.ok && selected.from === 'setting' && selected.id === OPTION_ID, JSON.stringify(selected));
+      const { router } = await api.modelsForRun('STANDARD');
+      for (const role of ['manager', 'specialist', 'verifier'] as const) assert.equal(router.route(role, 'STANDARD').displayName, LABEL, role);
+    } finally {
+      await models.update('default', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace.fs.delete(file, { useTrash: false });
+    }
+  });
+
   it('streams a chat reply part by part, with the system text first and tokens counted by the model', async () => {
     provider.script(says('All ', 'criteria ', 'hold.'));
     const model = await api.model(OPTION_ID);

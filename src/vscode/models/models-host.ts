@@ -103,7 +103,7 @@ export class ModelsHost {
       baseDir: folder,
       factories: {
         'vscode-lm': (model, provider, modelClass) =>
-          new VscodeLmModel({ id: model.id, providerId: provider.id, modelClass, selector: model.model }, chats.find((c) => c.id === model.model) ?? chats.find((c) => c.family === model.model)),
+          new VscodeLmModel({ id: model.id, providerId: provider.id, modelClass, selector: model.model, price: model.prices }, chats.find((c) => c.id === model.model) ?? chats.find((c) => c.family === model.model)),
       },
     });
     return {
@@ -173,12 +173,24 @@ export class ModelsHost {
     return budgetFor(level, [(loaded ?? (await this.load())).config.budgets?.[level], this.budgetSettings()]);
   }
 
-  /** A run's models: its budget ledger (caps from `budgetLimits`) and a router that holds every call to it. */
+  /**
+   * A run's models: its budget ledger (caps from `budgetLimits`) and a router that holds
+   * every call to it. The model picked with Select Model serves every role unless the
+   * models file routes them itself.
+   */
   async forRun(level: EffortLevel, options: Omit<RouterOptions, 'budget' | 'logger'> = {}): Promise<{ router: ModelRouter; budget: BudgetLedger }> {
     const { BudgetLedger, ModelRouter } = engine();
     const loaded = await this.load();
+    let { config, slots } = loaded;
+    const routedByFile = loaded.source === 'workspace file' && (config.routing.default !== undefined || config.routing.levels !== undefined);
+    const picked = this.settings.get('defaultModel');
+    const model = picked && !routedByFile ? await this.model(picked, loaded) : undefined;
+    if (model) {
+      slots = new Map(slots).set(picked, { ok: true, model });
+      config = { ...config, routing: { ...config.routing, default: picked, levels: undefined } };
+    }
     const budget = new BudgetLedger(await this.budgetLimits(level, loaded), { prices: options.prices, logger: this.log.child('budget') });
-    const router = new ModelRouter({ config: loaded.config, slots: loaded.slots, source: loaded.source === 'workspace file' ? 'config' : 'environment' }, { ...options, budget, logger: this.log });
+    const router = new ModelRouter({ config, slots, source: loaded.source === 'workspace file' ? 'config' : 'environment' }, { ...options, budget, logger: this.log });
     return { router, budget };
   }
 

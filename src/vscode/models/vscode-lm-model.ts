@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, ModelClass, StreamPart, ToolCall } from '../../llm/types';
+import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, ModelClass, ModelPrice, StreamPart, ToolCall } from '../../llm/types';
 import { engine } from '../engine';
 
 export interface VscodeLmIdentity {
@@ -8,6 +8,8 @@ export interface VscodeLmIdentity {
   readonly modelClass: ModelClass;
   /** A model id or family, as `vscode.lm.selectChatModels` takes it. */
   readonly selector: string;
+  /** Only when configured: VS Code's models are billed by their provider, so their cost is otherwise unknown. */
+  readonly price?: ModelPrice;
 }
 
 /**
@@ -34,6 +36,9 @@ export class VscodeLmModel implements LanguageModel {
   }
   get modelClass(): ModelClass {
     return this.identity.modelClass;
+  }
+  get price(): ModelPrice | undefined {
+    return this.identity.price;
   }
   get displayName(): string {
     return this.chatModel ? `VS Code: ${this.chatModel.name}` : `VS Code: ${this.identity.selector}`;
