@@ -42,7 +42,7 @@ describe('a model VS Code provides (vscode.lm), with a scripted test provider', 
     await waitForLogLine(new RegExp(`no models configured: using ${TEST_MODEL_NAME} from ${TEST_VENDOR} in VS Code`));
   });
 
-  it('serves every role once picked with Select Model, over a models file that routes nothing', async () => {
+  it('serves every role once picked with Select Model, unless the models file routes the roles itself', async () => {
     const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.ideal-state/models.yaml');
     const models = vscode.workspace.getConfiguration('idealState.models');
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('version: 1\nproviders: [{ id: lmstudio, kind: openai, baseUrl: "http://127.0.0.1:1234/v1" }]\nmodels: [{ id: coder, provider: lmstudio, model: qwen2.5-coder }]\n'));
@@ -53,6 +53,10 @@ describe('a model VS Code provides (vscode.lm), with a scripted test provider', 
       assert.ok(selected.ok && selected.from === 'setting' && selected.id === OPTION_ID, JSON.stringify(selected));
       const { router } = await api.modelsForRun('STANDARD');
       for (const role of ['manager', 'specialist', 'verifier'] as const) assert.equal(router.route(role, 'STANDARD').displayName, LABEL, role);
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode('version: 1\nproviders: [{ id: lmstudio, kind: openai, baseUrl: "http://127.0.0.1:1234/v1" }]\nmodels: [{ id: coder, provider: lmstudio, model: qwen2.5-coder }]\nrouting: { default: coder }\n'));
+      assert.equal((await api.modelsForRun('STANDARD')).router.route('manager', 'STANDARD').id, 'coder', 'a models file that routes the roles wins over the pick');
+      const routed = await api.selectedModel();
+      assert.ok(routed.ok && routed.from === 'workspace file' && routed.id === 'coder', JSON.stringify(routed));
     } finally {
       await models.update('default', undefined, vscode.ConfigurationTarget.Workspace);
       await vscode.workspace.fs.delete(file, { useTrash: false });

@@ -142,26 +142,33 @@ export class ModelsHost {
   }
 
   /**
-   * The model that serves every role not routed elsewhere: the one picked with Select Model
-   * (`idealState.models.default`) while it is available; else the models file's default
-   * route; else, with nothing configured, what issue 6 §4 finds (a model from VS Code, a
-   * local server) or a hosted model whose key is set; else a message saying how to get one.
+   * The model that serves every role: the one picked with Select Model
+   * (`idealState.models.default`) while it is available, unless the models file routes the
+   * roles itself; else the configuration's default route (the models file's, or with
+   * nothing configured what issue 6 §4 finds: a model from VS Code, a local server); else a
+   * hosted model whose key is set; else a message saying how to get one.
    */
   async selected(): Promise<SelectedModel> {
     const loaded = await this.load();
     const describe = (id: string, model: LanguageModel, from: 'setting' | 'workspace file' | 'defaults'): SelectedModel => ({ ok: true, id, displayName: model.displayName, kind: model.kind, modelClass: model.modelClass, from });
-    const picked = this.settings.get('defaultModel');
-    if (picked) {
-      const model = await this.model(picked, loaded);
-      if (model) return describe(picked, model, 'setting');
-      this.log.warn(`the model picked with Select Model ("${picked}") is not available now; using the default`);
-    }
+    const picked = await this.picked(loaded);
+    if (picked) return describe(picked.id, picked.model, 'setting');
     const routed = engine().routeFor(loaded.config, 'manager', 'STANDARD');
     const slot = loaded.slots.get(routed);
     if (slot?.ok) return describe(routed, slot.model, loaded.source);
     const first = [...loaded.slots.entries()].find(([, s]) => s.ok);
     if (first?.[1].ok) return describe(first[0], first[1].model, loaded.source);
     return { ok: false, message: engine().NOTHING_AVAILABLE_MESSAGE };
+  }
+
+  /** The model picked with Select Model, when it applies (the models file routes nothing) and is available. */
+  private async picked(loaded: LoadedModels): Promise<{ id: string; model: LanguageModel } | undefined> {
+    const id = this.settings.get('defaultModel');
+    const routing = loaded.config.routing;
+    if (!id || (loaded.source === 'workspace file' && (routing.default !== undefined || routing.levels !== undefined))) return undefined;
+    const model = await this.model(id, loaded);
+    if (!model) this.log.warn(`the model picked with Select Model ("${id}") is not available now; using the default`);
+    return model && { id, model };
   }
 
   /**
@@ -182,12 +189,10 @@ export class ModelsHost {
     const { BudgetLedger, ModelRouter } = engine();
     const loaded = await this.load();
     let { config, slots } = loaded;
-    const routedByFile = loaded.source === 'workspace file' && (config.routing.default !== undefined || config.routing.levels !== undefined);
-    const picked = this.settings.get('defaultModel');
-    const model = picked && !routedByFile ? await this.model(picked, loaded) : undefined;
-    if (model) {
-      slots = new Map(slots).set(picked, { ok: true, model });
-      config = { ...config, routing: { ...config.routing, default: picked, levels: undefined } };
+    const picked = await this.picked(loaded);
+    if (picked) {
+      slots = new Map(slots).set(picked.id, { ok: true, model: picked.model });
+      config = { ...config, routing: { ...config.routing, default: picked.id, levels: undefined } };
     }
     const budget = new BudgetLedger(await this.budgetLimits(level, loaded), { prices: options.prices, logger: this.log.child('budget') });
     const router = new ModelRouter({ config, slots, source: loaded.source === 'workspace file' ? 'config' : 'environment' }, { ...options, budget, logger: this.log });
@@ -195,14 +200,14 @@ export class ModelsHost {
   }
 
   private budgetSettings() {
-    const get = this.settings;
+    const settings = this.settings;
     return engine().budgetOverrideFromSettings({
-      callTokens: get.get('budgetCallTokens'),
-      callUsd: get.get('budgetCallUsd'),
-      phaseTokens: get.get('budgetPhaseTokens'),
-      phaseUsd: get.get('budgetPhaseUsd'),
-      runTokens: get.get('budgetRunTokens'),
-      runUsd: get.get('budgetRunUsd'),
+      callTokens: settings.get('budgetCallTokens'),
+      callUsd: settings.get('budgetCallUsd'),
+      phaseTokens: settings.get('budgetPhaseTokens'),
+      phaseUsd: settings.get('budgetPhaseUsd'),
+      runTokens: settings.get('budgetRunTokens'),
+      runUsd: settings.get('budgetRunUsd'),
     });
   }
 
