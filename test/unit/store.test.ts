@@ -252,7 +252,7 @@ describe('store', () => {
       store.close();
       acknowledged = present;
     }
-    assert.ok(acknowledged.size > kills, `expected many commits, got ${acknowledged.size}`);
+    assert.ok(acknowledged.size >= kills, `expected at least one commit per round, got ${acknowledged.size} over ${kills} rounds`);
     // Not an assertion on timing: it tells whether kills also landed inside checkpoints.
     console.log(`      ${kills} kills, ${acknowledged.size} commits kept, ${killedMidCheckpoint} kills during a checkpoint write`);
   });
@@ -268,7 +268,7 @@ describe('command-line store location', () => {
   });
 });
 
-/** Starts the crash writer, kills it `delayMs` after it is ready, and returns the acknowledged numbers. */
+/** Starts the crash writer, kills it `delayMs` after its first acknowledged commit, and returns the acknowledged numbers. */
 function runAndKill(child: string, file: string, start: number, delayMs: number): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, [child, file, String(start), String(1024 + Math.floor(Math.random() * 8192))], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -281,8 +281,11 @@ function runAndKill(child: string, file: string, start: number, delayMs: number)
       while ((newline = buffer.indexOf('\n')) >= 0) {
         const line = buffer.slice(0, newline);
         buffer = buffer.slice(newline + 1);
-        if (line === 'ready') setTimeout(() => proc.kill('SIGKILL'), delayMs);
-        else if (line.startsWith('ack ')) acked.push(Number(line.slice(4)));
+        if (!line.startsWith('ack ')) continue;
+        // The random instant counts from the first acknowledged commit, so a slow start on a
+        // loaded machine cannot turn a round into one that never wrote anything.
+        if (acked.length === 0) setTimeout(() => proc.kill('SIGKILL'), delayMs);
+        acked.push(Number(line.slice(4)));
       }
     });
     proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
