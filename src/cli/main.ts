@@ -6,6 +6,7 @@ import { EFFORT_LEVELS } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
+import { RUN_USAGE, runCommand } from './run';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -19,6 +20,7 @@ Commands:
   effort         the effort table in force (shipped, plus the workspace override)
   isc list       the ISC definitions by artifact type
   prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
+${RUN_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -30,6 +32,7 @@ Options:
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
 export async function main(argv: string[], io: Output): Promise<number> {
+  if ((argv[0] === 'run' || argv[0] === 'bundle') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({

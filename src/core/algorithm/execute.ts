@@ -20,6 +20,9 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
   const parallel = Math.max(1, ctx.spec.parallelism);
   const steps = decayedSteps(ctx.capabilities.levels[state.run.effort].agentSteps, state.run.iteration);
   let failure: unknown;
+  // A waived criterion is settled by the manager's recorded decision, not by a packet.
+  const at = ctx.clock.now().toISOString();
+  state.criteria = state.criteria.map((c) => (state.memo.coverage[c.id]?.[0] === 'waived' && c.status === 'PENDING' ? { ...c, status: 'ADJUSTED', updatedAt: at } : c));
 
   const takeNext = (workerId: string): Packet | undefined => {
     for (const p of state.packets) {
