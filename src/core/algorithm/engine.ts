@@ -131,12 +131,14 @@ export class AlgorithmEngine {
   async resume(runId: string, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
     const state = this.deps.storage.load(runId);
     if (!state) throw new Error(`no run ${runId} in this store`);
-    if (isExit(state.run.state)) return this.result(state);
+    // A cancelled run keeps its state so it can go on; the other exit states are final.
+    if (isExit(state.run.state) && state.run.state !== 'CANCELLED') return this.result(state);
     // Claims of the process that stopped are stale by definition: that worker is gone.
     const at = this.clock.now().toISOString();
     state.criteria = state.criteria.map((c) => (c.claim ? ({ ...without(c, 'claim'), status: 'PENDING', updatedAt: at } as AnyCriterion) : c));
     state.packets = state.packets.map((p) => (p.status === 'CLAIMED' ? { ...without(p, 'claimedBy'), status: 'PLANNED' as const, updatedAt: at } : p));
-    state.run = { ...state.run, state: 'RUNNING', updatedAt: at };
+    const { finishedAt: _f, exitReason: _r, ...run } = state.run;
+    state.run = { ...run, state: 'RUNNING', updatedAt: at };
     this.emit(state, { kind: 'phase', message: `run resumed at ${state.run.phase} (iteration ${state.run.iteration})`, role: 'system' });
     this.commit(state, {});
     return this.loop(state, signal);
