@@ -63,6 +63,11 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
       };
       state.candidates = [...state.candidates, candidate];
     }
+    if (work?.blocked) {
+      // A person said no (or the workspace is untrusted): looping again would ask the same.
+      state.memo.stopping = 'BLOCKED';
+      state.memo.stopReason = `${packet.id}: ${work.blocked}`;
+    }
     const what = error ?? work?.blocked;
     ctx.emit(state, { kind: 'criterion', message: `${packet.id} ${ok ? 'done' : `ended BLOCKED: ${what ?? 'no result'}`} (${packet.criterionIds.join(', ')})`, role: 'specialist' });
     ctx.commitProgress(state);
