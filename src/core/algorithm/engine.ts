@@ -87,6 +87,8 @@ export class AlgorithmEngine {
   private readonly clock: Clock;
   private readonly instance = `w${Math.random().toString(36).slice(2, 8)}`;
   private pendingEvents: RunEvent[] = [];
+  /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
+  private prdShown = '';
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
@@ -350,10 +352,14 @@ export class AlgorithmEngine {
 
   private async syncPrd(state: AlgorithmState): Promise<void> {
     if (!this.deps.prdFor || (state.criteria.length === 0 && !state.run.prdPath)) return;
+    // Only what the PRD shows: a step that changed none of it (PLAN, EXECUTE) costs no parse.
+    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome])]);
+    if (shown === this.prdShown) return;
     const file = this.deps.prdFor(state.run);
     try {
       const text = syncPrdText(await file.read(), state, this.deps.effort, this.clock.now());
       await file.write(text);
+      this.prdShown = shown;
       if (state.run.prdPath !== file.path) {
         state.run = { ...state.run, prdPath: file.path };
         this.commit(state, {});
