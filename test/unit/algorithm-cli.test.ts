@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeServer, openAiCompletion } from './fixtures/llm/fake-server';
@@ -95,7 +96,6 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     assert.equal(manifest.state, 'BUDGET_EXHAUSTED');
     assert.equal(manifest.runId, json.runId);
     const artifacts = JSON.parse(fs.readFileSync(path.join(folder, 'artifacts.json'), 'utf8'));
-    const crypto = await import('node:crypto');
     for (const a of artifacts.bundle) assert.equal(crypto.createHash('sha256').update(fs.readFileSync(path.join(folder, a.path))).digest('hex'), a.sha256, a.path);
     assert.deepEqual(artifacts.bundle.map((a: { path: string }) => a.path).sort(), ['criteria.json', 'decisions.json', 'events.jsonl', 'manifest.json', 'prd.md', 'reports.json']);
     assert.deepEqual(artifacts.workspaceChanges.map((c: { path: string }) => c.path), ['out.txt']);

@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { undoRunChanges } from '../../src/agent/checkpoint';
+import { NodeWorkspace } from '../../src/agent/node-workspace';
+import { criteriaFromPrd } from '../../src/core/algorithm/prd-sync';
 import { EFFORT_LEVELS } from '../../src/core/model';
+import { toCoreCriterion } from '../../src/prd/to-core';
 import { parsePrd } from '../../src/prd/parse';
 import { harness, levelMin, managerSteps, markerCriteria, markerFile, specialistSteps } from './algorithm-helpers';
 
@@ -43,8 +47,6 @@ describe('algorithm: a full run (scripted provider)', () => {
 describe('algorithm: a run on a PRD, and undoing its changes', () => {
   it("keeps the PRD's own criteria as written, adds the manager's as INFERRED, and checks them off in the same file", async function () {
     this.timeout(30_000);
-    const { criteriaFromPrd } = await import('../../src/core/algorithm/prd-sync');
-    const { toCoreCriterion } = await import('../../src/prd/to-core');
     const prdText = [
       '---',
       'prd: true',
@@ -93,8 +95,6 @@ describe('algorithm: a run on a PRD, and undoing its changes', () => {
 
   it("'undo run changes' restores every file the run touched from its stored checkpoints", async function () {
     this.timeout(30_000);
-    const { undoRunChanges } = await import('../../src/agent/checkpoint');
-    const { NodeWorkspace } = await import('../../src/agent/node-workspace');
     const steps = [
       ...managerSteps(markerCriteria(1)),
       { toolCalls: [{ name: 'create_file', arguments: { path: 'out.txt', text: 'marker-1\n' } }, { name: 'edit_file', arguments: { path: 'notes.md', find: 'draft', replace: 'final' } }] },
