@@ -107,6 +107,30 @@ describe('algorithm: iteration, budgets and fail-closed exits', () => {
     }
   });
 
+  it('past 150 % of the wall-time budget compresses: no new work, straight to VERIFY, then BUDGET_EXHAUSTED', async function () {
+    this.timeout(30_000);
+    const asked = { count: 0 };
+    // The clock jumps 200 s (of STANDARD's 120 s) once BUILD has asked its model.
+    const clock = { now: () => new Date(Date.now() + (asked.count >= 4 ? 200_000 : 0)) };
+    const steps: Step[] = [...managerSteps(markerCriteria(4)), ...specialistSteps('out.txt', markerFile(4))];
+    const h = await harness(steps, { clock });
+    const requests = h.model.requests;
+    const push = requests.push.bind(requests);
+    requests.push = (...r) => ((asked.count += r.length), push(...r));
+    try {
+      const result = await h.engine.start({ request: 'Write out.txt', effort: 'STANDARD' });
+      assert.equal(result.state, 'BUDGET_EXHAUSTED');
+      assert.match(result.reason!, /compress/);
+      assert.ok(h.events.some((e) => e.kind === 'budget' && /compressing/.test(e.message)));
+      assert.ok(!h.events.some((e) => /^EXECUTE started/.test(e.message)), 'no packet was worked after compressing');
+      assert.equal(h.model.requests.length, 4, 'the specialist was never asked');
+      assert.equal(result.report!.passed, false);
+      assert.ok(h.store.runs.get(result.run.id)!.elapsedMs >= 180_000);
+    } finally {
+      h.close();
+    }
+  });
+
   it('a model that claims success while the workspace misses a criterion never makes COMPLETE', async function () {
     this.timeout(30_000);
     const m = managerSteps(markerCriteria(4));
