@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { AnyCriterion, CriterionResult } from '../../core/model';
 import type { PrdDocument } from '../../prd';
+import type { Coverage } from '../../verify/types';
+import type { StalenessTracker } from '../../verify/staleness';
 import { engine } from '../engine';
 import { signalFrom } from './abort';
-import { coverage, type Coverage } from './coverage';
 import { PrdVerifyError, type PrdVerification, type PrdVerifier } from './verify-prd';
 
 /** What the last result of a criterion was in the Testing view, for the API and tests. */
@@ -21,7 +22,8 @@ const DEBOUNCE_MS = 300;
  */
 export class CriteriaTests implements vscode.Disposable {
   private readonly controller = vscode.tests.createTestController('idealState.criteria', 'Ideal State Criteria');
-  private readonly passes = new Map<string, { item: vscode.TestItem; covers: Coverage }>();
+  /** Per PRD item id: which PASS results a file change makes stale (the engine's rules). */
+  private readonly trackers = new Map<string, StalenessTracker>();
   private readonly states = new Map<string, CriterionTestState>();
   /** Why a criterion's last PASS is stale, shown before its verify method. */
   private readonly staleBecause = new Map<string, string>();
@@ -80,7 +82,7 @@ export class CriteriaTests implements vscode.Disposable {
     for (const result of verification.set.results) {
       const item = prd.children.get(childId(prd, result.criterionId));
       const criterion = verification.criteria.find((c) => c.id === result.criterionId);
-      if (item && criterion) this.report(run, item, result, criterion, verification.uri);
+      if (item && criterion) this.report(run, item, result, criterion, verification.set.coverage[result.criterionId] ?? { workspace: true });
     }
     run.end();
   }
@@ -144,8 +146,8 @@ export class CriteriaTests implements vscode.Disposable {
 
   private remove(uri: vscode.Uri): undefined {
     const id = uri.toString();
+    this.trackers.delete(id);
     this.controller.items.get(id)?.children.forEach((c) => {
-      this.passes.delete(c.id);
       this.states.delete(c.id);
       this.staleBecause.delete(c.id);
       this.methods.delete(c.id);
@@ -178,11 +180,11 @@ export class CriteriaTests implements vscode.Disposable {
           await this.verifier.verify(prd.uri!, {
             signal: abort.signal,
             only: ids,
-            onResult: (result, criterion) => {
+            onResult: (result, criterion, coverage) => {
               const item = prd.children.get(childId(prd, result.criterionId));
               if (!item) return;
               reported.add(item.id);
-              this.report(run, item, result, criterion, prd.uri!);
+              this.report(run, item, result, criterion, coverage);
             },
           });
         } catch (error) {
@@ -205,7 +207,15 @@ export class CriteriaTests implements vscode.Disposable {
     }
   }
 
-  private report(run: vscode.TestRun, item: vscode.TestItem, result: CriterionResult, criterion: AnyCriterion, prdUri: vscode.Uri): void {
+  private report(run: vscode.TestRun, item: vscode.TestItem, result: CriterionResult, criterion: AnyCriterion, coverage: Coverage): void {
+    const prdUri = item.uri!;
+    const prd = item.parent!;
+    let tracker = this.trackers.get(prd.id);
+    if (!tracker) {
+      tracker = new (engine().StalenessTracker)({ ignore: ['.git', 'node_modules'] });
+      this.trackers.set(prd.id, tracker);
+    }
+    tracker.record(result, coverage);
     const root = vscode.workspace.getWorkspaceFolder(prdUri)?.uri;
     const where = result.locations[0] && root ? new vscode.Location(vscode.Uri.joinPath(root, result.locations[0].file), new vscode.Position(result.locations[0].line - 1, 0)) : new vscode.Location(prdUri, item.range ?? new vscode.Range(0, 0, 0, 0));
     this.staleBecause.delete(item.id);
@@ -213,10 +223,8 @@ export class CriteriaTests implements vscode.Disposable {
     if (result.outcome === 'PASS') {
       run.passed(item, result.durationMs);
       this.states.set(item.id, 'passed');
-      this.passes.set(item.id, { item, covers: coverage(criterion, result) });
       return;
     }
-    this.passes.delete(item.id);
     const text = [`${result.outcome}: ${result.evidence}`, ...(result.repairTarget ? [`Must become true: ${result.repairTarget}`] : []), ...(result.failureLabel ? [`(${result.failureLabel})`] : [])].join('\n');
     if (result.outcome === 'UNKNOWN') {
       run.appendOutput(`${criterion.id} UNKNOWN: ${result.evidence}`.replace(/\r?\n/g, '\r\n') + '\r\n', where, item);
@@ -232,19 +240,21 @@ export class CriteriaTests implements vscode.Disposable {
 
   /** A PASS whose files changed no longer proves anything: its result is invalidated and its item says why. */
   private markStale(uri: vscode.Uri): void {
-    if (uri.scheme !== 'file' || this.passes.size === 0 || this.controller.items.get(uri.toString())) return;
+    if (uri.scheme !== 'file' || this.trackers.size === 0 || this.controller.items.get(uri.toString())) return;
     const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
     if (!root) return;
     const file = path.relative(root, uri.fsPath).split(path.sep).join('/');
-    if (/^(\.git|node_modules)\//.test(file)) return;
     const stale: vscode.TestItem[] = [];
-    for (const [id, { item, covers }] of this.passes) {
-      if (!covers.covers(file)) continue;
-      stale.push(item);
-      this.passes.delete(id);
-      this.states.delete(id);
-      this.staleBecause.set(id, `${file} changed`);
-      this.describe(item);
+    for (const [prdId, tracker] of this.trackers) {
+      const prd = this.controller.items.get(prdId);
+      for (const criterionId of tracker.changed(file)) {
+        const item = prd?.children.get(childId(prd, criterionId));
+        if (!item) continue;
+        stale.push(item);
+        this.states.delete(item.id);
+        this.staleBecause.set(item.id, `${file} changed`);
+        this.describe(item);
+      }
     }
     if (stale.length === 0) return;
     this.controller.invalidateTestResults(stale);

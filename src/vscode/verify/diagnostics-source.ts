@@ -9,7 +9,8 @@ import type { DiagnosticEntry, DiagnosticsSource } from '../../verify/types';
 export class EditorDiagnosticsSource implements DiagnosticsSource {
   constructor(private readonly workspaceRoot: string) {}
 
-  async collect(glob: string | undefined, signal: AbortSignal): Promise<DiagnosticEntry[]> {
+  /** Every file's diagnostics: the engine applies `glob` with its own rules, the same in the editor and the CLI. */
+  async collect(_glob: string | undefined, signal: AbortSignal): Promise<DiagnosticEntry[]> {
     signal.throwIfAborted();
     const entries: DiagnosticEntry[] = [];
     for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
@@ -17,7 +18,6 @@ export class EditorDiagnosticsSource implements DiagnosticsSource {
       const relative = path.relative(this.workspaceRoot, uri.fsPath);
       if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) continue;
       const file = relative.split(path.sep).join('/');
-      if (glob && !path.posix.matchesGlob(file, glob.replace(/^\.\//, ''))) continue;
       for (const d of diagnostics) {
         entries.push({
           file,

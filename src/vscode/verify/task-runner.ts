@@ -29,7 +29,7 @@ export class EditorTaskRunner implements TaskRunner {
   }
 
   private async execute(task: vscode.Task, { signal, timeoutMs }: { signal: AbortSignal; timeoutMs: number }): Promise<TaskRunResult> {
-    signal.throwIfAborted();
+    if (signal.aborted) return { kind: 'cancelled' };
     const name = label(task);
     // Listen before starting: a quick task can end before executeTask resolves.
     const ended: { execution: vscode.TaskExecution; exitCode: number | undefined }[] = [];
@@ -74,17 +74,16 @@ export class EditorTaskRunner implements TaskRunner {
         if (signal.aborted) {
           execution.terminate();
           this.log.info(`task "${name}" stopped: verification cancelled`);
-          throw signal.reason instanceof Error ? signal.reason : new DOMException('verification cancelled', 'AbortError');
+          return { kind: 'cancelled' };
         }
         if (timedOut) {
           execution.terminate();
           this.log.info(`task "${name}" stopped after ${timeoutMs} ms`);
-          return { kind: 'cannot-run', reason: `task "${name}" did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped` };
+          return { kind: 'timeout', timeoutMs };
         }
         await new Promise<void>((resolve) => (wake = resolve));
       }
     } catch (error) {
-      if (signal.aborted) throw error;
       if (execution) throw error;
       return { kind: 'cannot-run', reason: `task "${name}" could not start: ${error instanceof Error ? error.message : String(error)}` };
     } finally {

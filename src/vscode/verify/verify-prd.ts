@@ -1,18 +1,16 @@
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
-import type { AnyCriterion, CriterionResult, EffortLevel, VerificationReport } from '../../core/model';
+import type { AnyCriterion, CriterionResult, EffortLevel } from '../../core/model';
 import type { Settings } from '../../core/settings';
 import type { PrdDocument } from '../../prd';
-import type { VerifyHost, VerifySetResult } from '../../verify/types';
+import type { Coverage, VerifyHost, VerifySetResult } from '../../verify/types';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
 import { EditorCommandApprover } from './command-approver';
 import { EditorDiagnosticsSource } from './diagnostics-source';
 import { minimalEdit } from './prd-text-edit';
-import { verifyEngine } from './verify-engine';
 import { bundledRipgrep, filesExcludeGlobs } from './ripgrep';
 import type { EditorTaskRunner } from './task-runner';
 import type { JudgeSource } from './model-judge';
@@ -29,7 +27,7 @@ export interface PrdVerifyOptions {
   readonly signal: AbortSignal;
   /** Criterion ids to verify; all when left out. */
   readonly only?: readonly string[];
-  readonly onResult?: (result: CriterionResult, criterion: AnyCriterion) => void;
+  readonly onResult?: (result: CriterionResult, criterion: AnyCriterion, coverage: Coverage) => void;
 }
 
 export interface PrdVerification {
@@ -68,7 +66,8 @@ export class PrdVerifier {
     if (!folder || folder.uri.scheme !== 'file') throw new PrdVerifyError(`${uri.fsPath} is not inside a workspace folder on disk; open its folder to verify it.`);
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
     const document = await vscode.workspace.openTextDocument(uri);
-    const prd = engine().parsePrd(document.getText());
+    const text = document.getText();
+    const prd = engine().parsePrd(text);
     const errors = prd.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       const first = errors[0]!;
@@ -96,10 +95,13 @@ export class PrdVerifier {
       ...optional('ripgrepPath', bundledRipgrep()),
     };
     const started = Date.now();
-    const set = await verifyEngine().verifyCriteria(criteria, host, {
+    const set = await engine().verifyCriteria(criteria, host, {
       signal: options.signal,
       parallelism: table.levels[level].parallelism,
       timeoutMs: CRITERION_TIMEOUT_MS,
+      // The PRD's own text is not evidence that a criterion holds.
+      excludeFiles: [relative],
+      criteriaVersion: prd.meta.criteriaVersion ?? 0,
       ...(options.onResult ? { onResult: options.onResult } : {}),
     });
     this.log.info(`${relative}: ${set.summary} (${level}, ${Date.now() - started} ms)`);
@@ -112,7 +114,12 @@ export class PrdVerifier {
         return false;
       },
     );
-    await this.record(folder, relative, prd, level, set).catch((error: unknown) => this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`));
+    try {
+      const stored = engine().recordVerification(await this.stores.get(), { prdPath: relative, document: prd, text, criteria, set, effortTable: table, workspaceFolder: folder.name });
+      if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
+    } catch (error) {
+      this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
+    }
     return { uri, path: relative, criteria, set, document: prd, written };
   }
 
@@ -120,49 +127,13 @@ export class PrdVerifier {
   private async writeBack(uri: vscode.Uri, relative: string, results: readonly CriterionResult[]): Promise<void> {
     const document = await vscode.workspace.openTextDocument(uri);
     const wasDirty = document.isDirty;
-    const after = verifyEngine().writeOutcomes(document.getText(), results, { now: new Date() });
+    const after = engine().writeOutcomes(document.getText(), results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' });
     const edit = minimalEdit(document, after);
     if (!edit) return;
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
     // An editor with unsaved changes stays unsaved: the user decides when to save their own edits.
     if (!wasDirty) await document.save();
     this.log.info(`outcomes written into ${relative}${wasDirty ? ' (unsaved: the editor had changes)' : ''}`);
-  }
-
-  /** The verification report, under the PRD's run (a new verification run the first time). */
-  private async record(folder: vscode.WorkspaceFolder, relative: string, prd: PrdDocument, level: EffortLevel, set: VerifySetResult): Promise<void> {
-    const store = await this.stores.get();
-    if (store.readOnly) return this.log.info('the store is read-only in this window; the verification report was not stored');
-    const { createRun, newId } = engine();
-    const table = (await this.definitions.get()).effort.table;
-    const indexed = store.prdIndex.where('path = ?', [relative])[0];
-    const known = [prd.meta.runId, indexed?.runId].map((id) => (id ? store.runs.get(id) : undefined)).find(Boolean);
-    const now = new Date();
-    const title = prd.title?.text ?? prd.meta.title ?? relative;
-    const run = known ?? { ...createRun({ request: `Verify ${title}`, effort: level, workspaceFolder: folder.name }, table, now), prdPath: relative, phase: 'VERIFY' as const };
-    const report: VerificationReport = {
-      id: newId('report', now),
-      runId: run.id,
-      iteration: run.iteration,
-      criteriaVersion: prd.meta.criteriaVersion ?? run.criteriaVersion,
-      results: set.results,
-      passed: set.passed,
-      summary: set.summary,
-      createdAt: now.toISOString(),
-    };
-    store.batch((r) => {
-      if (!known) r.runs.save(run);
-      r.reports.save(report);
-      r.prdIndex.save({
-        path: relative,
-        prdId: prd.meta.id ?? relative,
-        runId: run.id,
-        title,
-        status: prd.meta.status ?? 'UNKNOWN',
-        contentHash: createHash('sha256').update(prd.source.lines.map((l) => l.text + l.eol).join('')).digest('hex'),
-        updatedAt: now.toISOString(),
-      });
-    });
   }
 }
 
