@@ -13,3 +13,8 @@ export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOT
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';
+export { isVerifyCancellation, VerifyCancelledError } from './verify/errors';
+export { staleAfterChange } from './verify/staleness';
+export { buildVerificationReport } from './verify/report';
+export { commandsOf } from './verify/commands';
+export { bundledRipgrep } from './verify/ripgrep-path';
