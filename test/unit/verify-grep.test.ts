@@ -75,6 +75,8 @@ describe('verify: GREP', () => {
       ['needle', 'src/**'],
       ['needle', 'src/'],
       ['needle', '**/*.log'],
+      ['needle', '*.{ts,md}'],
+      ['needle', 'src/{util,build}/**'],
       ['^needle$', undefined],
       ['needle\\r$', undefined],
       ['^$', undefined],
