@@ -152,7 +152,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     const logger = new MemoryLogger();
     const router = new ModelRouter(resolved, { logger, budget: BudgetLedger.forLevel(level, resolved.config.budgets?.[level]) });
-    const approver = process.stdin.isTTY && !v.json ? terminalApprover(io) : denyAll;
+    const approver = process.stdin.isTTY ? terminalApprover(io) : denyAll;
     const { engine, problems } = await nodeAlgorithm({
       workspace,
       store,
