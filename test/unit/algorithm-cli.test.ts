@@ -110,3 +110,40 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     assert.match(fs.readFileSync(path.join(ws, 'hello.txt'), 'utf8'), /Hello, world/);
   });
 });
+
+describe('command line: Ctrl-C and --resume (scripted provider)', () => {
+  it('cancels on SIGINT with exit 130, keeps the run, and --resume finishes it', async function () {
+    this.timeout(90_000);
+    const ws = tempDir('cli-ws');
+    const store = path.join(ws, '..', `${path.basename(ws)}.sqlite`);
+    const m = managerSteps(markerCriteria(4));
+    const first = path.join(ws, '..', `${path.basename(ws)}-1.json`);
+    fs.writeFileSync(first, JSON.stringify({ name: 'slow-plan', steps: [m[0], m[1], { ...(m[2] as object), delayMs: 60_000 }] }));
+    const proc = spawn(process.execPath, [CLI, 'run', 'Write out.txt', '--effort', 'STANDARD', '--provider', 'scripted', '--script', first, '--workspace', ws, '--store', store], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let sent = false;
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      proc.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (!sent && /THINK → PLAN/.test(err)) {
+          sent = true;
+          proc.kill('SIGINT');
+        }
+      });
+      proc.on('close', resolve);
+    });
+    assert.equal(code, 130, err);
+    assert.match(out, /^CANCELLED: cancelled during PLAN/);
+    const runId = /run (run-[0-9a-z]+)/.exec(out)![1]!;
+    const second = path.join(ws, '..', `${path.basename(ws)}-2.json`);
+    fs.writeFileSync(second, JSON.stringify({ name: 'rest', steps: [m[2], m[3], ...specialistSteps('out.txt', markerFile(4))] }));
+    const r = await cli(['run', '--resume', runId, '--provider', 'scripted', '--script', second, '--workspace', ws, '--store', store, '--json', '--approve', 'edits'], {});
+    assert.equal(r.code, 0, r.err);
+    const json = JSON.parse(r.out);
+    assert.equal(json.runId, runId);
+    assert.equal(json.state, 'COMPLETE');
+    assert.equal(fs.readFileSync(path.join(ws, 'out.txt'), 'utf8'), markerFile(4));
+  });
+});
