@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
 import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
 import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
-import type { PrdFile } from '../core/algorithm/ports';
+import type { CriteriaVerifyOptions, PrdFile } from '../core/algorithm/ports';
+import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
 import type { DataFileProblem } from '../core/data-file';
 import type { Logger } from '../core/log';
@@ -61,6 +62,12 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
   let level: Run['effort'] = 'STANDARD';
   let prdPath: string | undefined;
+  // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
+  let judgeEvents: CriteriaVerifyOptions['onEvent'];
+  const judgeUsage = (u: UsageRecord) => {
+    const e = usageToRunEvent(u, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
+    judgeEvents?.({ kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs });
+  };
   const host: VerifyHost = {
     workspaceRoot: workspace.root,
     ...(o.ripgrepPath ? { ripgrepPath: o.ripgrepPath } : {}),
@@ -69,9 +76,10 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
       approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n') }, signal) }),
     },
     get judge() {
-      return new ModelJudge(o.models, roles.roles.verifier, level);
+      return new ModelJudge(o.models, roles.roles.verifier, level, judgeUsage);
     },
   };
+  const verificationEngine = new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : []));
   const engine = new AlgorithmEngine({
     storage,
     models: o.models,
@@ -83,7 +91,16 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
       checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
       tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []),
     }),
-    verifier: new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : [])),
+    verifier: {
+      verify: async (criteria, options) => {
+        judgeEvents = options.onEvent;
+        try {
+          return await verificationEngine.verify(criteria, options);
+        } finally {
+          judgeEvents = undefined;
+        }
+      },
+    },
     effort: o.effort,
     graph: graph.graph,
     roles: roles.roles,

@@ -37,6 +37,8 @@ describe('algorithm: roles, views and data files', () => {
       assert.doesNotMatch(a!, /CANDIDATE-B-MARKER|EVIDENCE-B/);
       assert.match(b!, /CANDIDATE-B-MARKER/);
       assert.doesNotMatch(b!, /CANDIDATE-A-MARKER|EVIDENCE-A/);
+      // What the judge spent is in the run's events, as the verifier's.
+      assert.equal(h.events.filter((e) => e.kind === 'model' && e.role === 'verifier' && e.phase === 'VERIFY').length, 2);
       assert.ok(h.store.decisions.where('run_id = ?', [result.run.id]).some((d) => d.decision.includes('DECISION-LOG-MARKER')), 'the decision is in the log');
     } finally {
       h.close();

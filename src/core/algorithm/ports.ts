@@ -94,6 +94,8 @@ export interface CriteriaVerifyOptions {
   readonly candidateFor: (criterionId: string) => CandidateEvidence | undefined;
   /** Earlier results on each criterion, by criterion id. */
   readonly earlierResults: (criterionId: string) => readonly CriterionResult[];
+  /** Records what a model judge (CUSTOM) spent, as run events. */
+  readonly onEvent?: (event: EventDraft) => void;
 }
 
 export interface CriteriaVerification {
