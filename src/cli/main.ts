@@ -35,7 +35,7 @@ Options:
 type Output = VerifyIo;
 
 export async function main(argv: string[], io: Output): Promise<number> {
-  if ((argv[0] === 'run' || argv[0] === 'bundle') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
+  if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   let parsed;
   try {

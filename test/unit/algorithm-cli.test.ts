@@ -74,7 +74,7 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     assert.equal(fs.existsSync(path.join(ws, 'out.txt')), false);
   });
 
-  it('exits 2 on a usage error and 3 on BUDGET_EXHAUSTED; exports a bundle with hashes', async function () {
+  it('exits 2 on a usage error and 3 on BUDGET_EXHAUSTED; exports a bundle with hashes; undoes the run', async function () {
     this.timeout(60_000);
     const ws = tempDir('cli-ws');
     const store = path.join(ws, '..', `${path.basename(ws)}.sqlite`);
@@ -99,6 +99,11 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     for (const a of artifacts.bundle) assert.equal(crypto.createHash('sha256').update(fs.readFileSync(path.join(folder, a.path))).digest('hex'), a.sha256, a.path);
     assert.deepEqual(artifacts.bundle.map((a: { path: string }) => a.path).sort(), ['criteria.json', 'decisions.json', 'events.jsonl', 'manifest.json', 'prd.md', 'reports.json']);
     assert.deepEqual(artifacts.workspaceChanges.map((c: { path: string }) => c.path), ['out.txt']);
+    // Undo Run Changes: out.txt did not exist before the run, so it goes.
+    const u = await cli(['undo', json.runId, '--workspace', ws, '--store', store, '--json'], env());
+    assert.equal(u.code, 0, u.err);
+    assert.deepEqual(JSON.parse(u.out), { runId: json.runId, restored: ['out.txt'] });
+    assert.equal(fs.existsSync(path.join(ws, 'out.txt')), false);
   });
 
   it('runs the shipped scripted demo (labelled scripted) to COMPLETE', async function () {
