@@ -24,6 +24,8 @@ export { VerificationEngineVerifier } from './agent/engine-verifier';
 export { ModelJudge } from './agent/model-judge';
 export { ModelRouter } from './llm/router';
 export { exportRunBundle } from './agent/bundle';
+export { nodeAlgorithm } from './agent/node-algorithm';
+export { NodeWorkspace } from './agent/node-workspace';
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';

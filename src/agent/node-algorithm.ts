@@ -19,6 +19,7 @@ import { VerificationEngineVerifier } from './engine-verifier';
 import { ModelJudge } from './model-judge';
 import { NodeWorkspace } from './node-workspace';
 import { SpecialistAgent } from './specialist-agent';
+import type { WorkspaceTools } from './workspace';
 
 export interface NodeAlgorithmOptions {
   readonly workspace: string;
@@ -36,6 +37,11 @@ export interface NodeAlgorithmOptions {
   readonly clock?: AlgorithmDeps['clock'];
   readonly verifyTimeoutMs?: number;
   readonly ripgrepPath?: string;
+  /**
+   * The agent's file tools; by default the Node implementation on disk. The editor passes
+   * one whose writes go through WorkspaceEdit (undoable, visible in open editors).
+   */
+  readonly files?: WorkspaceTools;
 }
 
 /** Workspace files that replace shipped data (phase graph, capabilities, roles), read when trusted. */
@@ -51,9 +57,9 @@ async function readOverride(workspace: string, rel: string): Promise<{ file: str
  * The Algorithm wired for plain Node (the command line, tests, benches): the workspace on
  * disk, the store, the verification engine, the specialist agent and approvals.
  */
-export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: AlgorithmEngine; problems: readonly DataFileProblem[]; workspace: NodeWorkspace; storage: StoreRunStorage }> {
+export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: AlgorithmEngine; problems: readonly DataFileProblem[]; workspace: WorkspaceTools; storage: StoreRunStorage }> {
   const trusted = o.trusted ?? true;
-  const workspace = new NodeWorkspace(o.workspace, o.ripgrepPath);
+  const workspace = o.files ?? new NodeWorkspace(o.workspace, o.ripgrepPath);
   const storage = new StoreRunStorage(o.store);
   const graph = loadPhaseGraph(trusted ? await readOverride(o.workspace, WORKSPACE_PHASE_GRAPH_FILE) : undefined);
   const capabilities = loadCapabilities(trusted ? await readOverride(o.workspace, WORKSPACE_CAPABILITIES_FILE) : undefined);
@@ -118,6 +124,6 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   return { engine, problems: [...graph.problems, ...capabilities.problems, ...roles.problems], workspace, storage };
 }
 
-export function nodePrdFile(workspace: NodeWorkspace, rel: string): PrdFile {
+export function nodePrdFile(workspace: WorkspaceTools, rel: string): PrdFile {
   return { path: rel, read: () => workspace.readFile(rel), write: (text) => workspace.writeFile(rel, text) };
 }
