@@ -5,8 +5,9 @@
 export { formatProblem } from './core/data-file';
 export { loadDefinitions } from './core/definitions';
 export { EFFORT_LEVELS } from './core/model/effort';
+export { newId } from './core/ids';
 export { createRun } from './core/runs';
-export { checkPrd, newPrdId, newPrdText } from './prd';
+export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
 export {
   budgetFor,
@@ -28,3 +29,26 @@ export {
   StructuredOutputError,
   toJsonSchema,
 } from './llm';
+export { AlgorithmEngine, RunCancelledError } from './core/algorithm/engine';
+export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
+export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
+export { loadRoles, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
+export { classifyEffort } from './core/algorithm/effort-classifier';
+export { criteriaFromPrd } from './core/algorithm/prd-sync';
+export { StoreRunStorage } from './store/run-storage';
+export { SpecialistAgent } from './agent/specialist-agent';
+export { ApprovalPolicy } from './agent/approvals';
+export { undoPlan, undoRunChanges } from './agent/checkpoint';
+export { VerificationEngineVerifier } from './agent/engine-verifier';
+export { ModelJudge } from './agent/model-judge';
+export { exportRunBundle } from './agent/bundle';
+export { nodeAlgorithm } from './agent/node-algorithm';
+export { NodeWorkspace } from './agent/node-workspace';
+export { verifyCriteria } from './verify/engine';
+export { StalenessTracker } from './verify/staleness';
+export { recordVerification } from './verify/store-verification';
+export { isVerifyCancellation, VerifyCancelledError } from './verify/errors';
+export { staleAfterChange } from './verify/staleness';
+export { buildVerificationReport } from './verify/report';
+export { commandsOf } from './verify/commands';
+export { bundledRipgrep } from './verify/ripgrep-path';

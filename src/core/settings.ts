@@ -18,6 +18,7 @@ export const SETTINGS = {
   budgetPhaseUsd: { key: 'idealState.budgets.phaseUsd', default: null as number | null },
   budgetRunTokens: { key: 'idealState.budgets.runTokens', default: null as number | null },
   budgetRunUsd: { key: 'idealState.budgets.runUsd', default: null as number | null },
+  verifyAllowedCommands: { key: 'idealState.verify.allowedCommands', default: [] as readonly string[] },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
