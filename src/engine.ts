@@ -5,7 +5,6 @@
 export { formatProblem } from './core/data-file';
 export { loadDefinitions } from './core/definitions';
 export { EFFORT_LEVELS } from './core/model/effort';
-export { newId } from './core/ids';
 export { createRun } from './core/runs';
 export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';

@@ -51,7 +51,8 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
       options.onResult?.(result, criterion, covered);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.parallelism, total || 1)) }, worker));
+  const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
+  await Promise.all(Array.from({ length: Math.min(parallelism, Math.max(total, 1)) }, worker));
   if (parent.aborted) throw cancel();
   return summarize(criteria, results as CriterionResult[], coverage);
 }

@@ -96,7 +96,7 @@ function escape(ch: string): string {
 
 /** Escapes a literal path so it can be given as a glob (e.g. the PRD file to leave out). */
 export function literalGlob(path: string): string {
-  return `/${path.replace(/[*?[\]\\!#]/g, (c) => `\\${c}`)}`;
+  return `/${path.replace(/[*?[\]\\!#{}]/g, (c) => `\\${c}`)}`;
 }
 
 /** The last rule that matches decides; undefined when none does. */

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CriterionResult } from '../../src/core/model';
-import { activateIdealState, type IdealStateApi } from './ideal-state';
+import { activateIdealState, waitForLogLine, type IdealStateApi } from './ideal-state';
 
 const until = async <T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
@@ -47,7 +47,8 @@ describe('verifying criteria in the editor', () => {
     for (const uri of created) await vscode.workspace.fs.delete(uri, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
 
-  it('runs tasks.json tasks and npm scripts by name and passes on their exit code', async () => {
+  it('runs tasks.json tasks and npm scripts by name and passes on their exit code', async function () {
+    this.timeout(120_000);
     const uri = file('verify-tasks.md');
     created.push(uri);
     await write(
@@ -117,15 +118,27 @@ describe('verifying criteria in the editor', () => {
     assert.ok(!all.some((p) => p.uri.path.endsWith('/README.md')), 'markdown that is not a PRD is not');
   });
 
-  it('verifies from the Testing view: PASS passed, FAIL failed, UNKNOWN skipped, written into the PRD', async () => {
+  it('verifies from the Testing view: PASS passed, FAIL failed, UNKNOWN skipped, written into the PRD', async function () {
+    this.timeout(180_000);
     const demo = file(DEMO);
     await vscode.window.showTextDocument(demo);
-    await vscode.commands.executeCommand('testing.runCurrentFile');
+    // The workbench learns of new test items a moment after the extension adds them: until
+    // then "Run Tests in Current File" finds none. Ask again until the run has started.
+    const started = /Testing view run: 7 criteria of \.ideal-state\/prds\/PRD-20261122-verify-demo\.md/;
+    for (let attempt = 1; ; attempt++) {
+      await vscode.commands.executeCommand('testing.runCurrentFile');
+      try {
+        await waitForLogLine(started, 10_000);
+        break;
+      } catch (error) {
+        if (attempt === 6) throw error;
+      }
+    }
     const states = await until(async () => {
       const item = (await api.criteriaTests()).find((p) => p.uri.toString() === demo.toString());
       const s = Object.fromEntries((item?.criteria ?? []).map((c) => [c.id, c.state]));
       return Object.values(s).every(Boolean) ? s : undefined;
-    }, 'a result for every demo criterion', 60_000);
+    }, 'a result for every demo criterion', 120_000);
     assert.deepEqual(states, {
       'ISC-DEMO-001': 'passed',
       'ISC-DEMO-002': 'passed',
@@ -145,7 +158,8 @@ describe('verifying criteria in the editor', () => {
     assert.match(text, /^- Failing: ISC-DEMO-004, ISC-DEMO-006$/m);
   });
 
-  it('marks a PASS stale when a file it covered changes', async () => {
+  it('marks a PASS stale when a file it covered changes', async function () {
+    this.timeout(90_000);
     const demo = file(DEMO);
     const greet = file('src/greet.js');
     const original = await read(greet);
@@ -154,7 +168,7 @@ describe('verifying criteria in the editor', () => {
       const item = await until(async () => {
         const found = (await api.criteriaTests()).find((p) => p.uri.toString() === demo.toString());
         return found?.criteria.find((c) => c.id === 'ISC-DEMO-003')?.stale ? found : undefined;
-      }, 'ISC-DEMO-003 (a Grep that matched in src/greet.js) to go stale');
+      }, 'ISC-DEMO-003 (a Grep that matched in src/greet.js) to go stale', 60_000);
       const byId = Object.fromEntries(item.criteria.map((c) => [c.id, c]));
       assert.equal(byId['ISC-DEMO-003']!.stale, 'src/greet.js changed');
       assert.equal(byId['ISC-DEMO-003']!.state, undefined, 'its result was invalidated');

@@ -68,6 +68,9 @@ describe('verify: the engine', () => {
     most = 0;
     await run(criteria, { workspaceRoot: workspace(), judge }, { parallelism: 1 });
     assert.equal(most, 1);
+    most = 0;
+    const odd = await run(criteria.slice(0, 3), { workspaceRoot: workspace(), judge }, { parallelism: Number.NaN });
+    assert.deepEqual([most, odd.counts.PASS], [1, 3], 'a parallelism that is not a number runs one at a time');
   });
 
   it('gives each criterion its timeout: a command past it fails as an execution error and its tree is killed', async () => {

@@ -153,6 +153,13 @@ describe('verify: GREP', () => {
     assert.equal(v.outcome, 'FAIL');
   });
 
+  it('leaves out a PRD whose name has glob characters, and only that file', async () => {
+    const root = workspace({ 'docs/{draft} [1]*.md': 'needle\n', 'docs/draft 1.md': 'needle\n' });
+    const v = await searchWithJs({ ...request(root, 'needle'), scope: SearchScope.create(root, undefined, [], ['docs/{draft} [1]*.md']) });
+    assert.deepEqual(matches(v), { count: 1, files: ['docs/draft 1.md'], locations: ['docs/draft 1.md:1'] });
+    if (rg) assert.deepEqual(matches(await searchWithRipgrep(rg, { ...request(root, 'needle'), scope: SearchScope.create(root, undefined, [], ['docs/{draft} [1]*.md']) })), matches(v));
+  });
+
   it('an invalid regex is UNKNOWN with the reason, not an exception', async () => {
     const root = workspace({ 'a.txt': 'x' });
     const c = criterion({ type: 'GREP', pattern: '(unclosed', expect: 'present' });

@@ -136,8 +136,12 @@ export class CriteriaTests implements vscode.Disposable {
     prd.description = vscode.workspace.asRelativePath(uri);
     prd.range = new vscode.Range(doc.title?.line ?? 0, 0, doc.title?.line ?? 0, 0);
     const children: vscode.TestItem[] = [];
+    const ids = new Set<string>();
     for (const c of doc.criteria) {
       const cid = childId(prd, c.id);
+      // A repeated id is an error the Problems panel shows; the Testing view lists its first use.
+      if (ids.has(cid)) continue;
+      ids.add(cid);
       const item = prd.children.get(cid) ?? this.controller.createTestItem(cid, c.id, uri);
       item.label = `${c.id}: ${c.text}`;
       item.range = new vscode.Range(c.line, 0, c.line, doc.source.lines[c.line]?.text.length ?? 0);
@@ -182,6 +186,7 @@ export class CriteriaTests implements vscode.Disposable {
         if (criteria.size === 0 || token.isCancellationRequested) continue;
         for (const item of criteria) run.enqueued(item);
         const ids = [...criteria].map((i) => i.id.slice(i.id.lastIndexOf('#') + 1));
+        this.log.info(`Testing view run: ${ids.length} criteria of ${vscode.workspace.asRelativePath(prd.uri!)}`);
         const reported = new Set<string>();
         try {
           for (const item of criteria) run.started(item);

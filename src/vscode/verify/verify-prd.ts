@@ -11,7 +11,7 @@ import type { StoreHost } from '../store-host';
 import { EditorCommandApprover } from './command-approver';
 import { EditorDiagnosticsSource } from './diagnostics-source';
 import { minimalEdit } from './prd-text-edit';
-import { bundledRipgrep, filesExcludeGlobs } from './ripgrep';
+import { filesExcludeGlobs } from './files-exclude';
 import type { EditorTaskRunner } from './task-runner';
 import type { JudgeSource } from './model-judge';
 
@@ -92,7 +92,8 @@ export class PrdVerifier {
       approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath: relative }),
       excludeGlobs: filesExcludeGlobs(folder.uri),
       ...optional('judge', await this.judges.judge().catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
-      ...optional('ripgrepPath', bundledRipgrep()),
+      // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
+      ...optional('ripgrepPath', engine().bundledRipgrep(vscode.env.appRoot)),
     };
     const started = Date.now();
     const set = await engine().verifyCriteria(criteria, host, {
