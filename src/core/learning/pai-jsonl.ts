@@ -1,4 +1,4 @@
-import { EffortLevel, Rating, Reflection } from '../model';
+import { EffortLevel, Rating, Reflection, RUN_ID } from '../model';
 import { learningCategory as keywordCategory, reflectionId } from './reflection';
 
 /**
@@ -119,9 +119,10 @@ const EFFORT_ALIASES: Record<string, EffortLevel> = { TRIVIAL: 'INSTANT', QUICK:
 export function parseReflectionsJsonl(text: string, version: string): ParsedJsonl<Reflection> {
   return parseLines(text, (raw) => {
     const timestamp = isoTimestamp(raw.timestamp ?? raw.ts);
-    const effortText = (str(raw.effort_level) ?? str(raw.effort) ?? '').toUpperCase();
+    const effortRaw = str(raw.effort_level) ?? str(raw.effort) ?? '';
+    const effortText = effortRaw.toUpperCase();
     const effort = EffortLevel.safeParse(EFFORT_ALIASES[effortText] ?? effortText);
-    if (!effort.success) throw new Error(`"effort_level" "${effortText || '(missing)'}" is not an effort level (Instant … Comprehensive)`);
+    if (!effort.success) throw new Error(`"effort_level" "${effortRaw || '(missing)'}" is not an effort level (Instant … Comprehensive)`);
     const q1 = str(raw.reflection_q1) ?? str(raw.q1_self) ?? str(raw.q1);
     const q2 = str(raw.reflection_q2) ?? str(raw.q2_workflow) ?? str(raw.q2) ?? '';
     const q3 = str(raw.reflection_q3) ?? str(raw.q3_system) ?? str(raw.q3) ?? '';
@@ -134,7 +135,8 @@ export function parseReflectionsJsonl(text: string, version: string): ParsedJson
     const text = `${q1} ${q2} ${q3}`;
     return Reflection.parse(
       clean({
-        id: runId ? reflectionId(runId) : `refl-pai-${fingerprint(`${timestamp}|${q1}`)}`,
+        // One reflection per run of ours; PAI's entries are known by their time and first answer.
+        id: runId && RUN_ID.test(runId) ? reflectionId(runId) : `refl-pai-${fingerprint(`${timestamp}|${q1}`)}`,
         runId: runId ?? `pai:${str(raw.prd_id) || fingerprint(`${timestamp}|${request ?? ''}`)}`,
         timestamp,
         effortLevel: effort.data,
