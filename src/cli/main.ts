@@ -6,6 +6,7 @@ import { EFFORT_LEVELS } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
+import { LEARNING_USAGE, learningCommand } from './ratings';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -19,9 +20,11 @@ Commands:
   effort         the effort table in force (shipped, plus the workspace override)
   isc list       the ISC definitions by artifact type
   prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
+${LEARNING_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
+  --out FILE        where an export goes (default: standard output)
   --store FILE      the store database (default: one per workspace under the user data folder)
   --json            machine-readable output
   -h, --help        this help
@@ -38,6 +41,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
       options: {
         workspace: { type: 'string' },
         store: { type: 'string' },
+        out: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -54,9 +58,11 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (positionals[0] === 'prd' && positionals[1] === 'check' && positionals.length <= 3) return prdCheck(positionals[2], values.json, io);
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const command = positionals.join(' ');
+  const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace);
+  if (positionals[0] === 'ratings' || positionals[0] === 'reflections') return learningCommand(positionals, { store: storeFile, json: values.json, ...(values.out ? { out: values.out } : {}) }, io);
   switch (command) {
     case 'store info':
-      return storeInfo(values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace), values.json, io);
+      return storeInfo(storeFile, values.json, io);
     case 'effort':
     case 'isc list':
       return definitions(command, workspace, values.json, io);
