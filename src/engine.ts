@@ -9,3 +9,4 @@ export { createRun } from './core/runs';
 export { checkPrd, newPrdId, newPrdText } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
 export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';
+export { applyEdits, diffPrdView, mergeEngineUpdate, parsePrd, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';

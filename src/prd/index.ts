@@ -10,3 +10,8 @@ export { formatVerifySpec, parseVerifySpec } from './verify-spec';
 export { renderCriterionLine } from './criterion-line';
 export * from './to-core';
 export * from './new-prd';
+export * from './merge';
+export * from './recognise';
+export * from './store-sync';
+export * from './text-changes';
+export * from './view';

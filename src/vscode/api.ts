@@ -1,6 +1,9 @@
 import type { DefinitionsHost } from './definitions-host';
 import type { ModelOption, ModelsHost } from './models/models-host';
 import type { StoreHost } from './store-host';
+import type { PrdSync } from './prd/prd-sync';
+import type { EngineUpdate, MergeResult } from '../prd';
+import type * as vscode from 'vscode';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -15,13 +18,16 @@ export interface IdealStateApi {
   modelOptions(): Promise<ModelOption[]>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
+  /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
+  applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
     modelOptions: () => models.options(),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
+    applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
   };
 }

@@ -8,7 +8,7 @@ import { registerShowStoreInfo } from './commands/show-store-info';
 import { DefinitionsHost } from './definitions-host';
 import { ChannelLogger } from './log';
 import { ModelsHost } from './models/models-host';
-import { registerPrdSupport } from './prd';
+import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
@@ -35,11 +35,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerSetApiKey(models),
     registerSelectModel(models, settings),
     registerRestrictedModeIndicator(log),
-    registerPrdSupport(definitions, settings, log.child('prd')),
+    registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models);
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')));
 }
 
 export async function deactivate(): Promise<void> {
