@@ -8,5 +8,6 @@ export { EFFORT_LEVELS } from './core/model/effort';
 export { createRun } from './core/runs';
 export { checkPrd, newPrdId, newPrdText } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
+export { LearningService, formatFigures } from './core/learning';
 export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';
 export { applyEdits, diffPrdView, mergeEngineUpdate, parsePrd, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';

@@ -1,6 +1,7 @@
 import type { DefinitionsHost } from './definitions-host';
 import type { ModelOption, ModelsHost } from './models/models-host';
 import type { StoreHost } from './store-host';
+import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
@@ -18,15 +19,18 @@ export interface IdealStateApi {
   modelOptions(): Promise<ModelOption[]>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
+  /** Ratings and reflections: the engine reports runs to `host`; tests read the Reflections tree. */
+  readonly learning: Pick<LearningSupport, 'host' | 'reflections' | 'status'>;
   /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
     modelOptions: () => models.options(),
+    learning: { host: learning.host, reflections: learning.reflections, status: learning.status },
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
   };

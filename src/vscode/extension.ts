@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createApi, type IdealStateApi } from './api';
 import { registerListIscDefinitions } from './commands/list-isc-definitions';
+import { registerLearningSupport } from './learning';
 import { registerSelectModel } from './commands/select-model';
 import { registerSetApiKey } from './commands/set-api-key';
 import { registerShowEffortLevels } from './commands/show-effort-levels';
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   stores = new StoreHost(context, settings, log.child('store'));
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'));
+  const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
 
   context.subscriptions.push(
     channel,
@@ -35,11 +37,12 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerSetApiKey(models),
     registerSelectModel(models, settings),
     registerRestrictedModeIndicator(log),
+    learning,
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')));
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning);
 }
 
 export async function deactivate(): Promise<void> {
