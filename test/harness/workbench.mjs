@@ -118,11 +118,22 @@ export class Workbench {
    * FrameLocator: `.locator(css).innerText()`, `.getByRole('button', …).click()`.
    */
   async webview(title, { timeoutMs = 15_000 } = {}) {
-    await this.page.locator('.tabs-container .tab').filter({ hasText: title }).first().click({ timeout: timeoutMs });
+    // A custom editor's tab has the same title as the text editor of its file: try each
+    // matching tab until one shows a webview. The content sits two iframes deep: the
+    // workbench's webview host frame, then its #active-frame.
+    const tabs = this.page.locator('.tabs-container .tab').filter({ hasText: title });
+    await tabs.first().waitFor({ timeout: timeoutMs });
     const outer = this.page.frameLocator('iframe.webview.ready:visible');
     const content = outer.frameLocator('#active-frame');
-    await content.locator('body').waitFor({ timeout: timeoutMs });
-    return content;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const count = await tabs.count();
+      for (let i = count - 1; i >= 0; i--) {
+        await tabs.nth(i).click();
+        if (await content.locator('body').waitFor({ timeout: 2_000 }).then(() => true, () => false)) return content;
+      }
+      if (Date.now() > deadline) throw new Error(`no tab titled "${title}" shows a webview within ${timeoutMs} ms`);
+    }
   }
 
   /** Developer: Reload Window, then wait for the workbench to come back. */
