@@ -136,6 +136,27 @@ export class Workbench {
     }
   }
 
+  /**
+   * Closes the browser and stops the server, runs `between()` — e.g. to write into the
+   * profile's workspace storage while no extension host holds it — then reopens the same
+   * workspace on the same port (the workspace storage folder is keyed by that URI).
+   */
+  async restart(between) {
+    await this.browser.close();
+    await this.server.stop();
+    await between?.();
+    this.server = await startServer({ profile: this.profile, port: this.server.port });
+    this.browser = await launchBrowser();
+    this.page = await openWorkbench(this.browser, this.server.url(this.workspace));
+  }
+
+  /** The content of a webview view in the side bar (its iframe is laid over the view's pane). */
+  async sideBarWebview(contentSelector, { timeoutMs = 20_000 } = {}) {
+    const content = this.page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+    await content.locator(contentSelector).first().waitFor({ timeout: timeoutMs });
+    return content;
+  }
+
   /** Developer: Reload Window, then wait for the workbench to come back. */
   async reloadWindow() {
     // Listen before running the command: the reload can finish before runCommand returns.
