@@ -136,13 +136,15 @@ describe('Learning: a person rates a finished run in the sidebar', () => {
 
     await workbench.runCommand('Ideal State: Mine Reflections');
     const reflections = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Reflections' }) });
+    // The tree refreshes once mining has named the themes.
+    const themeRow = reflections.locator('.monaco-list-row').first();
+    await themeRow.waitFor({ timeout: 20_000 });
+    for (let i = 0; i < 50 && /Not mined yet/.test(await themeRow.innerText()); i++) await page.waitForTimeout(200);
+    assert.doesNotMatch(await themeRow.innerText(), /Not mined yet|fact · based/, 'mining named the themes by their content');
     const row = reflections.locator('.monaco-list-row', { hasText: 'Add a dark mode toggle' });
     await row.waitFor({ timeout: 20_000 });
     assert.match(await row.innerText(), /3\/10 · learning note/);
     const shot = await workbench.screenshot('learning sidebar ratings chart and reflections tree');
-
-    const themeRow = reflections.locator('.monaco-list-row').first();
-    assert.doesNotMatch(await themeRow.innerText(), /Not mined yet|fact · based/, 'mining named the themes by their content');
 
     await row.click();
     const editor = page.locator('.editor-instance .view-lines').first();
