@@ -51,3 +51,5 @@ export { staleAfterChange } from './verify/staleness';
 export { buildVerificationReport } from './verify/report';
 export { commandsOf } from './verify/commands';
 export { bundledRipgrep } from './verify/ripgrep-path';
+export { LearningService, formatFigures } from './core/learning';
+export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';

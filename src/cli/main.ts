@@ -8,6 +8,7 @@ import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
 import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
+import { LEARNING_USAGE, learningCommand } from './ratings';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -24,9 +25,11 @@ Commands:
   verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
                  see ideal-state verify --help)
 ${RUN_USAGE}
+${LEARNING_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
+  --out FILE        where an export goes (default: standard output)
   --store FILE      the store database (default: one per workspace under the user data folder)
   --json            machine-readable output
   -h, --help        this help
@@ -45,6 +48,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
       options: {
         workspace: { type: 'string' },
         store: { type: 'string' },
+        out: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -61,9 +65,11 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (positionals[0] === 'prd' && positionals[1] === 'check' && positionals.length <= 3) return prdCheck(positionals[2], values.json, io);
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const command = positionals.join(' ');
+  const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace);
+  if (positionals[0] === 'ratings' || positionals[0] === 'reflections') return learningCommand(positionals, { store: storeFile, json: values.json, ...(values.out ? { out: values.out } : {}) }, io);
   switch (command) {
     case 'store info':
-      return storeInfo(values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace), values.json, io);
+      return storeInfo(storeFile, values.json, io);
     case 'effort':
     case 'isc list':
       return definitions(command, workspace, values.json, io);

@@ -11,3 +11,8 @@ export { renderCriterionLine } from './criterion-line';
 export * from './to-core';
 export * from './new-prd';
 export * from './write-outcomes';
+export * from './merge';
+export * from './recognise';
+export * from './store-sync';
+export * from './text-changes';
+export * from './view';

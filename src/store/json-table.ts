@@ -42,9 +42,9 @@ export class JsonTable<T> {
   }
 
   /** Entities matching a WHERE clause over the indexed columns. */
-  where(clause: string, params: readonly SqlParam[] = [], orderBy?: string): T[] {
+  where(clause: string, params: readonly SqlParam[] = [], orderBy?: string, limit?: number): T[] {
     const keys = this.spec.key.join(', ');
-    const sql = `SELECT ${keys}, data FROM ${this.spec.table}${clause ? ` WHERE ${clause}` : ''}${orderBy ? ` ORDER BY ${orderBy}` : ''}`;
+    const sql = `SELECT ${keys}, data FROM ${this.spec.table}${clause ? ` WHERE ${clause}` : ''}${orderBy ? ` ORDER BY ${orderBy}` : ''}${limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(limit))}` : ''}`;
     return this.reader.query<Record<string, SqlParam>>(sql, params).map((row) => this.parse(row));
   }
 

@@ -2,6 +2,10 @@ import type { DefinitionsHost } from './definitions-host';
 import type { ModelOption, ModelsHost, SelectedModel } from './models/models-host';
 import type { StoreHost } from './store-host';
 import type { CriteriaTests } from './verify/criteria-tests';
+import type { LearningSupport } from './learning';
+import type { PrdSync } from './prd/prd-sync';
+import type { EngineUpdate, MergeResult } from '../prd';
+import type * as vscode from 'vscode';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -27,9 +31,13 @@ export interface IdealStateApi {
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
   /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
   criteriaTests(): ReturnType<CriteriaTests['items']>;
+  /** Ratings and reflections: the engine reports runs to `host`; tests read the Reflections tree. */
+  readonly learning: Pick<LearningSupport, 'host' | 'reflections' | 'status' | 'ratings'>;
+  /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
+  applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests, prd: PrdSync, learning: LearningSupport): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
@@ -40,5 +48,7 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     modelsForRun: (level) => models.forRun(level),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     criteriaTests: () => tests.items(),
+    learning: { host: learning.host, reflections: learning.reflections, status: learning.status, ratings: learning.ratings },
+    applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
   };
 }

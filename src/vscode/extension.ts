@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createApi, type IdealStateApi } from './api';
 import { registerListIscDefinitions } from './commands/list-isc-definitions';
+import { registerLearningSupport } from './learning';
 import { registerSelectModel } from './commands/select-model';
 import { registerSetApiKey } from './commands/set-api-key';
 import { registerShowEffortLevels } from './commands/show-effort-levels';
@@ -8,7 +9,7 @@ import { registerShowStoreInfo } from './commands/show-store-info';
 import { DefinitionsHost } from './definitions-host';
 import { ChannelLogger } from './log';
 import { ModelsHost } from './models/models-host';
-import { registerPrdSupport } from './prd';
+import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
+  const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
 
   context.subscriptions.push(
     channel,
@@ -37,12 +39,13 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerSetApiKey(models),
     registerSelectModel(models, settings),
     registerRestrictedModeIndicator(log),
-    registerPrdSupport(definitions, settings, log.child('prd')),
+    learning,
+    registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
     verify.disposable,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, verify.tests);
+  return createApi(stores, definitions, models, verify.tests, new PrdSync(log.child('prd')), learning);
 }
 
 export async function deactivate(): Promise<void> {

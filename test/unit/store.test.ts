@@ -34,6 +34,16 @@ describe('store', () => {
     assert.equal(store.runs.count(), 1);
   });
 
+  it('keeps a run\'s criteria and decisions when the run itself is saved again', async () => {
+    const store = await openStore(tempFile());
+    const run = aRun();
+    store.runs.save(run);
+    store.criteria.saveVersion(run.id, 1, [aCriterion({ id: 'ISC-1' })]);
+    store.runs.save({ ...run, criteriaVersion: 1, iteration: 1 });
+    assert.deepEqual(store.criteria.list(run.id).map((c) => c.id), ['ISC-1'], 'an update of the run is not a delete that cascades');
+    assert.equal(store.runs.get(run.id)!.iteration, 1);
+  });
+
   it('keeps criteria by version and updates one row in place', async () => {
     const store = await openStore(tempFile());
     const run = aRun();

@@ -25,6 +25,9 @@ export type Rating = z.infer<typeof Rating>;
 export const LearningCategory = z.enum(['ALGORITHM', 'SYSTEM']);
 export type LearningCategory = z.infer<typeof LearningCategory>;
 
+export const ReflectionAuthor = z.enum(['manager', 'facts', 'imported']);
+export type ReflectionAuthor = z.infer<typeof ReflectionAuthor>;
+
 /** The three-question look back after a run (seed 000 §4.1). */
 export const Reflection = z
   .object({
@@ -44,6 +47,14 @@ export const Reflection = z
     q2Workflow: z.string().min(1),
     q3System: z.string().min(1),
     category: LearningCategory,
+    /** Who wrote Q1–Q3: the manager model, a fact-based fallback when no model was available, or an import. */
+    author: ReflectionAuthor.optional(),
+    /** For a run rated 4 or less: the criteria that failed or were never proven. */
+    learningNote: z.string().optional(),
+    /** The request (PAI's task_description) and its PRD, for the reader and for mining. */
+    request: z.string().optional(),
+    prdId: z.string().optional(),
+    prdPath: z.string().optional(),
     theme: z.string().optional(),
     reportId: z.string().optional(),
     version: z.string().min(1),

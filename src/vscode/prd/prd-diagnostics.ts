@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
-import type { PrdDiagnostic, PrdDocument, Range } from '../../prd';
+import type { PrdDiagnostic, Range } from '../../prd';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 
@@ -14,15 +14,6 @@ export interface PrdFinding {
 
 export function toRange(r: Range): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-}
-
-/** A markdown file whose frontmatter says `prd: true`, or one in PAI v2's PRD format. */
-function isPrd(doc: PrdDocument): boolean {
-  const fm = doc.frontmatter;
-  if (!fm) return false;
-  if (fm.data.prd === true || doc.dialect === 'pai-v2') return true;
-  // Broken YAML leaves no data; the line still says what the file is meant to be.
-  return !fm.ok && doc.source.lines.slice(fm.open + 1, fm.close).some((l) => /^prd:\s*true\s*(#.*)?$/.test(l.text));
 }
 
 /**
@@ -86,7 +77,7 @@ export class PrdDiagnostics implements vscode.Disposable {
     );
     if (document.isClosed || document.version !== version) return; // a newer check is scheduled
     const { document: prd, diagnostics } = engine().checkPrd(document.getText(), effortTable ? { effortTable } : {});
-    if (!isPrd(prd)) return this.clear(document.uri);
+    if (!engine().isPrdDocument(prd)) return this.clear(document.uri);
     const list = diagnostics.map((d): PrdFinding => {
       const diagnostic = new vscode.Diagnostic(toRange(d.range), d.message, severity(d.severity));
       diagnostic.source = 'Ideal State';

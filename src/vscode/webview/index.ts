@@ -1,0 +1,2 @@
+export { webviewHtml, webviewOptions, webviewRoot, type WebviewPage } from './html';
+export { WebviewBridge, WebviewRequestRefused, type Protocol, type RequestHandlers } from './bridge';

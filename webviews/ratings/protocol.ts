@@ -1,0 +1,50 @@
+import type { Protocol } from '../shared/protocol';
+
+/** One rating on the chart and in the recent list. */
+export interface RatingPoint {
+  timestamp: string;
+  rating: number;
+  type: 'explicit' | 'implicit';
+  /** The rated run's effort level, or "imported" for a rating with no run in this store. */
+  effort: string;
+  runId?: string;
+  comment?: string;
+}
+
+/** The finished run "How did this go?" asks about. */
+export interface RatingRequest {
+  runId: string;
+  request: string;
+  effort: string;
+  state: string;
+  finishedAt: string;
+  criteriaPassed: number;
+  criteriaCount: number;
+  /** A comment already kept for it (without a rating). */
+  comment?: string;
+}
+
+export interface RatingsSnapshot {
+  ask?: RatingRequest;
+  figures: { count: number; rollingAverage?: number; trend: '↑' | '↓' | '→' };
+  /** Oldest first, at most the last 60. */
+  history: RatingPoint[];
+  /** Whether a model will read a rating from a comment without a number. */
+  modelAvailable: boolean;
+}
+
+export interface RatingsProtocol extends Protocol {
+  requests: {
+    rate: { params: { runId: string; rating?: number; comment: string }; result: { rated: boolean; message: string } };
+  };
+  events: {
+    snapshot: RatingsSnapshot;
+  };
+}
+
+/** What the view keeps across hide/show and reloads: the unsent answer. */
+export interface RatingsState {
+  runId?: string;
+  rating?: number;
+  comment?: string;
+}
