@@ -5,7 +5,11 @@
 export { formatProblem } from './core/data-file';
 export { loadDefinitions } from './core/definitions';
 export { EFFORT_LEVELS } from './core/model/effort';
+export { newId } from './core/ids';
 export { createRun } from './core/runs';
-export { checkPrd, newPrdId, newPrdText } from './prd';
+export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
 export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';
+export { verifyCriteria } from './verify/engine';
+export { StalenessTracker } from './verify/staleness';
+export { recordVerification } from './verify/store-verification';

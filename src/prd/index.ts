@@ -10,3 +10,4 @@ export { formatVerifySpec, parseVerifySpec } from './verify-spec';
 export { renderCriterionLine } from './criterion-line';
 export * from './to-core';
 export * from './new-prd';
+export * from './write-outcomes';

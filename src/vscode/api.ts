@@ -1,6 +1,7 @@
 import type { DefinitionsHost } from './definitions-host';
 import type { ModelOption, ModelsHost } from './models/models-host';
 import type { StoreHost } from './store-host';
+import type { CriteriaTests } from './verify/criteria-tests';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -15,13 +16,16 @@ export interface IdealStateApi {
   modelOptions(): Promise<ModelOption[]>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
+  /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
+  criteriaTests(): ReturnType<CriteriaTests['items']>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
     modelOptions: () => models.options(),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
+    criteriaTests: () => tests.items(),
   };
 }

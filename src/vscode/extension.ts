@@ -12,6 +12,7 @@ import { registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
+import { registerVerify } from './verify';
 
 let stores: StoreHost | undefined;
 
@@ -23,6 +24,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   stores = new StoreHost(context, settings, log.child('store'));
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'));
+  const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
 
   context.subscriptions.push(
     channel,
@@ -36,10 +38,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerSelectModel(models, settings),
     registerRestrictedModeIndicator(log),
     registerPrdSupport(definitions, settings, log.child('prd')),
+    verify.disposable,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models);
+  return createApi(stores, definitions, models, verify.tests);
 }
 
 export async function deactivate(): Promise<void> {
