@@ -9,7 +9,26 @@ export { newId } from './core/ids';
 export { createRun } from './core/runs';
 export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
-export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';
+export {
+  budgetFor,
+  BudgetExceededError,
+  BudgetLedger,
+  budgetOverrideFromSettings,
+  chooseDefault,
+  DEFAULT_MODELS,
+  generateObject,
+  LlmCancelledError,
+  LlmProviderError,
+  LlmTimeoutError,
+  ModelRouter,
+  NOTHING_AVAILABLE_MESSAGE,
+  parseLlmConfig,
+  probeLocalServers,
+  resolveModels,
+  routeFor,
+  StructuredOutputError,
+  toJsonSchema,
+} from './llm';
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';

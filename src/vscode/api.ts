@@ -1,10 +1,11 @@
 import type { DefinitionsHost } from './definitions-host';
-import type { ModelOption, ModelsHost } from './models/models-host';
+import type { ModelOption, ModelsHost, SelectedModel } from './models/models-host';
 import type { StoreHost } from './store-host';
 import type { CriteriaTests } from './verify/criteria-tests';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
+import type { BudgetLedger, BudgetLimits, LanguageModel, ModelRouter } from '../llm';
 import { engine } from './engine';
 
 /** What `activate` returns: for other extensions and for the integration tests. */
@@ -14,6 +15,14 @@ export interface IdealStateApi {
   definitions(): Promise<Definitions>;
   /** The models "Select Model" would offer now, available ones first. */
   modelOptions(): Promise<ModelOption[]>;
+  /** The model that serves when nothing routes a role elsewhere, or why there is none. */
+  selectedModel(): Promise<SelectedModel>;
+  /** A model by a "Select Model" id (`vscode-lm:<id>` or a configured id), ready to call; undefined when unavailable. */
+  model(id: string): Promise<LanguageModel | undefined>;
+  /** The token and money caps in force for a run at this level: settings over the models file over the shipped table. */
+  budgetLimits(level: EffortLevel): Promise<BudgetLimits>;
+  /** A run's model router and the budget ledger it holds every call to. */
+  modelsForRun(level: EffortLevel): Promise<{ router: ModelRouter; budget: BudgetLedger }>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
   /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
@@ -25,6 +34,10 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     store: () => stores.get(),
     definitions: () => definitions.get(),
     modelOptions: () => models.options(),
+    selectedModel: () => models.selected(),
+    model: (id) => models.model(id),
+    budgetLimits: (level) => models.budgetLimits(level),
+    modelsForRun: (level) => models.forRun(level),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     criteriaTests: () => tests.items(),
   };
