@@ -32,3 +32,18 @@ export {
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';
+// The Algorithm in the editor (src/vscode/run): the engine, its data files, the agent and its workspace helpers.
+export { AlgorithmEngine } from './core/algorithm/engine';
+export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
+export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
+export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
+export { StoreRunStorage } from './store/run-storage';
+export { ApprovalPolicy } from './agent/approvals';
+export { undoPlan } from './agent/checkpoint';
+export { SpecialistAgent } from './agent/specialist-agent';
+export { confinePath, PathEscapeError } from './agent/workspace';
+export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
+export { runCommand } from './verify/run-command';
+export { searchWorkspace } from './verify/search';
+export { SearchScope } from './verify/search-scope';
+export { compilePattern } from './verify/search-types';
