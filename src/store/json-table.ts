@@ -25,7 +25,10 @@ export class JsonTable<T> {
 
   constructor(private readonly spec: TableSpec<T>, private readonly reader: RowReader, private readonly sink: StatementSink) {
     const names = [...Object.keys(spec.columns), 'data'];
-    this.upsertSql = `INSERT OR REPLACE INTO ${spec.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`;
+    // A true upsert, not INSERT OR REPLACE: REPLACE deletes the old row first, and with
+    // ON DELETE CASCADE that silently deleted every child row (a run's events, packets …).
+    const updates = names.filter((n) => !spec.key.includes(n)).map((n) => `${n} = excluded.${n}`);
+    this.upsertSql = `INSERT INTO ${spec.table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ON CONFLICT (${spec.key.join(', ')}) DO UPDATE SET ${updates.join(', ')}`;
   }
 
   upsertStatement(entity: T): SqlStatement {
