@@ -47,3 +47,6 @@ export { runCommand } from './verify/run-command';
 export { searchWorkspace } from './verify/search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
+export { VerificationEngineVerifier } from './agent/engine-verifier';
+export { ModelJudge } from './agent/model-judge';
+export { classifyEffort } from './core/algorithm/effort-classifier';

@@ -2,6 +2,7 @@ import type { DefinitionsHost } from './definitions-host';
 import type { ModelOption, ModelsHost, SelectedModel } from './models/models-host';
 import type { StoreHost } from './store-host';
 import type { CriteriaTests } from './verify/criteria-tests';
+import type { RunService } from './run/run-service';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -27,9 +28,15 @@ export interface IdealStateApi {
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
   /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
   criteriaTests(): ReturnType<CriteriaTests['items']>;
+  /**
+   * Runs of the Algorithm in this window: every committed step as it happens (run id, phase,
+   * criteria rows, budget), the runs going now, and two hooks for tests — answering
+   * approvals instead of the dialog, and behaving as in Restricted Mode.
+   */
+  readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust'>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests, runs: RunService): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
@@ -40,5 +47,11 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     modelsForRun: (level) => models.forRun(level),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     criteriaTests: () => tests.items(),
+    runs: {
+      onDidChangeRun: runs.onDidChangeRun,
+      activeRuns: () => runs.activeRuns(),
+      answerApprovalsWith: (answerer) => runs.answerApprovalsWith(answerer),
+      simulateTrust: (trusted) => runs.simulateTrust(trusted),
+    },
   };
 }

@@ -10,6 +10,7 @@ import { ChannelLogger } from './log';
 import { ModelsHost } from './models/models-host';
 import { registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
+import { registerRuns } from './run';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
+  const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
 
   context.subscriptions.push(
     channel,
@@ -39,10 +41,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerRestrictedModeIndicator(log),
     registerPrdSupport(definitions, settings, log.child('prd')),
     verify.disposable,
+    runs.disposable,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, verify.tests);
+  return createApi(stores, definitions, models, verify.tests, runs.service);
 }
 
 export async function deactivate(): Promise<void> {
