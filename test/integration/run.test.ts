@@ -105,6 +105,33 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     assert.equal(document.isDirty, false);
   });
 
+  it('Cancel Run stops the run at its next safe point: CANCELLED, state kept, the file untouched', async () => {
+    const api = await activateIdealState();
+    api.runs.answerApprovalsWith(async (request): Promise<'deny'> => {
+      asked.push(request);
+      // The person cancels while the edit waits for an answer.
+      assert.equal(await vscode.commands.executeCommand<number>('idealState.cancelRun'), 1);
+      return 'deny';
+    });
+    try {
+      const result = await vscode.commands.executeCommand<RunResult | undefined>('idealState.runAlgorithm', { request: REQUEST, effort: 'STANDARD' });
+      assert.ok(result);
+      assert.equal(result.state, 'CANCELLED', result.reason);
+      assert.deepEqual(asked.map((a) => a.kind), ['edit']);
+      assert.ok(onDisk('src/greet.js').equals(original), 'the file is untouched');
+      const stored = (await api.store()).runs.get(result.run.id);
+      assert.equal(stored?.state, 'CANCELLED');
+      assert.equal(stored?.phase, 'EXECUTE');
+      assert.equal((await api.store()).criteria.list(result.run.id, stored.criteriaVersion).length, 5, 'the criteria are kept');
+      assert.deepEqual(api.runs.activeRuns(), []);
+    } finally {
+      api.runs.answerApprovalsWith((request) => {
+        asked.push(request);
+        return 'approve';
+      });
+    }
+  });
+
   it('in Restricted Mode makes no edit, runs no command, writes no PRD, and does not end COMPLETE', async () => {
     const api = await activateIdealState();
     api.runs.simulateTrust(false);

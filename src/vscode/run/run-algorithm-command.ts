@@ -48,7 +48,7 @@ async function askEffort(table: EffortTable): Promise<EffortLevel | typeof AUTO 
   const items: Item[] = [
     ...engine().EFFORT_LEVELS.map((level): Item => {
       const s = table.levels[level];
-      return { label: level, description: `${s.budgetSeconds} s · ${s.minCriteria}–${s.maxCriteria} criteria · ${s.maxIterations ?? 'until budget'} iteration${s.maxIterations === 1 ? '' : 's'} · ${s.parallelism} parallel`, detail: s.description, level };
+      return { label: level, description: `${s.budgetSeconds} s · ${s.minCriteria}–${s.maxCriteria} criteria · ${s.maxIterations === null ? 'iterations until the budget' : `${s.maxIterations} iteration${s.maxIterations === 1 ? '' : 's'}`} · ${s.parallelism} parallel`, detail: s.description, level };
     }),
     { label: 'Auto', description: 'the effort classifier picks the level from the request', detail: 'Multi-step, file scope, research and integration cues raise it; start the request with "effort EXTENDED:" to choose yourself.', level: AUTO },
   ];

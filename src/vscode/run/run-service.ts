@@ -96,7 +96,8 @@ export class RunService implements vscode.Disposable {
     const going = new Set([...this.active].map((a) => a.runId));
     const store = await this.stores.get();
     return store.runs
-      .list(['RUNNING', 'PENDING'] as RunState[])
+      // Exit states are final (the engine resumes none of them); these stopped on the way.
+      .list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL'] as RunState[])
       .filter((r) => !going.has(r.id))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
