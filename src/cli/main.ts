@@ -6,6 +6,7 @@ import { EFFORT_LEVELS } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
+import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
 import { defaultCliStoreFile, Store } from '../store/store';
 
@@ -22,6 +23,7 @@ Commands:
   prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
   verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
                  see ideal-state verify --help)
+${RUN_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -33,6 +35,7 @@ Options:
 type Output = VerifyIo;
 
 export async function main(argv: string[], io: Output): Promise<number> {
+  if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   let parsed;
   try {

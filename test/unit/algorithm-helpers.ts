@@ -6,12 +6,14 @@ import { denyAll, type Approver } from '../../src/agent/approvals';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import type { EffortLevel, EffortTable, RunEvent } from '../../src/core/model';
 import { LlmConfig } from '../../src/llm/config';
-import { ScriptedModel, type Script } from '../../src/llm/providers/scripted';
+import { z } from 'zod';
+import { BudgetLedger } from '../../src/llm/budgets';
+import { ScriptedModel, Script } from '../../src/llm/providers/scripted';
 import { ModelRouter } from '../../src/llm/router';
 import type { ChatRequest, ChatResponse, LanguageModel } from '../../src/llm/types';
 import { Store } from '../../src/store/store';
 
-export type Step = Script['steps'][number];
+export type Step = z.input<typeof Script>['steps'][number];
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `ideal-state-${prefix}-`));
@@ -34,8 +36,8 @@ export class RecordingModel implements LanguageModel {
 }
 
 /** A router whose every role is served by one scripted model (a test tool, labelled as one). */
-export function scriptedRouter(steps: Step[], options: { budget?: ConstructorParameters<typeof ModelRouter>[1]['budget'] } = {}): { router: ModelRouter; model: RecordingModel } {
-  const model = new RecordingModel(new ScriptedModel('test-script.yaml', { name: 'test', steps }));
+export function scriptedRouter(steps: Step[], options: { budget?: BudgetLedger } = {}): { router: ModelRouter; model: RecordingModel } {
+  const model = new RecordingModel(new ScriptedModel('test-script.yaml', Script.parse({ name: 'test', steps })));
   const config = LlmConfig.parse({ version: 1, providers: [{ id: 'scripted', kind: 'scripted', script: 'test-script.yaml' }], models: [{ id: 'test', provider: 'scripted', model: 'test' }], routing: { default: 'test' } });
   const router = new ModelRouter({ config, slots: new Map([['test', { ok: true, model }]]), source: 'config' }, { ...(options.budget ? { budget: options.budget } : {}) });
   return { router, model };
@@ -91,7 +93,7 @@ export interface Harness {
   close(): void;
 }
 
-export async function harness(steps: Step[], options: { approver?: Approver; autoApproveEdits?: boolean; allowCommands?: string[]; effort?: EffortTable; workspace?: string; storeFile?: string; trusted?: boolean; budget?: Parameters<typeof scriptedRouter>[1]['budget'] } = {}): Promise<Harness> {
+export async function harness(steps: Step[], options: { approver?: Approver; autoApproveEdits?: boolean; allowCommands?: string[]; effort?: EffortTable; workspace?: string; storeFile?: string; trusted?: boolean; budget?: BudgetLedger; clock?: { now(): Date } } = {}): Promise<Harness> {
   const workspace = options.workspace ?? tempDir('ws');
   const storeFile = options.storeFile ?? path.join(tempDir('store'), 'db.sqlite');
   const store = await Store.open({ file: storeFile, checkpointIdleMs: 60_000 });
@@ -108,6 +110,7 @@ export async function harness(steps: Step[], options: { approver?: Approver; aut
     trusted: options.trusted ?? true,
     onEvent: (e) => events.push(e),
     verifyTimeoutMs: 20_000,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return { workspace, store, storeFile, events, router, model, engine: built.engine, storage: built.storage, close: () => store.close() };
 }

@@ -1,3 +1,4 @@
+import { escalationToRunEvent } from '../../llm/router';
 import type { Logger } from '../log';
 import { EXIT_STATES, type AnyCriterion, type EffortLevel, type EffortTable, type Phase, type Reflection, type Run, type RunEvent, type RunState, type VerificationReport } from '../model';
 import { createRun } from '../runs';
@@ -87,6 +88,8 @@ export class AlgorithmEngine {
   private readonly clock: Clock;
   private readonly instance = `w${Math.random().toString(36).slice(2, 8)}`;
   private pendingEvents: RunEvent[] = [];
+  /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
+  private prdShown = '';
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
@@ -131,12 +134,14 @@ export class AlgorithmEngine {
   async resume(runId: string, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
     const state = this.deps.storage.load(runId);
     if (!state) throw new Error(`no run ${runId} in this store`);
-    if (isExit(state.run.state)) return this.result(state);
+    // A cancelled run keeps its state so it can go on; the other exit states are final.
+    if (isExit(state.run.state) && state.run.state !== 'CANCELLED') return this.result(state);
     // Claims of the process that stopped are stale by definition: that worker is gone.
     const at = this.clock.now().toISOString();
     state.criteria = state.criteria.map((c) => (c.claim ? ({ ...without(c, 'claim'), status: 'PENDING', updatedAt: at } as AnyCriterion) : c));
     state.packets = state.packets.map((p) => (p.status === 'CLAIMED' ? { ...without(p, 'claimedBy'), status: 'PLANNED' as const, updatedAt: at } : p));
-    state.run = { ...state.run, state: 'RUNNING', updatedAt: at };
+    const { finishedAt: _f, exitReason: _r, ...run } = state.run;
+    state.run = { ...run, state: 'RUNNING', updatedAt: at };
     this.emit(state, { kind: 'phase', message: `run resumed at ${state.run.phase} (iteration ${state.run.iteration})`, role: 'system' });
     this.commit(state, {});
     return this.loop(state, signal);
@@ -175,11 +180,14 @@ export class AlgorithmEngine {
 
     this.emit(state, { kind: 'phase', message: `${phase} started (iteration ${state.run.iteration})`, phase, role: node.role === 'system' ? 'system' : node.role });
     const ctx = this.context(state, phase, spec, signal);
+    const escalated = this.deps.models.escalations?.length ?? 0;
     try {
       await HANDLERS[phase](state, ctx);
     } catch (error) {
+      this.recordEscalations(state, phase, escalated);
       return this.onNodeError(committed, state, phase, error, signal, tracker);
     }
+    this.recordEscalations(state, phase, escalated);
     const gate = checkGate(node.gate, state, spec);
     const spent = this.clock.now().getTime() - began;
     if (spent > tracker.shareMs(node.budget)) this.emit(state, { kind: 'budget', message: `${phase} took ${spent} ms, over its ${Math.round(node.budget * 100)} % share of the budget`, phase });
@@ -210,6 +218,14 @@ export class AlgorithmEngine {
       emit: (s, e) => this.emit(s, { phase, ...e }),
       commitProgress: (s) => this.commit(s, { packets: s.packets, candidates: s.candidates }),
     };
+  }
+
+  /** Escalations from a local to a frontier model during the node, as run events (seed 001: logged escalation). */
+  private recordEscalations(state: AlgorithmState, phase: Phase, from: number): void {
+    for (const e of this.deps.models.escalations?.slice(from) ?? []) {
+      const event = escalationToRunEvent(e, { runId: state.run.id, seq: 0, at: '', phase });
+      this.emit(state, { kind: 'model', message: event.message, phase, ...(event.role ? { role: event.role } : {}), ...(event.model ? { model: event.model } : {}), ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
+    }
   }
 
   /** The gate refused: ask again (retries), go to `on_fail`, or end the run FAILED. The refused output is not kept. */
@@ -348,10 +364,14 @@ export class AlgorithmEngine {
 
   private async syncPrd(state: AlgorithmState): Promise<void> {
     if (!this.deps.prdFor || (state.criteria.length === 0 && !state.run.prdPath)) return;
+    // Only what the PRD shows: a step that changed none of it (PLAN, EXECUTE) costs no parse.
+    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome])]);
+    if (shown === this.prdShown) return;
     const file = this.deps.prdFor(state.run);
     try {
       const text = syncPrdText(await file.read(), state, this.deps.effort, this.clock.now());
       await file.write(text);
+      this.prdShown = shown;
       if (state.run.prdPath !== file.path) {
         state.run = { ...state.run, prdPath: file.path };
         this.commit(state, {});
