@@ -153,6 +153,16 @@ describe('verify: GREP', () => {
     assert.equal(v.outcome, 'FAIL');
   });
 
+  it("leaves Ideal State's own folder out unless the glob names it", async () => {
+    const root = workspace({ '.ideal-state/prds/other.md': 'Verify: Grep: dark-mode-toggle\n', '.ideal-state/demo/run.yaml': 'dark-mode-toggle\n', 'src/a.ts': 'nothing\n' });
+    const method = { type: 'GREP' as const, pattern: 'dark-mode-toggle', expect: 'present' as const };
+    assert.equal((await verifyGrep(method, context(hostFor(root), criterion(method)))).outcome, 'FAIL', 'sibling PRDs and demo files are not evidence');
+    const inside = { ...method, glob: '.ideal-state/demo/**' };
+    const v = await verifyGrep(inside, context(hostFor(root), criterion(inside)));
+    assert.equal(v.outcome, 'PASS');
+    assert.deepEqual(v.locations, [{ file: '.ideal-state/demo/run.yaml', line: 1 }]);
+  });
+
   it('leaves out a PRD whose name has glob characters, and only that file', async () => {
     const root = workspace({ 'docs/{draft} [1]*.md': 'needle\n', 'docs/draft 1.md': 'needle\n' });
     const v = await searchWithJs({ ...request(root, 'needle'), scope: SearchScope.create(root, undefined, [], ['docs/{draft} [1]*.md']) });

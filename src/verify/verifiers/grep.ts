@@ -24,7 +24,7 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
     if (!g.ok) return unknown('SCOPE_ERROR', `not searched: ${g.reason}`, `The Grep glob of ${ctx.criterion.id} names files inside the workspace`);
   }
   const where = method.glob ? `files matching ${method.glob}` : 'workspace files';
-  const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, ctx.host.excludeGlobs ?? [], ctx.excludeFiles);
+  const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, [...ctx.host.excludeGlobs ?? [], ...ownFilesExcluded(method.glob)], ctx.excludeFiles);
   const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs }, ctx.host.ripgrepPath);
   switch (found.kind) {
     case 'cancelled':
@@ -53,4 +53,13 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
   if (found.matchCount > 0) return fail(anti ? 'CONSTRAINT_VIOLATION' : 'REQUIREMENT_COVERAGE', evidence, `No line in ${where} matches ${shown}`, extra);
   if (found.unreadable.length > 0) return unknown('EXECUTION_ERROR', evidence, `Every file of ${where} can be read`, extra);
   return pass(evidence, { ...extra, coverage: everyFile });
+}
+
+/**
+ * `.ideal-state/` holds Ideal State's own files: PRDs that quote the very patterns they ask
+ * for, models files, scripted demos. They are never evidence about the workspace's code, so
+ * a Grep leaves them out unless its glob names that folder.
+ */
+function ownFilesExcluded(glob: string | undefined): string[] {
+  return glob?.replace(/^\.\//, '').startsWith('.ideal-state/') ? [] : ['.ideal-state'];
 }
