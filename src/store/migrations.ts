@@ -100,6 +100,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'run steps and file checkpoints',
+    sql: `
+      CREATE TABLE run_steps (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+      CREATE TABLE file_checkpoints (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, path)
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -16,6 +16,7 @@ import {
   RunRepository,
   runEventTable,
 } from './repositories';
+import { checkpointTable, runStepTable } from './run-storage';
 
 export const DATABASE_FILE_NAME = 'ideal-state.sqlite';
 
@@ -39,6 +40,8 @@ export class Repositories {
   readonly ratings;
   readonly reflections;
   readonly prdIndex;
+  readonly steps;
+  readonly checkpoints;
 
   constructor(reader: RowReader, sink: StatementSink) {
     this.runs = new RunRepository(reader, sink);
@@ -51,6 +54,8 @@ export class Repositories {
     this.ratings = ratingTable(reader, sink);
     this.reflections = reflectionTable(reader, sink);
     this.prdIndex = prdIndexTable(reader, sink);
+    this.steps = runStepTable(reader, sink);
+    this.checkpoints = checkpointTable(reader, sink);
   }
 }
 

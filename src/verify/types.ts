@@ -1,4 +1,5 @@
 import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../core/model';
+import type { Coverage } from './verdict';
 
 /**
  * The contract between the verification engine and whoever hosts it (the editor or the
@@ -14,7 +15,11 @@ export interface TaskRunner {
 export type TaskRunResult =
   | { kind: 'exited'; exitCode: number; output?: string }
   | { kind: 'not-found'; available: string[] }
-  | { kind: 'cannot-run'; reason: string };
+  | { kind: 'cannot-run'; reason: string }
+  // Added by the engine: ways a task ends that the runner may report (the editor's may not).
+  | { kind: 'timeout'; timeoutMs: number; output?: string }
+  | { kind: 'signalled'; signal: string; output?: string }
+  | { kind: 'cancelled' };
 
 /** The editor's diagnostics, for STATIC. */
 export interface DiagnosticsSource {
@@ -72,8 +77,17 @@ export interface VerifyOptions {
   parallelism: number;
   /** Per criterion, unless its method names its own. */
   timeoutMs: number;
-  /** Called as each criterion finishes, for progress and live UI. */
-  onResult?: (result: CriterionResult, criterion: AnyCriterion) => void;
+  /** Called as each criterion finishes, for progress and live UI; `coverage` is what a PASS depends on (for staleness). */
+  onResult?: (result: CriterionResult, criterion: AnyCriterion, coverage: Coverage) => void;
+  /**
+   * Workspace-relative files GREP never searches: the PRD being verified (and other
+   * requirement files), because a criterion's own text is not evidence that it holds.
+   */
+  excludeFiles?: readonly string[];
+  /** For CUSTOM's auditor view: the criteria version being verified (default 0), the candidate, earlier results. */
+  criteriaVersion?: number;
+  candidate?: AuditorView['candidate'];
+  earlierResults?: CriterionResult[];
 }
 
 export interface VerifySetResult {
@@ -82,6 +96,8 @@ export interface VerifySetResult {
   passed: boolean;
   summary: string;
   counts: Record<Outcome, number>;
+  /** Per criterion id: what its result depends on, for staleness (see staleness.ts). */
+  coverage: Record<string, Coverage>;
 }
 
-export type { VerificationMethod };
+export type { Coverage, VerificationMethod };

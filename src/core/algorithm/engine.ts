@@ -1,0 +1,381 @@
+import type { Logger } from '../log';
+import { EXIT_STATES, type AnyCriterion, type EffortLevel, type EffortTable, type Phase, type Reflection, type Run, type RunEvent, type RunState, type VerificationReport } from '../model';
+import { createRun } from '../runs';
+import { BudgetTracker, systemClock, type Clock } from './budget-tracker';
+import { shippedCapabilities, type Capabilities } from './capabilities';
+import type { EventDraft, NodeContext } from './context';
+import { classifyEffort } from './effort-classifier';
+import { execute } from './execute';
+import { checkGate } from './gates';
+import { decideAfterVerify, reportPasses, unmetCriteria } from './iteration';
+import { build, observe, plan, think } from './manager-phases';
+import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
+import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunStorage, StepCommit } from './ports';
+import { syncPrdText } from './prd-sync';
+import { shippedRoles, type Roles } from './roles';
+import { emptyMemo, type AlgorithmState, type RunStep } from './state';
+import { verify } from './verify-phase';
+
+export interface AlgorithmDeps {
+  readonly storage: RunStorage;
+  readonly models: ModelCaller;
+  readonly worker: PacketWorker;
+  readonly verifier: CriteriaVerifier;
+  readonly effort: EffortTable;
+  readonly graph?: PhaseGraph;
+  readonly roles?: Roles;
+  readonly capabilities?: Capabilities;
+  /** The run's PRD file; created at OBSERVE when it does not exist. */
+  readonly prdFor?: (run: Run) => PrdFile;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Per criterion, unless its method names its own. */
+  readonly verifyTimeoutMs?: number;
+}
+
+export interface StartInput {
+  readonly request: string;
+  /** 'AUTO' asks the effort classifier. */
+  readonly effort: EffortLevel | 'AUTO';
+  /** A PRD whose criteria are the spec: OBSERVE may add to them, never drop or reword them. */
+  readonly prd?: { readonly path: string; readonly criteria: readonly AnyCriterion[] };
+  readonly workspaceFolder?: string;
+}
+
+/** How a run ended, for the caller and `--json`. */
+export interface RunResult {
+  readonly run: Run;
+  readonly state: RunState;
+  readonly criteria: readonly AnyCriterion[];
+  readonly report?: VerificationReport;
+  /** The report with the most passing criteria, and its candidates' ids (BUDGET_EXHAUSTED). */
+  readonly bestReportId?: string;
+  readonly unmet: readonly AnyCriterion[];
+  readonly reason?: string;
+}
+
+const HANDLERS: Record<Phase, (state: AlgorithmState, ctx: NodeContext) => Promise<void>> = {
+  OBSERVE: observe,
+  THINK: think,
+  PLAN: plan,
+  BUILD: build,
+  EXECUTE: execute,
+  VERIFY: verify,
+  LEARN: async () => undefined,
+};
+
+/** Thrown inside the engine to end a run as cancelled; never a failure. */
+export class RunCancelledError extends Error {
+  override readonly name = 'RunCancelledError';
+}
+
+const isExit = (s: RunState) => EXIT_STATES.includes(s);
+const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE'];
+
+/**
+ * The Algorithm (DESIGN §4) as a small runner over the phase graph: for each node it
+ * applies the budget, runs the node's role, checks its gate, and commits the transition
+ * (with its events) before the next node begins. Cancellation stops at the next safe
+ * point and keeps the state; `resume` continues from the last committed step.
+ */
+export class AlgorithmEngine {
+  private readonly graph: PhaseGraph;
+  private readonly roles: Roles;
+  private readonly capabilities: Capabilities;
+  private readonly clock: Clock;
+  private readonly instance = `w${Math.random().toString(36).slice(2, 8)}`;
+  private pendingEvents: RunEvent[] = [];
+
+  constructor(private readonly deps: AlgorithmDeps) {
+    this.graph = deps.graph ?? shippedPhaseGraph();
+    this.roles = deps.roles ?? shippedRoles();
+    this.capabilities = deps.capabilities ?? shippedCapabilities();
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  async start(input: StartInput, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+    const table = this.deps.effort;
+    let request = input.request.trim();
+    let effort: EffortLevel;
+    let why: string;
+    if (input.effort === 'AUTO') {
+      const c = classifyEffort(request, table);
+      ({ level: effort, request } = c);
+      why = `effort ${effort} chosen by the classifier: ${c.reasons.join(', ')}`;
+    } else {
+      effort = input.effort;
+      why = `effort ${effort}`;
+    }
+    const now = this.clock.now();
+    const created = createRun({ request, effort, ...(input.workspaceFolder ? { workspaceFolder: input.workspaceFolder } : {}) }, table, now);
+    const run: Run = { ...created, state: 'RUNNING', phase: this.graph.entry, iteration: 1, startedAt: now.toISOString(), ...(input.prd ? { prdPath: input.prd.path } : {}) };
+    const state: AlgorithmState = {
+      run,
+      criteria: [...(input.prd?.criteria ?? [])],
+      packets: [],
+      candidates: [],
+      decisions: [],
+      memo: { ...emptyMemo(), pinned: (input.prd?.criteria ?? []).map((c) => c.id) },
+      stepSeq: 0,
+      eventSeq: 0,
+    };
+    this.emit(state, { kind: 'phase', message: `run started: ${why}`, role: 'system' });
+    if (input.prd) this.emit(state, { kind: 'note', message: `spec from ${input.prd.path}: ${input.prd.criteria.length} criteria kept as written`, role: 'user' });
+    this.commit(state, {});
+    await this.syncPrd(state);
+    return this.loop(state, signal);
+  }
+
+  async resume(runId: string, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+    const state = this.deps.storage.load(runId);
+    if (!state) throw new Error(`no run ${runId} in this store`);
+    if (isExit(state.run.state)) return this.result(state);
+    // Claims of the process that stopped are stale by definition: that worker is gone.
+    const at = this.clock.now().toISOString();
+    state.criteria = state.criteria.map((c) => (c.claim ? ({ ...without(c, 'claim'), status: 'PENDING', updatedAt: at } as AnyCriterion) : c));
+    state.packets = state.packets.map((p) => (p.status === 'CLAIMED' ? { ...without(p, 'claimedBy'), status: 'PLANNED' as const, updatedAt: at } : p));
+    state.run = { ...state.run, state: 'RUNNING', updatedAt: at };
+    this.emit(state, { kind: 'phase', message: `run resumed at ${state.run.phase} (iteration ${state.run.iteration})`, role: 'system' });
+    this.commit(state, {});
+    return this.loop(state, signal);
+  }
+
+  private async loop(initial: AlgorithmState, signal: AbortSignal): Promise<RunResult> {
+    let state = initial;
+    const tracker = new BudgetTracker(state.run.budgetSeconds, this.deps.effort.compressAtPercent, this.clock, state.run.elapsedMs);
+    while (!isExit(state.run.state)) {
+      if (signal.aborted) {
+        state = this.finish(state, 'CANCELLED', `cancelled at ${state.run.phase}`, tracker);
+        break;
+      }
+      state = await this.runNode(state, tracker, signal);
+      await this.syncPrd(state);
+    }
+    await this.syncPrd(state);
+    return this.result(state);
+  }
+
+  private async runNode(committed: AlgorithmState, tracker: BudgetTracker, signal: AbortSignal): Promise<AlgorithmState> {
+    const state = structuredClone(committed);
+    const phase = state.run.phase;
+    const node = nodeOf(this.graph, phase);
+    const spec = this.deps.effort.levels[state.run.effort];
+    const began = this.clock.now().getTime();
+
+    if (!state.memo.compressed && tracker.shouldCompress()) {
+      state.memo.compressed = true;
+      this.emit(state, { kind: 'budget', message: `${tracker.percent()} % of the ${state.run.budgetSeconds} s budget used: compressing (no new packets, straight to VERIFY and LEARN)`, phase });
+      if (BEFORE_VERIFY.includes(phase)) {
+        if (state.criteria.length === 0) return this.finish(state, 'BUDGET_EXHAUSTED', 'the wall-time budget ran out before any criteria were written', tracker);
+        return this.transition(state, phase, 'skipped', 'VERIFY', tracker);
+      }
+    }
+
+    this.emit(state, { kind: 'phase', message: `${phase} started (iteration ${state.run.iteration})`, phase, role: node.role === 'system' ? 'system' : node.role });
+    const ctx = this.context(state, phase, spec, signal);
+    try {
+      await HANDLERS[phase](state, ctx);
+    } catch (error) {
+      return this.onNodeError(committed, state, phase, error, signal, tracker);
+    }
+    const gate = checkGate(node.gate, state, spec);
+    const spent = this.clock.now().getTime() - began;
+    if (spent > tracker.shareMs(node.budget)) this.emit(state, { kind: 'budget', message: `${phase} took ${spent} ms, over its ${Math.round(node.budget * 100)} % share of the budget`, phase });
+    if (!gate.ok) return this.refused(committed, state, phase, gate.problems, tracker);
+    state.memo.retry = undefined;
+    if (phase === 'VERIFY') return this.afterVerify(state, tracker);
+    if (phase === 'LEARN' || node.end) return this.learn(state, tracker);
+    return this.transition(state, phase, 'passed', node.next!, tracker);
+  }
+
+  private context(state: AlgorithmState, phase: Phase, spec: NodeContext['spec'], signal: AbortSignal): NodeContext {
+    return {
+      phase,
+      spec,
+      graph: this.graph,
+      roles: this.roles,
+      capabilities: this.capabilities,
+      models: this.deps.models,
+      worker: this.deps.worker,
+      verifier: this.deps.verifier,
+      storage: this.deps.storage,
+      clock: this.clock,
+      logger: this.deps.logger,
+      signal,
+      verifyTimeoutMs: this.deps.verifyTimeoutMs ?? 60_000,
+      instance: `${state.run.id.slice(4, 10)}-${this.instance}`,
+      retryProblems: state.memo.retry?.phase === phase ? state.memo.retry.problems : [],
+      emit: (s, e) => this.emit(s, { phase, ...e }),
+      commitProgress: (s) => this.commit(s, { packets: s.packets, candidates: s.candidates }),
+    };
+  }
+
+  /** The gate refused: ask again (retries), go to `on_fail`, or end the run FAILED. The refused output is not kept. */
+  private refused(committed: AlgorithmState, attempted: AlgorithmState, phase: Phase, problems: string[], tracker: BudgetTracker): AlgorithmState {
+    const node = nodeOf(this.graph, phase);
+    // Keep what happened inside the node that was already committed (EXECUTE progress), drop the rest.
+    const state = phase === 'EXECUTE' ? attempted : { ...structuredClone(committed), eventSeq: attempted.eventSeq };
+    this.emit(state, { kind: 'phase', message: `${phase} gate refused: ${problems.join('; ')}`, phase, role: 'system' });
+    const count = (state.memo.retry?.phase === phase ? state.memo.retry.count : 0) + 1;
+    if (count <= node.retries) {
+      state.memo.retry = { phase, count, problems };
+      return this.transition(state, phase, 'refused', phase, tracker);
+    }
+    state.memo.retry = undefined;
+    if (node.on_fail) return this.transition(state, phase, 'refused', node.on_fail, tracker);
+    return this.finish(state, 'FAILED', `the ${phase} gate refused the output${node.retries > 0 ? ` ${count} times` : ''}: ${problems.join('; ')}`, tracker);
+  }
+
+  private onNodeError(committed: AlgorithmState, attempted: AlgorithmState, phase: Phase, error: unknown, signal: AbortSignal, tracker: BudgetTracker): AlgorithmState {
+    const kept = phase === 'EXECUTE' ? attempted : { ...structuredClone(committed), eventSeq: attempted.eventSeq };
+    const name = error instanceof Error ? error.name : '';
+    if (signal.aborted || name === 'LlmCancelledError' || name === 'RunCancelledError' || name === 'AbortError') {
+      return this.finish(kept, 'CANCELLED', `cancelled during ${phase}`, tracker);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (name === 'BudgetExceededError') {
+      kept.memo.stopping = 'BUDGET_EXHAUSTED';
+      kept.memo.stopReason = message;
+      this.emit(kept, { kind: 'budget', message, phase });
+      const worked = kept.criteria.length > 0 && BEFORE_VERIFY.includes(phase) && kept.candidates.length > 0;
+      if (worked) return this.transition(kept, phase, 'skipped', 'VERIFY', tracker);
+      kept.memo.exit = 'BUDGET_EXHAUSTED';
+      kept.memo.exitReason = message;
+      return this.learn(kept, tracker);
+    }
+    this.deps.logger?.error(`${kept.run.id} ${phase}: ${message}`);
+    return this.finish(kept, 'FAILED', `${phase} failed: ${message}`, tracker);
+  }
+
+  /** Decide / iterate (DESIGN §4.7). */
+  private afterVerify(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
+    if (tracker.shouldCompress()) state.memo.compressed = true;
+    const d = decideAfterVerify({ report: state.report, criteria: state.criteria, graph: this.graph, memo: state.memo, iteration: state.run.iteration, maxIterations: this.deps.effort.levels[state.run.effort].maxIterations });
+    if (d.kind === 'complete') {
+      state.memo.exit = 'COMPLETE';
+      state.memo.exitReason = 'every CRITICAL criterion verified PASS';
+      return this.transition(state, 'VERIFY', 'passed', 'LEARN', tracker);
+    }
+    if (d.kind === 'stop') {
+      state.memo.exit = state.memo.stopping === 'BLOCKED' ? 'BLOCKED' : 'BUDGET_EXHAUSTED';
+      state.memo.exitReason = d.reason;
+      return this.transition(state, 'VERIFY', 'passed', 'LEARN', tracker);
+    }
+    const failing = unmetCriteria(state.report, state.criteria).map((c) => c.id);
+    const at = this.clock.now().toISOString();
+    state.memo.failureStreak = { label: d.label, count: d.streak };
+    state.memo.delta = `iteration ${state.run.iteration}: ${state.report!.summary}; failing ${failing.join(', ')} (${d.label}); back to ${d.to}${d.replan ? ` to re-plan after ${d.streak} × ${d.label}` : ''}`;
+    this.emit(state, { kind: 'phase', message: state.memo.delta, phase: 'VERIFY', role: 'system' });
+    state.criteria = state.criteria.map((c) => (failing.includes(c.id) ? ({ ...c, status: 'PENDING', updatedAt: at } as AnyCriterion) : c));
+    const iteration = state.run.iteration + 1;
+    if (d.to === 'EXECUTE') {
+      state.packets = state.packets
+        .filter((p) => p.criterionIds.some((id) => failing.includes(id)))
+        .map((p, i) => ({ ...without(p, 'claimedBy'), id: `pkt-${iteration}-${i + 1}`, iteration, status: 'PLANNED' as const, createdAt: at, updatedAt: at }));
+      for (const p of state.packets) for (const id of p.criterionIds) state.memo.coverage[id] = [p.id];
+    } else {
+      state.packets = [];
+    }
+    state.candidates = [];
+    state.run = { ...state.run, iteration };
+    return this.transition(state, 'VERIFY', 'passed', d.to, tracker);
+  }
+
+  /** LEARN: the exit state (fail-closed), a reflection, the final commit. */
+  private learn(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
+    let exit = state.memo.exit ?? (reportPasses(state.report, state.criteria) ? 'COMPLETE' : 'BUDGET_EXHAUSTED');
+    let reason = state.memo.exitReason ?? '';
+    if (exit === 'COMPLETE' && !reportPasses(state.report, state.criteria)) {
+      exit = 'BUDGET_EXHAUSTED';
+      reason = 'the last report does not show every CRITICAL criterion passing';
+    }
+    const passed = state.report?.results.filter((r) => r.outcome === 'PASS').length ?? 0;
+    const failed = state.report?.results.filter((r) => r.outcome === 'FAIL').length ?? 0;
+    const unmet = unmetCriteria(state.report, state.criteria);
+    const at = this.clock.now().toISOString();
+    const reflection: Reflection = {
+      id: `refl-${state.run.id.slice(4)}`,
+      runId: state.run.id,
+      timestamp: at,
+      effortLevel: state.run.effort,
+      criteriaCount: state.criteria.length,
+      criteriaPassed: passed,
+      criteriaFailed: failed,
+      withinBudget: tracker.percent() <= 100,
+      elapsedPercent: tracker.percent(),
+      q1Self: `${passed}/${state.criteria.length} criteria verified in ${state.run.iteration} iteration(s); ${unmet.length > 0 ? `unmet: ${unmet.map((c) => c.id).join(', ')}` : 'none unmet'}.`,
+      q2Workflow: state.memo.failureStreak ? `most recent failure label ${state.memo.failureStreak.label} (${state.memo.failureStreak.count}× in a row)` : 'no loop-back was needed',
+      q3System: `${tracker.percent()} % of the ${state.run.budgetSeconds} s budget used${state.memo.compressed ? ', compressed' : ''}.`,
+      category: 'ALGORITHM',
+      version: '1',
+    };
+    return this.finish(state, exit, reason, tracker, reflection);
+  }
+
+  private transition(state: AlgorithmState, phase: Phase, gate: RunStep['gate'], next: Phase, tracker: BudgetTracker): AlgorithmState {
+    const at = this.clock.now().toISOString();
+    state.run = { ...state.run, phase: next, updatedAt: at, elapsedMs: tracker.elapsedMs() };
+    const step: RunStep = { runId: state.run.id, seq: state.stepSeq++, at, phase, iteration: state.run.iteration, gate, next, memo: state.memo };
+    if (gate !== 'refused') this.emit(state, { kind: 'phase', message: `${phase} → ${next}`, phase, role: 'system' });
+    this.commit(state, { criteria: state.criteria, packets: state.packets, candidates: state.candidates, ...(state.report ? { report: state.report } : {}), decisions: state.decisions, step });
+    return state;
+  }
+
+  private finish(state: AlgorithmState, exit: RunState, reason: string, tracker: BudgetTracker, reflection?: Reflection): AlgorithmState {
+    const at = this.clock.now().toISOString();
+    state.run = { ...state.run, state: exit, exitReason: reason, finishedAt: at, updatedAt: at, elapsedMs: tracker.elapsedMs() };
+    const step: RunStep = { runId: state.run.id, seq: state.stepSeq++, at, phase: state.run.phase, iteration: state.run.iteration, gate: 'passed', memo: state.memo };
+    this.emit(state, { kind: 'phase', message: `run ended ${exit}${reason ? `: ${reason}` : ''}`, phase: state.run.phase, role: 'system' });
+    this.commit(state, { criteria: state.criteria, packets: state.packets, candidates: state.candidates, ...(state.report ? { report: state.report } : {}), decisions: state.decisions, step, ...(reflection ? { reflection } : {}) });
+    return state;
+  }
+
+  private emit(state: AlgorithmState, e: EventDraft): RunEvent {
+    const event: RunEvent = { inputTokens: 0, outputTokens: 0, costUsd: 0, ...e, runId: state.run.id, seq: state.eventSeq++, at: this.clock.now().toISOString() };
+    this.pendingEvents.push(event);
+    return event;
+  }
+
+  /** One durable commit of the run with every event since the last one; listeners hear of them after. */
+  private commit(state: AlgorithmState, parts: Omit<StepCommit, 'run' | 'events'>): void {
+    const events = this.pendingEvents.filter((e) => e.runId === state.run.id && e.seq < state.eventSeq);
+    this.pendingEvents = this.pendingEvents.filter((e) => !events.includes(e));
+    this.deps.storage.commit({ run: state.run, criteria: state.criteria, ...parts, events });
+    for (const e of events) this.deps.onEvent?.(e);
+  }
+
+  private async syncPrd(state: AlgorithmState): Promise<void> {
+    if (!this.deps.prdFor || (state.criteria.length === 0 && !state.run.prdPath)) return;
+    const file = this.deps.prdFor(state.run);
+    try {
+      const text = syncPrdText(await file.read(), state, this.deps.effort, this.clock.now());
+      await file.write(text);
+      if (state.run.prdPath !== file.path) {
+        state.run = { ...state.run, prdPath: file.path };
+        this.commit(state, {});
+      }
+    } catch (error) {
+      // The store holds the truth; a PRD that cannot be written is reported, not fatal.
+      this.deps.logger?.warn(`${state.run.id}: the PRD ${file.path} could not be updated: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  private result(state: AlgorithmState): RunResult {
+    return {
+      run: state.run,
+      state: state.run.state,
+      criteria: state.criteria,
+      ...(state.report ? { report: state.report } : {}),
+      ...(state.memo.bestReportId ? { bestReportId: state.memo.bestReportId } : {}),
+      unmet: unmetCriteria(state.report, state.criteria),
+      ...(state.run.exitReason ? { reason: state.run.exitReason } : {}),
+    };
+  }
+}
+
+function without<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
+  const { [key]: _dropped, ...rest } = o;
+  return rest;
+}

@@ -1,0 +1,119 @@
+import type { z } from 'zod';
+import type { RoutedCall } from '../../llm/router';
+import type { ObjectRequest, ObjectResult } from '../../llm/structured';
+import type { LanguageModel, ModelRole } from '../../llm/types';
+import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, FileEdit, Packet, Phase, Reflection, Run, RunEvent, VerificationReport } from '../model';
+import type { AlgorithmState, RunStep } from './state';
+import type { SpecialistView } from './views';
+import type { EventDraft } from './context';
+
+/**
+ * What the engine needs from the world, each a small interface received in its
+ * constructor: the store, the models, the specialists, the verifier and the PRD file.
+ * The editor and the command line each supply their own.
+ */
+
+/** One transition, written in one durable commit before the next step begins. */
+export interface StepCommit {
+  readonly run: Run;
+  /** The current criteria version's rows (a new version when `run.criteriaVersion` moved). */
+  readonly criteria?: readonly AnyCriterion[];
+  readonly packets?: readonly Packet[];
+  readonly candidates?: readonly Candidate[];
+  readonly report?: VerificationReport;
+  readonly decisions?: readonly Decision[];
+  readonly reflection?: Reflection;
+  readonly events: readonly RunEvent[];
+  readonly step?: RunStep;
+}
+
+export interface RunStorage {
+  commit(commit: StepCommit): void;
+  /** The run as last committed, or undefined when the store does not know it. */
+  load(runId: string): AlgorithmState | undefined;
+  /** Keeps a file's content before the run first changes it, durably, before the change is made. */
+  saveCheckpoint(runId: string, checkpoint: FileCheckpoint): void;
+  checkpoints(runId: string): FileCheckpoint[];
+}
+
+/** A file as it was before the run first touched it; `before` undefined: it did not exist. */
+export interface FileCheckpoint {
+  readonly path: string;
+  readonly before?: string;
+  readonly at: string;
+}
+
+/** The structured-output and chat calls the engine makes; `ModelRouter` is the real one. */
+export interface ModelCaller {
+  generateObject<S extends z.ZodType>(role: ModelRole, level: EffortLevel, request: ObjectRequest<S> & RoutedCall<z.output<S>>): Promise<ObjectResult<z.output<S>> & { model: LanguageModel }>;
+}
+
+/** What a specialist is given for one packet. */
+export interface PacketAssignment {
+  readonly runId: string;
+  readonly iteration: number;
+  readonly level: EffortLevel;
+  readonly workerId: string;
+  readonly packet: Packet;
+  readonly view: SpecialistView;
+  /** Model turns allowed (the level's agent steps, decayed in long loops). */
+  readonly maxSteps: number;
+  /** Records every model call, for the run's cost events. */
+  readonly onEvent: (event: EventDraft) => void;
+}
+
+/** What a specialist produced: the candidate's content. */
+export interface PacketWork {
+  readonly summary: string;
+  readonly edits: readonly FileEdit[];
+  readonly commandOutput?: string;
+  readonly assumptions: readonly string[];
+  readonly evidence: readonly string[];
+  /** Set when the specialist could not go on (edits or commands denied, untrusted workspace). */
+  readonly blocked?: string;
+}
+
+/** Works one packet; the agent loop in src/agent is the real one. */
+export interface PacketWorker {
+  work(assignment: PacketAssignment, signal: AbortSignal): Promise<PacketWork>;
+}
+
+/** A candidate as the verifier may see it (auditor view): summary and evidence, nothing else. */
+export interface CandidateEvidence {
+  readonly id: string;
+  readonly summary: string;
+  readonly evidence: readonly string[];
+}
+
+export interface CriteriaVerifyOptions {
+  readonly signal: AbortSignal;
+  readonly parallelism: number;
+  readonly timeoutMs: number;
+  readonly criteriaVersion: number;
+  /** The candidate that worked each criterion, by criterion id. */
+  readonly candidateFor: (criterionId: string) => CandidateEvidence | undefined;
+  /** Earlier results on each criterion, by criterion id. */
+  readonly earlierResults: (criterionId: string) => readonly CriterionResult[];
+}
+
+export interface CriteriaVerification {
+  readonly results: readonly CriterionResult[];
+  /** Fail-closed: false when any CRITICAL criterion is not PASS. */
+  readonly passed: boolean;
+  readonly summary: string;
+}
+
+/** The verification engine, as the Algorithm sees it (src/verify's verifyCriteria behind an adapter). */
+export interface CriteriaVerifier {
+  verify(criteria: readonly AnyCriterion[], options: CriteriaVerifyOptions): Promise<CriteriaVerification>;
+}
+
+/** The run's PRD in the workspace. */
+export interface PrdFile {
+  /** Workspace-relative path, recorded on the run. */
+  readonly path: string;
+  read(): Promise<string | undefined>;
+  write(text: string): Promise<void>;
+}
+
+export type { Phase };

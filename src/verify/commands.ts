@@ -1,0 +1,33 @@
+import type { AnyCriterion } from '../core/model';
+import { parseStaticCheck } from './verifiers/static';
+import type { VerifyHost } from './types';
+
+/**
+ * Every command a criterion set would run, as the user sees it in the approval prompt:
+ * CLI commands, TEST arguments (a task name or a command), `task: <name>` for TASK, and
+ * a STATIC criterion's command when the diagnostics cannot answer. In set order, once each.
+ */
+export function commandsOf(criteria: readonly AnyCriterion[], host: Pick<VerifyHost, 'diagnostics'>): string[] {
+  const out: string[] = [];
+  for (const c of criteria) {
+    const command = commandOf(c, host);
+    if (command !== undefined && !out.includes(command)) out.push(command);
+  }
+  return out;
+}
+
+export function commandOf(criterion: AnyCriterion, host: Pick<VerifyHost, 'diagnostics'>): string | undefined {
+  const m = criterion.verify;
+  switch (m?.type) {
+    case 'CLI':
+      return m.command;
+    case 'TEST':
+      return m.test;
+    case 'TASK':
+      return `task: ${m.task}`;
+    case 'STATIC':
+      return m.command && (!host.diagnostics || !parseStaticCheck(m.check)) ? m.command : undefined;
+    default:
+      return undefined;
+  }
+}

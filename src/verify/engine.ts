@@ -1,0 +1,165 @@
+import { CriterionResult, type AnyCriterion, type Outcome } from '../core/model';
+import { commandOf, commandsOf } from './commands';
+import { isVerifyCancellation, VerifyCancelledError } from './errors';
+import type { VerifyHost, VerifyOptions, VerifySetResult } from './types';
+import { unknown, WHOLE_WORKSPACE, type Coverage, type VerifierContext, type Verdict } from './verdict';
+import { VerifierCancelled } from './verifiers/cancelled';
+import { verifyCli } from './verifiers/cli';
+import { verifyGrep } from './verifiers/grep';
+import { verifyBrowser, verifyCustom, type AuditorContext } from './verifiers/judged';
+import { verifyRead } from './verifiers/read';
+import { verifyStatic } from './verifiers/static';
+import { verifyTask, verifyTest } from './verifiers/task';
+
+/**
+ * Verifies a set of criteria: at most `parallelism` at once, each within its timeout.
+ *
+ * - Commands: the host's approver is asked once, with every command of the set, before
+ *   any runs; when it says no, those criteria are UNKNOWN with its reason (the others
+ *   still run). Without an approver the host has already decided (e.g. the CLI).
+ * - Cancellation: when `signal` aborts, running commands are killed, criteria not yet
+ *   started are not started, and VerifyCancelledError is thrown (results that finished
+ *   were already given to `onResult`). It is never reported as a FAIL.
+ * - A criterion without a verification method is UNKNOWN; a verifier that throws gives
+ *   UNKNOWN (EXECUTION_ERROR), never an exception out of here.
+ * - Fail-closed: `passed` is false when any CRITICAL criterion is not PASS.
+ */
+export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost, options: VerifyOptions): Promise<VerifySetResult> {
+  const parent = options.signal ?? new AbortController().signal;
+  const total = criteria.length;
+  const cancel = () => new VerifyCancelledError(finished, total);
+  let finished = 0;
+  if (parent.aborted) throw cancel();
+
+  const approval = await approve(criteria, host, parent);
+  if (parent.aborted) throw cancel();
+
+  const results: (CriterionResult | undefined)[] = new Array(total);
+  const coverage: Record<string, Coverage> = {};
+  const auditor: AuditorContext = { criteriaVersion: options.criteriaVersion ?? 0, ...(options.candidate ? { candidate: options.candidate } : {}), earlierResults: options.earlierResults ?? [] };
+  let next = 0;
+  const worker = async () => {
+    while (next < total && !parent.aborted) {
+      const i = next++;
+      const criterion = criteria[i]!;
+      const needsApproval = commandOf(criterion, host) !== undefined;
+      const { result, covered } = await verifyOne(criterion, host, options, parent, needsApproval ? approval : { approved: true }, auditor);
+      if (parent.aborted) return;
+      results[i] = result;
+      coverage[criterion.id] = covered;
+      finished++;
+      options.onResult?.(result, criterion, covered);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.parallelism, total || 1)) }, worker));
+  if (parent.aborted) throw cancel();
+  return summarize(criteria, results as CriterionResult[], coverage);
+}
+
+async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, signal: AbortSignal): Promise<VerifierContext['commandsApproved']> {
+  const commands = commandsOf(criteria, host);
+  if (commands.length === 0 || !host.approver) return { approved: true };
+  try {
+    const answer = await host.approver.approve(commands, signal);
+    return answer.approved ? { approved: true } : { approved: false, reason: answer.reason ?? 'the commands of this PRD were not approved' };
+  } catch (error) {
+    return { approved: false, reason: `approval could not be asked (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** Extra time the engine gives a verifier past its own timeout before it gives up on it. */
+const ENGINE_GRACE_MS = 5000;
+
+async function verifyOne(
+  criterion: AnyCriterion,
+  host: VerifyHost,
+  options: VerifyOptions,
+  parent: AbortSignal,
+  commandsApproved: VerifierContext['commandsApproved'],
+  auditor: AuditorContext,
+): Promise<{ result: CriterionResult; covered: Coverage }> {
+  const started = performance.now();
+  const method = criterion.verify;
+  const timeoutMs = method && 'timeoutMs' in method && method.timeoutMs ? method.timeoutMs : options.timeoutMs;
+  const own = new AbortController();
+  const onParentAbort = () => own.abort(parent.reason);
+  parent.addEventListener('abort', onParentAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved };
+  let verdict: Verdict;
+  try {
+    const limit = new Promise<Verdict>((resolve) => {
+      timer = setTimeout(() => {
+        own.abort();
+        resolve(unknown('EXECUTION_ERROR', `the verifier did not finish within ${((timeoutMs + ENGINE_GRACE_MS) / 1000).toFixed(1)} s`, `${criterion.id} can be verified within ${(timeoutMs / 1000).toFixed(0)} s`));
+      }, timeoutMs + ENGINE_GRACE_MS);
+    });
+    verdict = await Promise.race([dispatch(ctx, auditor), limit]);
+  } catch (error) {
+    if (error instanceof VerifierCancelled || isVerifyCancellation(error) || parent.aborted) {
+      verdict = unknown('EXECUTION_ERROR', 'cancelled', 'verification runs to the end');
+    } else {
+      verdict = unknown('EXECUTION_ERROR', `the ${method?.type ?? ''} verifier failed: ${error instanceof Error ? error.message : String(error)}`, `${criterion.id} can be verified`);
+    }
+  } finally {
+    clearTimeout(timer);
+    parent.removeEventListener('abort', onParentAbort);
+  }
+  return { result: toResult(criterion.id, verdict, performance.now() - started), covered: verdict.coverage };
+}
+
+function dispatch(ctx: VerifierContext, auditor: AuditorContext): Promise<Verdict> {
+  const m = ctx.criterion.verify;
+  switch (m?.type) {
+    case undefined:
+      return Promise.resolve(unknown('AMBIGUITY', 'this criterion names no verification method', `${ctx.criterion.id} names how it is verified ("| Verify: Type: argument")`));
+    case 'CLI':
+      return verifyCli(m, ctx);
+    case 'TASK':
+      return verifyTask(m, ctx);
+    case 'TEST':
+      return verifyTest(m, ctx);
+    case 'GREP':
+      return verifyGrep(m, ctx);
+    case 'READ':
+      return verifyRead(m, ctx);
+    case 'STATIC':
+      return verifyStatic(m, ctx);
+    case 'CUSTOM':
+      return verifyCustom(m, ctx, auditor);
+    case 'BROWSER':
+      return verifyBrowser(m, ctx);
+  }
+}
+
+function toResult(criterionId: string, verdict: Verdict, durationMs: number): CriterionResult {
+  const { coverage: _coverage, locations, ...rest } = verdict;
+  const parsed = CriterionResult.safeParse({ criterionId, ...rest, durationMs: Math.round(durationMs), locations: locations ?? [] });
+  if (parsed.success) return parsed.data;
+  // A verifier bug must still give an honest answer, not an exception.
+  return CriterionResult.parse({
+    criterionId,
+    outcome: 'UNKNOWN',
+    evidence: `the verifier gave a result that does not fit the report schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    durationMs: Math.round(durationMs),
+    failureLabel: 'EXECUTION_ERROR',
+    repairTarget: `${criterionId} can be verified`,
+    locations: [],
+  });
+}
+
+const OUTCOMES: readonly Outcome[] = ['PASS', 'FAIL', 'PARTIAL', 'UNKNOWN'];
+
+/** Counts, the fail-closed verdict and a one-line summary of a finished set. */
+export function summarize(criteria: readonly AnyCriterion[], results: CriterionResult[], coverage: Record<string, Coverage> = {}): VerifySetResult {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const r of results) counts[r.outcome]++;
+  const byId = new Map(results.map((r) => [r.criterionId, r]));
+  const blocking = criteria.filter((c) => c.priority === 'CRITICAL' && byId.get(c.id)?.outcome !== 'PASS').map((c) => c.id);
+  const others = OUTCOMES.filter((o) => o !== 'PASS' && counts[o] > 0).map((o) => `${counts[o]} ${o}`);
+  const summary =
+    `${counts.PASS} of ${results.length} criteria pass${others.length > 0 ? ` (${others.join(', ')})` : ''}` +
+    (blocking.length > 0 ? `; not passing CRITICAL: ${blocking.join(', ')}` : results.length > 0 && counts.PASS < results.length ? '; every CRITICAL criterion passes' : '');
+  for (const c of criteria) coverage[c.id] ??= WHOLE_WORKSPACE;
+  return { results, passed: blocking.length === 0, summary, counts, coverage };
+}

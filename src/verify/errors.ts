@@ -1,0 +1,16 @@
+/**
+ * Verification was cancelled (AbortSignal): running processes were killed and the criteria
+ * not yet started were never started. Not a failure, like LlmCancelledError: nothing is
+ * reported as FAIL because of it. `results` holds what finished before the cancel.
+ */
+export class VerifyCancelledError extends Error {
+  readonly code = 'cancelled';
+  constructor(readonly finished: number, readonly total: number) {
+    super(`verification was cancelled after ${finished} of ${total} criteria`);
+    this.name = 'VerifyCancelledError';
+  }
+}
+
+export function isVerifyCancellation(error: unknown): error is VerifyCancelledError {
+  return error instanceof VerifyCancelledError;
+}

@@ -1,0 +1,84 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { compileGlob, lastMatch, literalGlob, parseIgnoreFile, type GlobRule } from './glob';
+
+/**
+ * Which workspace files a GREP looks at, the same for ripgrep and the JS search:
+ * not `.git`, not ignored by a `.gitignore` (the root's and every nested one; a deeper file
+ * wins over a shallower one, the last matching line wins within a file, `!` re-includes,
+ * nothing inside an ignored folder comes back), not under an exclude glob (the editor's
+ * `files.exclude`, the PRD being verified), and, when the criterion gives a glob, matching
+ * it. Symlinks are never followed and binary files (a NUL byte) are skipped.
+ */
+export class SearchScope {
+  private readonly ignoreCache = new Map<string, Promise<GlobRule[]>>();
+
+  private constructor(
+    readonly root: string,
+    readonly glob: GlobRule | undefined,
+    /** Exclude rules, matched against root-relative paths. */
+    readonly excludes: readonly GlobRule[],
+    /** The globs as ripgrep takes them (`-g`), in order. */
+    readonly ripgrepGlobs: readonly string[],
+  ) {}
+
+  static create(root: string, glob: string | undefined, excludeGlobs: readonly string[], excludeFiles: readonly string[]): SearchScope {
+    const normalized = glob === undefined ? undefined : glob.endsWith('/') ? `${glob}**` : glob;
+    const excludeSources = ['.git', ...excludeGlobs, ...excludeFiles.map((f) => literalGlob(f))];
+    const excludes = excludeSources.map((g) => compileGlob(g.startsWith('!') ? g.slice(1) : g)).filter((r): r is GlobRule => r !== undefined);
+    const ripgrepGlobs = [...(normalized ? [normalized] : []), ...excludeSources.map((g) => `!${g.startsWith('!') ? g.slice(1) : g}`)];
+    return new SearchScope(root, normalized ? compileGlob(normalized) : undefined, excludes, ripgrepGlobs);
+  }
+
+  /** Whether the glob and the excludes admit this file (ignore files are the walk's business). */
+  admitsFile(relative: string): boolean {
+    if (this.glob && !this.glob.regex.test(relative)) return false;
+    return !this.excluded(relative, false);
+  }
+
+  excluded(relative: string, isDir: boolean): boolean {
+    return lastMatch(this.excludes, relative, isDir) !== undefined;
+  }
+
+  /** The rules of `<dir>/.gitignore` (dir root-relative, '' for the root); none when it has none. */
+  ignoreRules(dir: string): Promise<GlobRule[]> {
+    let rules = this.ignoreCache.get(dir);
+    if (!rules) {
+      rules = fs.readFile(path.join(this.root, dir, '.gitignore'), 'utf8').then(parseIgnoreFile, () => []);
+      this.ignoreCache.set(dir, rules);
+    }
+    return rules;
+  }
+
+  /** Whether a file is ignored by `.gitignore` files or excludes, looking at every folder above it. */
+  async ignoresFile(relative: string): Promise<boolean> {
+    const parts = relative.split('/');
+    const stack: IgnoreLevel[] = [];
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      stack.push({ base: dir, rules: await this.ignoreRules(dir) });
+      const here = parts.slice(0, i + 1).join('/');
+      const isDir = i < parts.length - 1;
+      if (this.excluded(here, isDir) || ignoredBy(stack, here, isDir)) return true;
+    }
+    return false;
+  }
+}
+
+export interface IgnoreLevel {
+  /** Root-relative folder of the `.gitignore`, '' for the root. */
+  base: string;
+  rules: readonly GlobRule[];
+}
+
+/** The deepest `.gitignore` with a matching line decides. */
+export function ignoredBy(stack: readonly IgnoreLevel[], relative: string, isDir: boolean): boolean {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const level = stack[i]!;
+    if (level.rules.length === 0) continue;
+    const rel = level.base === '' ? relative : relative.slice(level.base.length + 1);
+    const m = lastMatch(level.rules, rel, isDir);
+    if (m) return !m.negated;
+  }
+  return false;
+}

@@ -1,0 +1,13 @@
+import { findRipgrep } from './ripgrep-path';
+import { searchWithJs } from './search-js';
+import { searchWithRipgrep } from './search-ripgrep';
+import type { SearchOutcome, SearchRequest } from './search-types';
+
+/** A GREP search: ripgrep when there is one, else (or when it cannot read the pattern) the JS search. */
+export async function searchWorkspace(request: SearchRequest, ripgrepPath: string | undefined): Promise<SearchOutcome> {
+  const rg = findRipgrep(ripgrepPath);
+  if (!rg) return searchWithJs(request);
+  const outcome = await searchWithRipgrep(rg, request);
+  if (outcome.kind !== 'pattern-rejected') return outcome;
+  return searchWithJs(request, `ripgrep could not read the pattern (${outcome.reason}); searched with the JS engine`);
+}

@@ -1,0 +1,25 @@
+import { confinePath } from '../confine';
+import { runCommand } from '../run-command';
+import { quoted, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
+import { commandRepair, commandVerdict } from './command-verdict';
+import { cancelled } from './cancelled';
+
+/** CLI: the command exits 0, run in the workspace folder or a folder inside it. */
+export async function verifyCli(method: MethodOf<'CLI'>, ctx: VerifierContext): Promise<Verdict> {
+  return runShell(method.command, method.cwd, method.timeoutMs ?? ctx.timeoutMs, ctx);
+}
+
+export async function runShell(command: string, cwd: string | undefined, timeoutMs: number, ctx: VerifierContext): Promise<Verdict> {
+  if (!ctx.commandsApproved.approved) return notApproved(command, ctx.commandsApproved.reason);
+  const folder = await confinePath(ctx.host.workspaceRoot, cwd ?? '.');
+  const where = cwd ? `"${cwd}"` : 'the workspace folder';
+  if (!folder.ok) return unknown('SCOPE_ERROR', `${quoted(command)} was not run: its folder is not inside the workspace (${folder.reason})`, `The command's folder is inside the workspace`);
+  if (!folder.exists) return unknown('EXECUTION_ERROR', `${quoted(command)} was not run: its folder "${cwd}" does not exist`, `The folder "${cwd}" exists in the workspace`);
+  const result = await runCommand({ command, cwd: folder.absolute, timeoutMs, signal: ctx.signal });
+  if (result.kind === 'cancelled') throw cancelled();
+  return commandVerdict(quoted(command), result, commandRepair(command, where));
+}
+
+export function notApproved(command: string, reason: string): Verdict {
+  return unknown('UNSUPPORTED_CLAIM', `${quoted(command)} was not run: ${reason}`, `${quoted(command)} is approved to run in this workspace`);
+}

@@ -1,0 +1,56 @@
+import { confineGlob } from '../confine';
+import { searchWorkspace } from '../search';
+import { SearchScope } from '../search-scope';
+import { compilePattern } from '../search-types';
+import { fail, pass, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
+import { cancelled } from './cancelled';
+
+/**
+ * GREP: lines matching a regex in the workspace files SearchScope admits.
+ *
+ * Anti-criteria: the pattern names the bad thing, so an anti-criterion's GREP always looks
+ * for its absence, whatever `expect` says: "No API key in logs | Verify: Grep: sk-…"
+ * PASSes when nothing matches and FAILs (CONSTRAINT_VIOLATION) with the locations when
+ * something does.
+ */
+export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext): Promise<Verdict> {
+  const anti = ctx.criterion.kind === 'anti-criterion';
+  const expect = anti ? 'absent' : method.expect;
+  const shown = `/${method.pattern}/`;
+  const compiled = compilePattern(method.pattern);
+  if (!compiled.ok) return unknown('AMBIGUITY', `${shown} is not a valid regular expression: ${compiled.reason}`, `The Grep pattern of ${ctx.criterion.id} is a valid regular expression`);
+  if (method.glob !== undefined) {
+    const g = confineGlob(method.glob);
+    if (!g.ok) return unknown('SCOPE_ERROR', `not searched: ${g.reason}`, `The Grep glob of ${ctx.criterion.id} names files inside the workspace`);
+  }
+  const where = method.glob ? `files matching ${method.glob}` : 'workspace files';
+  const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, ctx.host.excludeGlobs ?? [], ctx.excludeFiles);
+  const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs }, ctx.host.ripgrepPath);
+  switch (found.kind) {
+    case 'cancelled':
+      throw cancelled();
+    case 'timeout':
+      return unknown('EXECUTION_ERROR', `the search for ${shown} in ${where} did not finish within ${(found.timeoutMs / 1000).toFixed(1)} s`, `The search for ${shown} finishes within the time limit`);
+    case 'error':
+      return unknown('EXECUTION_ERROR', `the search for ${shown} failed: ${found.reason}`, `${where} can be searched for ${shown}`);
+  }
+  const engine = found.engine === 'ripgrep' ? 'ripgrep' : 'JS search';
+  const summary = `${found.matchCount} matching line${found.matchCount === 1 ? '' : 's'} in ${found.fileCount} file${found.fileCount === 1 ? '' : 's'} of ${where} for ${shown} (${engine})`;
+  const firsts = found.locations.map((l) => `${l.file}:${l.line}`);
+  const details = [
+    ...(firsts.length > 0 ? [`first: ${firsts.join(', ')}${found.matchCount > firsts.length ? ', …' : ''}`] : []),
+    ...(found.unreadable.length > 0 ? [`could not read: ${found.unreadable.slice(0, 10).join(', ')}${found.unreadable.length > 10 ? ', …' : ''}`] : []),
+    ...(found.note ? [found.note] : []),
+  ];
+  const evidence = [summary, ...details].join('\n');
+  const extra = { actual: `${found.matchCount} matching lines`, threshold: expect === 'present' ? 'at least 1 matching line' : '0 matching lines', locations: found.locations };
+  const everyFile = { globs: [method.glob ?? '**'] };
+  if (expect === 'present') {
+    if (found.matchCount > 0) return pass(evidence, { ...extra, coverage: found.files ? { paths: found.files } : everyFile });
+    if (found.unreadable.length > 0) return unknown('EXECUTION_ERROR', evidence, `Every file of ${where} can be read`, extra);
+    return fail('REQUIREMENT_COVERAGE', evidence, `A line in ${where} matches ${shown}`, { ...extra, coverage: everyFile });
+  }
+  if (found.matchCount > 0) return fail(anti ? 'CONSTRAINT_VIOLATION' : 'REQUIREMENT_COVERAGE', evidence, `No line in ${where} matches ${shown}`, extra);
+  if (found.unreadable.length > 0) return unknown('EXECUTION_ERROR', evidence, `Every file of ${where} can be read`, extra);
+  return pass(evidence, { ...extra, coverage: everyFile });
+}
