@@ -5,9 +5,13 @@
 export { formatProblem } from './core/data-file';
 export { loadDefinitions } from './core/definitions';
 export { EFFORT_LEVELS } from './core/model/effort';
+export { newId } from './core/ids';
 export { createRun } from './core/runs';
-export { checkPrd, newPrdId, newPrdText } from './prd';
+export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
 export { LearningService, formatFigures } from './core/learning';
 export { chooseDefault, DEFAULT_MODELS, LlmCancelledError, LlmProviderError, NOTHING_AVAILABLE_MESSAGE, parseLlmConfig, probeLocalServers, resolveModels, toJsonSchema } from './llm';
-export { applyEdits, diffPrdView, mergeEngineUpdate, parsePrd, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
+export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
+export { verifyCriteria } from './verify/engine';
+export { StalenessTracker } from './verify/staleness';
+export { recordVerification } from './verify/store-verification';

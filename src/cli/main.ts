@@ -7,6 +7,7 @@ import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
 import { LEARNING_USAGE, learningCommand } from './ratings';
+import { verifyCommand, type VerifyIo } from './verify';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -21,6 +22,8 @@ Commands:
   isc list       the ISC definitions by artifact type
   prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
 ${LEARNING_USAGE}
+  verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
+                 see ideal-state verify --help)
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -30,9 +33,10 @@ Options:
   -h, --help        this help
 `;
 
-type Output = { out: (s: string) => void; err: (s: string) => void };
+type Output = VerifyIo;
 
 export async function main(argv: string[], io: Output): Promise<number> {
+  if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -113,11 +117,25 @@ if (require.main === module) {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw error;
   });
-  main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }).then(
+  // Ctrl+C cancels a verification: its commands are killed, nothing is reported as failed.
+  const interrupt = new AbortController();
+  if (process.argv[2] === 'verify') process.once('SIGINT', () => interrupt.abort());
+  const ask = process.stdin.isTTY && process.stderr.isTTY ? (question: string) => askOnTerminal(question) : undefined;
+  main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`), signal: interrupt.signal, ...(ask ? { ask } : {}) }).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {
       process.stderr.write(`ideal-state: ${error instanceof Error ? error.message : String(error)}\n`);
       process.exitCode = 1;
     },
   );
+}
+
+async function askOnTerminal(question: string): Promise<string> {
+  const readline = await import('node:readline/promises');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
 }

@@ -10,6 +10,7 @@ export const SETTINGS = {
   prdFolder: { key: 'idealState.prd.folder', default: '.ideal-state/prds' as string },
   modelsConfigFile: { key: 'idealState.models.configFile', default: '.ideal-state/models.yaml' as string },
   defaultModel: { key: 'idealState.models.default', default: '' as string },
+  verifyAllowedCommands: { key: 'idealState.verify.allowedCommands', default: [] as readonly string[] },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

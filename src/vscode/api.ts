@@ -5,6 +5,7 @@ import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
+import type { CriteriaTests } from './verify/criteria-tests';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -23,9 +24,11 @@ export interface IdealStateApi {
   readonly learning: Pick<LearningSupport, 'host' | 'reflections' | 'status'>;
   /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
+  /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
+  criteriaTests(): ReturnType<CriteriaTests['items']>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
@@ -33,5 +36,6 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     learning: { host: learning.host, reflections: learning.reflections, status: learning.status },
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
+    criteriaTests: () => tests.items(),
   };
 }

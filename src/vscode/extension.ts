@@ -13,6 +13,7 @@ import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
+import { registerVerify } from './verify';
 
 let stores: StoreHost | undefined;
 
@@ -25,6 +26,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'));
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
+  const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
 
   context.subscriptions.push(
     channel,
@@ -39,10 +41,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerRestrictedModeIndicator(log),
     learning,
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
+    verify.disposable,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning);
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests);
 }
 
 export async function deactivate(): Promise<void> {

@@ -43,8 +43,8 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
     ...(found.note ? [found.note] : []),
   ];
   const evidence = [summary, ...details].join('\n');
-  const extra = { actual: `${found.matchCount} matching lines`, threshold: expect === 'present' ? 'at least 1 matching line' : '0 matching lines', locations: found.locations };
-  const everyFile = { globs: [method.glob ?? '**'] };
+  const extra = { actual: `${found.matchCount} matching line${found.matchCount === 1 ? '' : 's'}`, threshold: expect === 'present' ? 'at least 1 matching line' : '0 matching lines', locations: found.locations };
+  const everyFile = { globs: [method.glob === undefined ? '**' : method.glob.endsWith('/') ? `${method.glob}**` : method.glob] };
   if (expect === 'present') {
     if (found.matchCount > 0) return pass(evidence, { ...extra, coverage: found.files ? { paths: found.files } : everyFile });
     if (found.unreadable.length > 0) return unknown('EXECUTION_ERROR', evidence, `Every file of ${where} can be read`, extra);

@@ -1,0 +1,27 @@
+import { newId } from '../core/ids';
+import { VerificationReport } from '../core/model';
+import type { VerifySetResult } from './types';
+
+export interface ReportInput {
+  runId: string;
+  iteration: number;
+  criteriaVersion: number;
+  candidateId?: string;
+  now?: Date;
+}
+
+/** A verified set as the store's verification report (validated by its schema). */
+export function buildVerificationReport(set: VerifySetResult, input: ReportInput): VerificationReport {
+  const now = input.now ?? new Date();
+  return VerificationReport.parse({
+    id: newId('report', now),
+    runId: input.runId,
+    iteration: input.iteration,
+    criteriaVersion: input.criteriaVersion,
+    ...(input.candidateId ? { candidateId: input.candidateId } : {}),
+    results: set.results,
+    passed: set.passed,
+    summary: set.summary,
+    createdAt: now.toISOString(),
+  });
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { Settings } from '../../core/settings';
+import type { CommandApprover } from '../../verify/types';
+import { allowList } from './allowed-commands';
+
+const APPROVED_KEY = 'idealState.verify.approvedCommandSets';
+/** Enough for every PRD a workspace holds; the oldest approvals go first. */
+const MAX_REMEMBERED = 500;
+
+/** Which PRD the commands come from. */
+export interface ApproverOptions {
+  /** Workspace-relative path of the PRD whose commands these are. */
+  readonly prdPath: string;
+}
+
+/**
+ * Commands from a PRD run only in a trusted workspace, and only once the user has seen and
+ * confirmed them: a modal dialog lists every command that the allow-list does not cover,
+ * and the answer is remembered per PRD path and exact command set (a hash in
+ * workspaceState), so a changed or added command asks again.
+ */
+export class EditorCommandApprover implements CommandApprover {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly settings: Settings,
+    private readonly log: Logger,
+    private readonly options: ApproverOptions,
+  ) {}
+
+  async approve(commands: string[], signal: AbortSignal): Promise<{ approved: boolean; reason?: string }> {
+    if (!vscode.workspace.isTrusted) {
+      return { approved: false, reason: 'this workspace is not trusted (Restricted Mode), so commands from a PRD do not run; trust the workspace to verify them' };
+    }
+    const unique = [...new Set(commands.map((c) => c.trim()).filter(Boolean))].sort();
+    const list = allowList(this.settings.get('verifyAllowedCommands'));
+    for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
+    const toConfirm = unique.filter((c) => list.match(c) === undefined);
+    if (toConfirm.length === 0) return { approved: true };
+
+    const hash = createHash('sha256').update(JSON.stringify([this.options.prdPath, toConfirm])).digest('hex');
+    const remembered = this.state.get<string[]>(APPROVED_KEY, []);
+    if (remembered.includes(hash)) return { approved: true };
+    if (signal.aborted) return { approved: false, reason: 'verification was cancelled before the commands were confirmed' };
+
+    const run = toConfirm.length === 1 ? 'Run It' : 'Run Them';
+    const answer = await vscode.window.showWarningMessage(
+      `${this.options.prdPath} runs ${toConfirm.length === 1 ? 'this command' : `these ${toConfirm.length} commands`} to verify its criteria. Run ${toConfirm.length === 1 ? 'it' : 'them'}?`,
+      {
+        modal: true,
+        detail: `${toConfirm.map((c) => `• ${c}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes. Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
+      },
+      run,
+    );
+    if (answer !== run) {
+      this.log.info(`commands of ${this.options.prdPath} not confirmed`);
+      return { approved: false, reason: 'the commands were not confirmed' };
+    }
+    await this.state.update(APPROVED_KEY, [...remembered.filter((h) => h !== hash), hash].slice(-MAX_REMEMBERED));
+    this.log.info(`commands of ${this.options.prdPath} confirmed: ${toConfirm.length}`);
+    return { approved: true };
+  }
+}

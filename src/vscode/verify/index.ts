@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { Settings } from '../../core/settings';
+import type { DefinitionsHost } from '../definitions-host';
+import type { ModelsHost } from '../models/models-host';
+import type { StoreHost } from '../store-host';
+import { CriteriaTests } from './criteria-tests';
+import { ModelJudgeSource } from './model-judge';
+import { EditorTaskRunner } from './task-runner';
+import { registerVerifyCommand } from './verify-command';
+import { PrdVerifier } from './verify-prd';
+
+/** Verification in the editor: "Verify Criteria" and the criteria in the Testing view. */
+export function registerVerify(
+  context: vscode.ExtensionContext,
+  hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost },
+  log: Logger,
+): { disposable: vscode.Disposable; tests: CriteriaTests } {
+  const verifier = new PrdVerifier(context, hosts.settings, hosts.definitions, hosts.stores, new EditorTaskRunner(log.child('tasks')), new ModelJudgeSource(hosts.models, hosts.settings, log), log);
+  const tests = new CriteriaTests(verifier, log.child('tests'));
+  const command = registerVerifyCommand(verifier, (v) => void tests.showVerification(v).catch((e: unknown) => log.error(`showing results in the Testing view failed: ${String(e)}`)), log);
+  return { disposable: vscode.Disposable.from(tests, command), tests };
+}
