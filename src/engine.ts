@@ -15,3 +15,7 @@ export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, te
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';
+export { budgetFor } from './llm/budgets';
+export { confinePath } from './verify/confine';
+export { recordRunVerification } from './verify/run-verification';
+export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';
