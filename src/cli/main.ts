@@ -8,6 +8,7 @@ import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
 import { LEARNING_USAGE, learningCommand } from './ratings';
 import { verifyCommand, type VerifyIo } from './verify';
+import { RUN_USAGE, runCommand } from './run';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -24,6 +25,7 @@ Commands:
 ${LEARNING_USAGE}
   verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
                  see ideal-state verify --help)
+${RUN_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -37,6 +39,7 @@ type Output = VerifyIo;
 
 export async function main(argv: string[], io: Output): Promise<number> {
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
+  if ((argv[0] === 'run' || argv[0] === 'bundle') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({

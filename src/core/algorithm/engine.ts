@@ -87,6 +87,8 @@ export class AlgorithmEngine {
   private readonly clock: Clock;
   private readonly instance = `w${Math.random().toString(36).slice(2, 8)}`;
   private pendingEvents: RunEvent[] = [];
+  /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
+  private prdShown = '';
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
@@ -131,12 +133,14 @@ export class AlgorithmEngine {
   async resume(runId: string, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
     const state = this.deps.storage.load(runId);
     if (!state) throw new Error(`no run ${runId} in this store`);
-    if (isExit(state.run.state)) return this.result(state);
+    // A cancelled run keeps its state so it can go on; the other exit states are final.
+    if (isExit(state.run.state) && state.run.state !== 'CANCELLED') return this.result(state);
     // Claims of the process that stopped are stale by definition: that worker is gone.
     const at = this.clock.now().toISOString();
     state.criteria = state.criteria.map((c) => (c.claim ? ({ ...without(c, 'claim'), status: 'PENDING', updatedAt: at } as AnyCriterion) : c));
     state.packets = state.packets.map((p) => (p.status === 'CLAIMED' ? { ...without(p, 'claimedBy'), status: 'PLANNED' as const, updatedAt: at } : p));
-    state.run = { ...state.run, state: 'RUNNING', updatedAt: at };
+    const { finishedAt: _f, exitReason: _r, ...run } = state.run;
+    state.run = { ...run, state: 'RUNNING', updatedAt: at };
     this.emit(state, { kind: 'phase', message: `run resumed at ${state.run.phase} (iteration ${state.run.iteration})`, role: 'system' });
     this.commit(state, {});
     return this.loop(state, signal);
@@ -348,10 +352,14 @@ export class AlgorithmEngine {
 
   private async syncPrd(state: AlgorithmState): Promise<void> {
     if (!this.deps.prdFor || (state.criteria.length === 0 && !state.run.prdPath)) return;
+    // Only what the PRD shows: a step that changed none of it (PLAN, EXECUTE) costs no parse.
+    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome])]);
+    if (shown === this.prdShown) return;
     const file = this.deps.prdFor(state.run);
     try {
       const text = syncPrdText(await file.read(), state, this.deps.effort, this.clock.now());
       await file.write(text);
+      this.prdShown = shown;
       if (state.run.prdPath !== file.path) {
         state.run = { ...state.run, prdPath: file.path };
         this.commit(state, {});

@@ -20,6 +20,9 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
   const parallel = Math.max(1, ctx.spec.parallelism);
   const steps = decayedSteps(ctx.capabilities.levels[state.run.effort].agentSteps, state.run.iteration);
   let failure: unknown;
+  // A waived criterion is settled by the manager's recorded decision, not by a packet.
+  const at = ctx.clock.now().toISOString();
+  state.criteria = state.criteria.map((c) => (state.memo.coverage[c.id]?.[0] === 'waived' && c.status === 'PENDING' ? { ...c, status: 'ADJUSTED', updatedAt: at } : c));
 
   const takeNext = (workerId: string): Packet | undefined => {
     for (const p of state.packets) {
@@ -59,6 +62,11 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
         createdAt: at,
       };
       state.candidates = [...state.candidates, candidate];
+    }
+    if (work?.blocked) {
+      // A person said no (or the workspace is untrusted): looping again would ask the same.
+      state.memo.stopping = 'BLOCKED';
+      state.memo.stopReason = `${packet.id}: ${work.blocked}`;
     }
     const what = error ?? work?.blocked;
     ctx.emit(state, { kind: 'criterion', message: `${packet.id} ${ok ? 'done' : `ended BLOCKED: ${what ?? 'no result'}`} (${packet.criterionIds.join(', ')})`, role: 'specialist' });

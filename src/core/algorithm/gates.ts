@@ -1,4 +1,4 @@
-import type { AnyCriterion, EffortSpec } from '../model';
+import type { EffortSpec } from '../model';
 import type { GateName } from './phase-graph';
 import type { AlgorithmState } from './state';
 
@@ -15,11 +15,10 @@ export function checkGate(gate: GateName, state: AlgorithmState, level: EffortSp
   return problems.length === 0 ? { ok: true } : { ok: false, problems };
 }
 
-const positive = (c: readonly AnyCriterion[]) => c.filter((x) => x.kind === 'criterion');
-
 const GATE_CHECKS: Record<GateName, (state: AlgorithmState, level: EffortSpec) => string[]> = {
   'min-criteria': ({ criteria }, level) => {
-    const count = positive(criteria).length;
+    // Anti-criteria count: they are criteria the verifier must prove too.
+    const count = criteria.length;
     // A run with nothing to verify can never be proven complete, whatever the level allows.
     const min = Math.max(1, level.minCriteria);
     if (count < min) return [`${count} criteria; this effort level needs at least ${min}`];
@@ -57,7 +56,7 @@ const GATE_CHECKS: Record<GateName, (state: AlgorithmState, level: EffortSpec) =
       if (v.type === 'CUSTOM' && v.description.trim().split(/\s+/).length < 3) return [`${c.id}: a CUSTOM check needs a description a judge can apply`];
       return [];
     }),
-  'final-status': ({ criteria }) => criteria.filter((c) => (c.status !== 'DONE' && c.status !== 'BLOCKED') || c.claim).map((c) => `${c.id} is ${c.status}${c.claim ? `, claimed by ${c.claim.by}` : ''}`),
+  'final-status': ({ criteria }) => criteria.filter((c) => !['DONE', 'BLOCKED', 'ADJUSTED'].includes(c.status) || c.claim).map((c) => `${c.id} is ${c.status}${c.claim ? `, claimed by ${c.claim.by}` : ''}`),
   report: ({ criteria, report, run }) => {
     if (!report || report.iteration !== run.iteration) return ['no verification report for this iteration'];
     const have = new Set(report.results.map((r) => r.criterionId));

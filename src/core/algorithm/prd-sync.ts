@@ -36,7 +36,10 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
     ['run_id', run.id],
     ['criteria_version', run.criteriaVersion],
   ];
-  for (const [key, value] of meta) edits.push({ kind: 'setFrontmatter', key, value });
+  const current_ = doc.meta as Record<string, unknown>;
+  const known: Record<string, unknown> = { status: current_.status, updated: current_.updated, iteration: current_.iteration, run_id: current_.runId, criteria_version: current_.criteriaVersion };
+  // Each edit re-parses the file: skip the ones that would write what is already there.
+  for (const [key, value] of meta) if (known[key] !== value) edits.push({ kind: 'setFrontmatter', key, value });
   const logged = new Set(doc.log.map((e) => /Iteration (\d+)/.exec(e.title)?.[1]).filter(Boolean));
   const report = state.report;
   if (report && !logged.has(String(report.iteration))) {

@@ -1,0 +1,134 @@
+// Engine overhead per transition and prompt size per iteration over a 10-iteration run,
+// with a zero-latency scripted provider (a test tool, labelled scripted), a stand-in
+// specialist and verifier that take no time, and the real durable store. The alternative
+// compared in the same run: the prompt if it carried the whole history instead of the
+// working set. Last line: one JSON object with the figures.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ITERATIONS = 10;
+const CRITERIA = 8;
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const outfile = path.join(root, 'out', 'bench', 'engine-lib.js');
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'engine-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+const require = createRequire(import.meta.url);
+const lib = require(outfile);
+
+const ids = Array.from({ length: CRITERIA }, (_, i) => `ISC-${i + 1}`);
+const texts = ids.map((_, i) => `Output file holds marker line number ${i + 1}`);
+const criteria = texts.map((text, i) => ({ id: ids[i], text }));
+const steps = [{ object: { criteria: texts.map((text) => ({ text })) } }];
+for (let it = 1; it <= ITERATIONS; it++) {
+  steps.push({ object: { criteria, decisions: [{ decision: `iteration ${it}: keep the marker format ${'and its wording '.repeat(4)}`, rationale: `the verifier reported the same gaps as before ${'in detail '.repeat(6)}` }] } });
+  steps.push({ object: { packets: ids.map((id) => ({ title: `Write ${id}`, criterionIds: [id] })) } });
+  steps.push({ object: { methods: ids.map((id, i) => ({ criterionId: id, verify: { type: 'GREP', pattern: `^marker-${i + 1}$`, glob: 'out.txt', expect: 'present' } })) } });
+}
+const model = new lib.ScriptedModel('bench-engine.yaml', lib.Script.parse({ name: 'bench-engine', steps }));
+let iteration = 0;
+const tokensByIteration = new Map();
+const recording = {
+  id: model.id, providerId: model.providerId, kind: model.kind, model: model.model, modelClass: model.modelClass, displayName: model.displayName,
+  chat(request) {
+    if (request.responseFormat?.name === 'criteria_review') iteration++;
+    const tokens = lib.estimateTokens(request.messages.map((m) => m.content).join('\n'));
+    tokensByIteration.set(Math.max(1, iteration), (tokensByIteration.get(Math.max(1, iteration)) ?? 0) + tokens);
+    return model.chat(request);
+  },
+};
+const config = lib.LlmConfig.parse({ version: 1, providers: [{ id: 'scripted', kind: 'scripted', script: 'bench-engine.yaml' }], models: [{ id: 'bench', provider: 'scripted', model: 'bench' }], routing: { default: 'bench' } });
+const router = new lib.ModelRouter({ config, slots: new Map([['bench', { ok: true, model: recording }]]), source: 'config' });
+
+// Stand-ins that take no time: a specialist that "works" instantly and a verifier that
+// fails every criterion with an unclear-requirement label until the last iteration.
+let verifications = 0;
+const worker = { work: async (a) => ({ summary: `worked ${a.packet.id} ${'with a summary of what changed '.repeat(3)}`, edits: [], assumptions: [], evidence: ['out.txt'] }) };
+const verifier = {
+  async verify(list) {
+    verifications++;
+    const pass = verifications >= ITERATIONS;
+    return { results: list.map((c) => (pass ? { criterionId: c.id, outcome: 'PASS', evidence: 'ok', durationMs: 0, locations: [] } : { criterionId: c.id, outcome: 'FAIL', evidence: `no line matches ${'the marker pattern '.repeat(3)}`, durationMs: 0, failureLabel: 'AMBIGUITY', repairTarget: `A line of out.txt reads the marker for ${c.id}`, locations: [] })), passed: pass, summary: pass ? 'all pass' : 'failing' };
+  },
+};
+const effort = lib.loadEffortTable({ file: 'bench.yaml', text: 'version: 1\nlevels:\n  STANDARD:\n    maxIterations: 10\n    budgetSeconds: 100000\n' }).table;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-engine-'));
+const store = await lib.Store.open({ file: path.join(dir, 'db.sqlite') });
+let prdText;
+const transitions = [];
+let last = performance.now();
+// The durable commit (journal append + fdatasync) is timed on its own, so the figures
+// separate the engine's work from the disk's.
+const storage = new lib.StoreRunStorage(store);
+let commitMs = 0;
+let commits = 0;
+const commitSamples = [];
+const timedStorage = {
+  commit(c) {
+    const t = performance.now();
+    storage.commit(c);
+    const d = performance.now() - t;
+    commitMs += d;
+    commits++;
+    commitSamples.push(d);
+  },
+  load: (id) => storage.load(id),
+  saveCheckpoint: (id, c) => storage.saveCheckpoint(id, c),
+  checkpoints: (id) => storage.checkpoints(id),
+};
+const engineOnly = [];
+let commitAtLast = 0;
+const engine = new lib.AlgorithmEngine({
+  storage: timedStorage,
+  models: router,
+  worker,
+  verifier,
+  effort,
+  prdFor: () => ({ path: 'bench.md', read: async () => prdText, write: async (t) => void (prdText = t) }),
+  onEvent: (e) => {
+    if (e.kind === 'phase' && / → /.test(e.message)) {
+      const now = performance.now();
+      transitions.push(now - last);
+      engineOnly.push(now - last - (commitMs - commitAtLast));
+      commitAtLast = commitMs;
+      last = now;
+    }
+  },
+});
+const started = performance.now();
+last = started;
+const result = await engine.start({ request: 'Write out.txt with eight marker lines', effort: 'STANDARD' });
+const total = performance.now() - started;
+if (result.state !== 'COMPLETE' || result.run.iteration !== ITERATIONS) throw new Error(`bench run ended ${result.state} at iteration ${result.run.iteration}: ${result.reason}`);
+
+// The alternative: a prompt that carries the whole history (every decision and report) at iteration 8.
+const history = JSON.stringify({ decisions: store.decisions.where('run_id = ?', [result.run.id]), reports: store.reports.where('run_id = ?', [result.run.id]).filter((r) => r.iteration < 8) });
+const fullHistoryIter8 = tokensByIteration.get(8) + lib.estimateTokens(history) * 3; // THINK, PLAN and BUILD would each carry it
+store.close();
+
+const pctOf = (list, p) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const pct = (p) => pctOf(transitions, p);
+const round = (n) => Math.round(n * 1000) / 1000;
+const figures = {
+  transitions: transitions.length,
+  transition_overhead_ms_p50: round(pct(50)),
+  transition_overhead_ms_p95: round(pct(95)),
+  engine_only_ms_p50: round(pctOf(engineOnly, 50)),
+  engine_only_ms_p95: round(pctOf(engineOnly, 95)),
+  durable_commits: commits,
+  durable_commit_ms_p50: round(pctOf(commitSamples, 50)),
+  run_ms: Math.round(total),
+  prompt_tokens_iter2: tokensByIteration.get(2),
+  prompt_tokens_iter8: tokensByIteration.get(8),
+  prompt_growth_iter8_over_iter2: round(tokensByIteration.get(8) / tokensByIteration.get(2)),
+  full_history_prompt_tokens_iter8: fullHistoryIter8,
+  load_average_1m: Math.round(os.loadavg()[0] * 10) / 10,
+  targets: { transition_overhead_ms_p50: '< 5', prompt_tokens_iter8: '<= 1.25 x iter2' },
+};
+console.log(`transition overhead p50 ${figures.transition_overhead_ms_p50} ms (p95 ${figures.transition_overhead_ms_p95} ms) over ${transitions.length} transitions; without the durable commits ${figures.engine_only_ms_p50} ms; ${commits} commits, p50 ${figures.durable_commit_ms_p50} ms each (load average ${os.loadavg()[0].toFixed(1)})`);
+console.log(`prompt tokens per iteration: ${[...tokensByIteration].map(([i, t]) => `${i}:${t}`).join(' ')}; whole-history prompt at iteration 8 would be ${fullHistoryIter8}`);
+console.log(JSON.stringify(figures));

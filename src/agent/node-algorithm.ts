@@ -1,0 +1,106 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
+import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
+import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
+import type { PrdFile } from '../core/algorithm/ports';
+import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
+import type { DataFileProblem } from '../core/data-file';
+import type { Logger } from '../core/log';
+import type { EffortTable, Run, RunEvent } from '../core/model';
+import type { ModelRouter } from '../llm/router';
+import { newPrdId } from '../prd/new-prd';
+import { StoreRunStorage } from '../store/run-storage';
+import type { Store } from '../store/store';
+import type { VerifyHost } from '../verify/types';
+import { ApprovalPolicy, type ApprovalRequest, type Approver } from './approvals';
+import { VerificationEngineVerifier } from './engine-verifier';
+import { ModelJudge } from './model-judge';
+import { NodeWorkspace } from './node-workspace';
+import { SpecialistAgent } from './specialist-agent';
+
+export interface NodeAlgorithmOptions {
+  readonly workspace: string;
+  readonly store: Store;
+  readonly models: ModelRouter;
+  readonly effort: EffortTable;
+  readonly approver: Approver;
+  readonly autoApproveEdits?: boolean;
+  readonly allowCommands?: readonly string[];
+  /** False: no edits, no commands, no workspace overrides (Restricted Mode). */
+  readonly trusted?: boolean;
+  readonly logger?: Logger;
+  readonly onEvent?: (event: RunEvent) => void;
+  readonly onApproval?: (request: ApprovalRequest, approved: boolean, how: string) => void;
+  readonly clock?: AlgorithmDeps['clock'];
+  readonly verifyTimeoutMs?: number;
+  readonly ripgrepPath?: string;
+}
+
+/** Workspace files that replace shipped data (phase graph, capabilities, roles), read when trusted. */
+async function readOverride(workspace: string, rel: string): Promise<{ file: string; text: string } | undefined> {
+  try {
+    return { file: rel, text: await fs.readFile(path.join(workspace, rel), 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Algorithm wired for plain Node (the command line, tests, benches): the workspace on
+ * disk, the store, the verification engine, the specialist agent and approvals.
+ */
+export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: AlgorithmEngine; problems: readonly DataFileProblem[]; workspace: NodeWorkspace; storage: StoreRunStorage }> {
+  const trusted = o.trusted ?? true;
+  const workspace = new NodeWorkspace(o.workspace, o.ripgrepPath);
+  const storage = new StoreRunStorage(o.store);
+  const graph = loadPhaseGraph(trusted ? await readOverride(o.workspace, WORKSPACE_PHASE_GRAPH_FILE) : undefined);
+  const capabilities = loadCapabilities(trusted ? await readOverride(o.workspace, WORKSPACE_CAPABILITIES_FILE) : undefined);
+  const roleFiles = trusted ? (await Promise.all(ROLE_IDS.map((id) => readOverride(o.workspace, `${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x): x is { file: string; text: string } => x !== undefined) : [];
+  const roles = loadRoles(roleFiles);
+  const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
+  let level: Run['effort'] = 'STANDARD';
+  let prdPath: string | undefined;
+  const host: VerifyHost = {
+    workspaceRoot: workspace.root,
+    ...(o.ripgrepPath ? { ripgrepPath: o.ripgrepPath } : {}),
+    // Commands of criteria are approved like the agent's, once for the set.
+    approver: {
+      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n') }, signal) }),
+    },
+    get judge() {
+      return new ModelJudge(o.models, roles.roles.verifier, level);
+    },
+  };
+  const engine = new AlgorithmEngine({
+    storage,
+    models: o.models,
+    worker: new SpecialistAgent({
+      models: o.models,
+      role: roles.roles.specialist,
+      files: workspace,
+      approvals,
+      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
+      tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []),
+    }),
+    verifier: new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : [])),
+    effort: o.effort,
+    graph: graph.graph,
+    roles: roles.roles,
+    capabilities: capabilities.capabilities,
+    prdFor: (run) => {
+      level = run.effort;
+      prdPath = run.prdPath ?? `.ideal-state/prds/${newPrdId(run.request.split(/\r?\n/)[0]!, new Date(run.createdAt))}-${run.id.slice(-6)}.md`;
+      return nodePrdFile(workspace, prdPath);
+    },
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+    ...(o.verifyTimeoutMs ? { verifyTimeoutMs: o.verifyTimeoutMs } : {}),
+  });
+  return { engine, problems: [...graph.problems, ...capabilities.problems, ...roles.problems], workspace, storage };
+}
+
+export function nodePrdFile(workspace: NodeWorkspace, rel: string): PrdFile {
+  return { path: rel, read: () => workspace.readFile(rel), write: (text) => workspace.writeFile(rel, text) };
+}

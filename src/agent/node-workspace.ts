@@ -1,0 +1,104 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { confineGlob, confinePath as confineOnDisk } from '../verify/confine';
+import { runCommand } from '../verify/run-command';
+import { searchWorkspace } from '../verify/search';
+import { SearchScope } from '../verify/search-scope';
+import { compilePattern } from '../verify/search-types';
+import { confinePath, PathEscapeError, type CommandResult, type SearchHit, type WorkspaceTools } from './workspace';
+
+const SKIP = new Set(['.git', 'node_modules']);
+
+/**
+ * The agent's workspace on disk, for the command line and tests. Each path passes the
+ * lexical check and then the verification engine's on-disk one, which follows symlinks,
+ * so a link pointing out of the workspace is refused too. Search and commands are the
+ * verification engine's (ripgrep or the JS search; a bounded, scrubbed process tree).
+ */
+export class NodeWorkspace implements WorkspaceTools {
+  readonly root: string;
+
+  constructor(root: string, private readonly ripgrepPath?: string) {
+    this.root = path.resolve(root);
+  }
+
+  private async resolve(requested: string): Promise<string> {
+    const relative = confinePath(requested);
+    const confined = await confineOnDisk(this.root, relative);
+    if (!confined.ok) throw new PathEscapeError(requested, confined.reason);
+    return confined.absolute;
+  }
+
+  async readFile(requested: string): Promise<string | undefined> {
+    const file = await this.resolve(requested);
+    try {
+      return await fs.readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async listFiles(dir: string, limit: number): Promise<string[]> {
+    const start = await this.resolve(dir);
+    const out: string[] = [];
+    const walk = async (abs: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await fs.readdir(abs, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+        if (out.length >= limit) return;
+        if (SKIP.has(e.name)) continue;
+        const full = path.join(abs, e.name);
+        // Symlinks are listed, never followed.
+        if (e.isDirectory()) await walk(full);
+        else out.push(path.relative(this.root, full).split(path.sep).join('/'));
+      }
+    };
+    await walk(start);
+    return out;
+  }
+
+  async search(pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
+    const compiled = compilePattern(pattern);
+    if (!compiled.ok) throw new Error(compiled.reason);
+    if (options.glob !== undefined) {
+      const glob = confineGlob(options.glob);
+      if (!glob.ok) throw new PathEscapeError(options.glob, glob.reason);
+    }
+    const scope = SearchScope.create(this.root, options.glob, [], []);
+    const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs: 30_000, maxLocations: options.limit }, this.ripgrepPath);
+    if (outcome.kind !== 'done') throw new Error(outcome.kind === 'error' ? outcome.reason : `search ${outcome.kind}`);
+    const hits: SearchHit[] = [];
+    const cache = new Map<string, string[]>();
+    for (const loc of outcome.locations) {
+      if (!cache.has(loc.file)) cache.set(loc.file, ((await this.readFile(loc.file)) ?? '').split(/\r?\n/));
+      hits.push({ file: loc.file, line: loc.line, text: (cache.get(loc.file)![loc.line - 1] ?? '').slice(0, 300) });
+    }
+    return hits;
+  }
+
+  async writeFile(requested: string, text: string): Promise<void> {
+    const file = await this.resolve(requested);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    // Write then rename, so a crash never leaves half a file.
+    const tmp = `${file}.ideal-state-${process.pid}.tmp`;
+    await fs.writeFile(tmp, text, 'utf8');
+    await fs.rename(tmp, file);
+  }
+
+  async deleteFile(requested: string): Promise<void> {
+    await fs.rm(await this.resolve(requested), { force: true });
+  }
+
+  async runCommand(command: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<CommandResult> {
+    const r = await runCommand({ command, cwd: this.root, timeoutMs: options.timeoutMs, signal: options.signal });
+    if (r.kind === 'cancelled') throw Object.assign(new Error('the command was cancelled'), { name: 'AbortError' });
+    const exitCode = r.kind === 'exited' ? r.exitCode : null;
+    const note = r.kind === 'spawn-failed' ? `could not start: ${r.reason}\n` : r.kind === 'signalled' ? `ended by ${r.signal}\n` : '';
+    return { exitCode, output: `${note}${r.output}`, timedOut: r.kind === 'timeout' };
+  }
+}

@@ -1,0 +1,264 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as readline from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { denyAll, type ApprovalAnswer, type Approver } from '../agent/approvals';
+import { exportRunBundle } from '../agent/bundle';
+import { nodeAlgorithm } from '../agent/node-algorithm';
+import { classifyEffort } from '../core/algorithm/effort-classifier';
+import type { RunResult } from '../core/algorithm/engine';
+import { criteriaFromPrd } from '../core/algorithm/prd-sync';
+import { formatProblem } from '../core/data-file';
+import { loadDefinitions } from '../core/definitions';
+import { resolveEffortLevel } from '../core/effort-table';
+import { MemoryLogger } from '../core/log';
+import type { EffortLevel, EffortTable, RunState } from '../core/model';
+import { SETTINGS } from '../core/settings';
+import { BudgetLedger } from '../llm/budgets';
+import { LlmConfig, parseLlmConfig } from '../llm/config';
+import { resolveModels, type ResolvedModels } from '../llm/resolve';
+import { ModelRouter } from '../llm/router';
+import { nodeTextFiles } from '../node/node-text-files';
+import { toCoreCriterion } from '../prd/to-core';
+import { defaultCliStoreFile, Store } from '../store/store';
+
+type Output = { out: (s: string) => void; err: (s: string) => void };
+
+/** The exit code of each exit state (README "Runs from the command line"). 2 is a usage error. */
+export const EXIT_CODES: Record<RunState, number> = {
+  COMPLETE: 0,
+  FAILED: 1,
+  BUDGET_EXHAUSTED: 3,
+  BLOCKED: 4,
+  CANCELLED: 130,
+  PENDING: 1,
+  RUNNING: 1,
+  NEEDS_APPROVAL: 4,
+};
+
+export const RUN_USAGE = `  run "REQUEST" [--effort LEVEL|AUTO]   run The Algorithm on a request in the workspace
+  run --prd FILE [--effort LEVEL]        run it on a PRD: its criteria are the spec
+  run --resume RUN_ID                    continue a run from its last committed step
+  bundle RUN_ID --out DIR                export a run bundle (manifest, artifacts, PRD, reports, events)
+
+Run options:
+  --approve edits,commands   approve the agent's edits and/or commands without asking
+  --model M                  model name (or configured model id)
+  --provider P               openai | anthropic | scripted (with --script FILE, labelled scripted)
+  Exit codes: 0 COMPLETE, 1 FAILED, 2 usage error, 3 BUDGET_EXHAUSTED, 4 BLOCKED, 130 CANCELLED.`;
+
+const OPTIONS = {
+  workspace: { type: 'string' },
+  store: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  prd: { type: 'string' },
+  effort: { type: 'string' },
+  approve: { type: 'string' },
+  model: { type: 'string' },
+  provider: { type: 'string' },
+  script: { type: 'string' },
+  resume: { type: 'string' },
+  out: { type: 'string' },
+} as const;
+
+/** `ideal-state run …` and `ideal-state bundle …`. */
+export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    io.err(`ideal-state: ${(error as Error).message}\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  const workspace = path.resolve(v.workspace ?? process.cwd());
+  const storeFile = v.store ? path.resolve(v.store) : defaultCliStoreFile(workspace, env);
+  if (positionals[0] === 'bundle') return bundle(positionals[1], v.out, storeFile, workspace, io);
+
+  const request = positionals.slice(1).join(' ').trim();
+  if (!v.resume && !request && !v.prd) {
+    io.err(`ideal-state: run needs a request in quotes, --prd FILE or --resume RUN_ID\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  const approve = new Set((v.approve ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  for (const a of approve) {
+    if (a !== 'edits' && a !== 'commands') {
+      io.err(`ideal-state: --approve takes "edits", "commands" or "edits,commands", not "${a}"`);
+      return 2;
+    }
+  }
+  const definitions = await loadDefinitions(nodeTextFiles, { shippedIscDir: path.join(__dirname, '..', 'isc-definitions'), effortOverrideFile: path.join(workspace, SETTINGS.effortLevelsFile.default) });
+  for (const p of definitions.problems) io.err(`warning: ${formatProblem(p)}`);
+  const table = definitions.effort.table;
+
+  const store = await Store.open({ file: storeFile });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    if (store.readOnly) {
+      io.err('ideal-state: the store is open in another process (read-only here); close it and try again');
+      return 1;
+    }
+    let level: EffortLevel;
+    let text = request;
+    let prd: { path: string; criteria: import('../core/model').AnyCriterion[] } | undefined;
+    const existing = v.resume ? store.runs.get(v.resume) : undefined;
+    if (v.resume) {
+      if (!existing) {
+        io.err(`ideal-state: no run ${v.resume} in ${store.location}`);
+        return 2;
+      }
+      level = existing.effort;
+    } else {
+      if (v.prd) {
+        const file = path.resolve(workspace, v.prd);
+        const rel = path.relative(workspace, file).split(path.sep).join('/');
+        if (rel.startsWith('..')) {
+          io.err(`ideal-state: --prd ${v.prd} is outside the workspace ${workspace}`);
+          return 2;
+        }
+        let prdText: string;
+        try {
+          prdText = await fs.readFile(file, 'utf8');
+        } catch {
+          io.err(`ideal-state: cannot read the PRD ${v.prd}`);
+          return 2;
+        }
+        const read = criteriaFromPrd(prdText, new Date().toISOString(), toCoreCriterion);
+        if (read.problems.length > 0) {
+          for (const p of read.problems) io.err(`${rel}: ${p}`);
+          io.err(`ideal-state: fix the PRD's errors first (ideal-state prd check ${rel})`);
+          return 2;
+        }
+        prd = { path: rel, criteria: read.criteria };
+        text ||= read.title ?? rel;
+      }
+      const chosen = pickLevel(v.effort, text, table);
+      if (!chosen.ok) {
+        io.err(`ideal-state: ${chosen.message}`);
+        return 2;
+      }
+      level = chosen.level;
+      text = chosen.request;
+    }
+
+    let resolved: ResolvedModels;
+    try {
+      resolved = await models(v, workspace, env);
+    } catch (error) {
+      io.err(`ideal-state: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+    const logger = new MemoryLogger();
+    const router = new ModelRouter(resolved, { logger, budget: BudgetLedger.forLevel(level, resolved.config.budgets?.[level]) });
+    const approver = process.stdin.isTTY && !v.json ? terminalApprover(io) : denyAll;
+    const { engine, problems } = await nodeAlgorithm({
+      workspace,
+      store,
+      models: router,
+      effort: table,
+      approver,
+      autoApproveEdits: approve.has('edits'),
+      allowCommands: approve.has('commands') ? ['*'] : [],
+      logger,
+      onEvent: (e) => {
+        if (!v.json && (e.kind === 'phase' || e.kind === 'verification' || e.kind === 'budget' || e.kind === 'approval')) io.err(`[${e.phase ?? '-'}] ${e.message}`);
+      },
+      onApproval: (r, ok, how) => io.err(`[approval] ${r.title}: ${ok ? 'approved' : 'denied'} (${how})`),
+    });
+    for (const p of problems) io.err(`warning: ${formatProblem(p)}`);
+    const result = v.resume ? await engine.resume(v.resume, controller.signal) : await engine.start({ request: text, effort: level, ...(prd ? { prd } : {}), workspaceFolder: workspace }, controller.signal);
+    report(result, v.json === true, io);
+    return EXIT_CODES[result.state];
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    store.close();
+  }
+}
+
+function pickLevel(flag: string | undefined, request: string, table: EffortTable): { ok: true; level: EffortLevel; request: string } | { ok: false; message: string } {
+  if (flag === undefined || flag.toUpperCase() === 'AUTO') {
+    const c = classifyEffort(request, table);
+    return { ok: true, level: c.level, request: c.request };
+  }
+  const found = resolveEffortLevel(flag, table);
+  return found.ok ? { ok: true, level: found.level, request } : found;
+}
+
+/** The models: `--provider scripted --script FILE`, else the workspace models file, else the environment. */
+async function models(v: { provider?: string; script?: string; model?: string }, workspace: string, env: NodeJS.ProcessEnv): Promise<ResolvedModels> {
+  if (v.provider === 'scripted') {
+    if (!v.script) throw new Error('--provider scripted needs --script FILE');
+    const script = path.resolve(v.script);
+    const config = LlmConfig.parse({ version: 1, providers: [{ id: 'scripted', kind: 'scripted', script }], models: [{ id: 'scripted', provider: 'scripted', model: path.basename(script) }], routing: { default: 'scripted' } });
+    return resolveModels(config, { env });
+  }
+  if (v.provider !== undefined && v.provider !== 'openai' && v.provider !== 'anthropic') throw new Error(`--provider is openai, anthropic or scripted, not "${v.provider}"`);
+  const file = path.join(workspace, SETTINGS.modelsConfigFile.default);
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (text !== undefined && v.provider === undefined) {
+    const parsed = parseLlmConfig(file, text);
+    if (!parsed.ok) throw new Error(parsed.problems.map(formatProblem).join('\n'));
+    return resolveModels(parsed.value, { env, ...(v.model ? { model: v.model } : {}), baseDir: workspace });
+  }
+  return resolveModels(undefined, { env, ...(v.model ? { model: v.model } : {}), ...(v.provider ? { provider: v.provider as 'openai' | 'anthropic' } : {}) });
+}
+
+/** Asks on the terminal: [y]es, [n]o, [a]lways for this run. */
+function terminalApprover(io: Output): Approver {
+  return {
+    async ask(request, signal): Promise<ApprovalAnswer> {
+      io.err(`\n${request.title}\n${request.detail}`);
+      const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const answer = (await rl.question('Approve? [y]es / [n]o / [a]lways for this run: ', { signal })).trim().toLowerCase();
+        return answer.startsWith('a') ? 'always' : answer.startsWith('y') ? 'approve' : 'deny';
+      } finally {
+        rl.close();
+      }
+    },
+  };
+}
+
+function report(result: RunResult, json: boolean, io: Output): void {
+  const byId = new Map((result.report?.results ?? []).map((r) => [r.criterionId, r]));
+  if (json) {
+    io.out(
+      JSON.stringify({
+        runId: result.run.id,
+        state: result.state,
+        reason: result.reason ?? null,
+        effort: result.run.effort,
+        iterations: result.run.iteration,
+        prd: result.run.prdPath ?? null,
+        criteria: result.criteria.map((c) => ({ id: c.id, kind: c.kind, text: c.text, priority: c.priority, status: c.status, outcome: byId.get(c.id)?.outcome ?? null, evidence: byId.get(c.id)?.evidence ?? null, failureLabel: byId.get(c.id)?.failureLabel ?? null })),
+        unmet: result.unmet.map((c) => c.id),
+        bestReportId: result.bestReportId ?? null,
+      }),
+    );
+    return;
+  }
+  io.out(`${result.state}${result.reason ? `: ${result.reason}` : ''}`);
+  for (const c of result.criteria) io.out(`  ${(byId.get(c.id)?.outcome ?? '—').padEnd(7)} ${c.id}: ${c.text}`);
+  io.out(`run ${result.run.id}${result.run.prdPath ? `, PRD ${result.run.prdPath}` : ''}`);
+}
+
+async function bundle(runId: string | undefined, out: string | undefined, storeFile: string, workspace: string, io: Output): Promise<number> {
+  if (!runId || !out) {
+    io.err(`ideal-state: bundle needs RUN_ID and --out DIR\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  const store = await Store.open({ file: storeFile });
+  try {
+    if (!store.runs.get(runId)) {
+      io.err(`ideal-state: no run ${runId} in ${store.location}`);
+      return 2;
+    }
+    const written = await exportRunBundle(store, runId, path.resolve(out), workspace);
+    io.out(`bundle written to ${written.folder} (${written.files.length} files)`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
