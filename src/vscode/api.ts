@@ -21,7 +21,7 @@ export interface IdealStateApi {
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
   /** Ratings and reflections: the engine reports runs to `host`; tests read the Reflections tree. */
-  readonly learning: Pick<LearningSupport, 'host' | 'reflections' | 'status'>;
+  readonly learning: Pick<LearningSupport, 'host' | 'reflections' | 'status' | 'ratings'>;
   /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
   /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
@@ -33,7 +33,7 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     store: () => stores.get(),
     definitions: () => definitions.get(),
     modelOptions: () => models.options(),
-    learning: { host: learning.host, reflections: learning.reflections, status: learning.status },
+    learning: { host: learning.host, reflections: learning.reflections, status: learning.status, ratings: learning.ratings },
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
     criteriaTests: () => tests.items(),

@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ReflectionNode } from '../../src/vscode/learning';
+import { storeFinishedRun } from '../unit/learning-seed';
+import { activateIdealState } from './ideal-state';
+
+async function children(provider: vscode.TreeDataProvider<ReflectionNode>, node?: ReflectionNode): Promise<ReflectionNode[]> {
+  return (await provider.getChildren(node)) ?? [];
+}
+
+async function allReflectionNodes(provider: vscode.TreeDataProvider<ReflectionNode>): Promise<{ theme: string; category: string; node: ReflectionNode & { kind: 'reflection' } }[]> {
+  const found: { theme: string; category: string; node: ReflectionNode & { kind: 'reflection' } }[] = [];
+  for (const theme of await children(provider)) {
+    assert.equal(theme.kind, 'theme');
+    for (const category of await children(provider, theme)) {
+      assert.equal(category.kind, 'category');
+      for (const node of await children(provider, category)) {
+        assert.equal(node.kind, 'reflection');
+        found.push({ theme: (theme as { theme: string }).theme, category: (category as { category: string }).category, node: node as ReflectionNode & { kind: 'reflection' } });
+      }
+    }
+  }
+  return found;
+}
+
+describe('learning in the editor, against a stored history', () => {
+  it('rates stored finished runs and shows their reflections in the tree by theme → category → run', async () => {
+    const api = await activateIdealState();
+    const store = await api.store();
+    const low = storeFinishedRun(store, {
+      request: 'Integration: add a dark mode toggle to the settings page',
+      criteria: [
+        { text: 'Settings page shows a dark mode toggle switch', outcome: 'PASS' },
+        { text: 'Toggle state persists after a page reload', outcome: 'FAIL' },
+      ],
+      prdPath: '.ideal-state/prds/PRD-20261121-greeting.md',
+    });
+    const good = storeFinishedRun(store, { request: 'Integration: add a CSV export to the reports table', criteria: [{ text: 'Export includes every visible column', outcome: 'PASS' }] });
+    const before = (await api.learning.host.service()).figures().count;
+
+    await api.learning.host.rate(good.id, { rating: 9 });
+    await api.learning.host.rate(low.id, { rating: 3, text: 'the toggle forgets my choice' });
+    await vscode.commands.executeCommand('idealState.mineReflections');
+
+    const nodes = await allReflectionNodes(api.learning.reflections);
+    const lowNode = nodes.find((n) => n.node.reflection.runId === low.id);
+    assert.ok(lowNode, `the low-rated run is in the tree: ${JSON.stringify(nodes.map((n) => n.node.reflection.runId))}`);
+    assert.notEqual(lowNode.theme, 'Not mined yet', 'mining gave it a theme');
+    assert.match(lowNode.node.reflection.learningNote ?? '', /Failed: ISC-2 "Toggle state persists after a page reload"/);
+    const item = api.learning.reflections.getTreeItem(lowNode.node);
+    assert.match(String(item.description), /3\/10 · learning note/);
+    assert.equal(item.command?.command, 'vscode.open');
+
+    const uri = item.command!.arguments![0] as vscode.Uri;
+    const document = await vscode.workspace.openTextDocument(uri);
+    const text = document.getText();
+    assert.match(text, /## Learning note/);
+    assert.match(text, /no model was available/);
+    assert.match(text, new RegExp(`\\[${low.id}\\]\\(ideal-state-run:/${low.id}\\.md\\)`));
+    assert.match(text, /\[\.ideal-state\/prds\/PRD-20261121-greeting\.md\]\(file:\/\/.*PRD-20261121-greeting\.md\)/);
+    const runDocument = await vscode.workspace.openTextDocument(vscode.Uri.parse(`ideal-state-run:/${low.id}.md`));
+    assert.match(runDocument.getText(), /ISC-2: Toggle state persists after a page reload — FAIL/);
+
+    assert.equal((await api.learning.host.service()).figures().count, before + 2);
+  });
+
+  it('the Ratings view asks about the newest unrated finished run and reports the figures; the status bar shows them', async () => {
+    const api = await activateIdealState();
+    const store = await api.store();
+    const run = storeFinishedRun(store, { request: 'Integration: rename the greet function', criteria: [{ text: 'No caller uses the old greet name', outcome: 'PASS' }], finishedAt: new Date().toISOString() });
+    api.learning.host.changed();
+    await vscode.commands.executeCommand('idealState.ratings.focus');
+    const snapshot = await api.learning.ratings.snapshot();
+    assert.equal(snapshot.ask?.runId, run.id);
+    assert.equal(snapshot.ask?.criteriaCount, 1);
+    const figures = (await api.learning.host.service()).figures();
+    assert.equal(snapshot.figures.count, figures.count);
+    assert.equal(snapshot.history.at(-1)?.effort, 'STANDARD');
+    await api.learning.status.update();
+    assert.equal(api.learning.status.item.text, `$(star-full) ${figures.rollingAverage!.toFixed(1)} ${figures.trend}`);
+  });
+});
