@@ -19,3 +19,4 @@ export { budgetFor } from './llm/budgets';
 export { confinePath } from './verify/confine';
 export { recordRunVerification } from './verify/run-verification';
 export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';
+export { exportRunBundle } from './agent/bundle';

@@ -6,6 +6,7 @@ import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
 import type { CriteriaTests } from './verify/criteria-tests';
+import type { RunsSupport } from './isc-table';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -26,9 +27,11 @@ export interface IdealStateApi {
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
   /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
   criteriaTests(): ReturnType<CriteriaTests['items']>;
+  /** The ISC tables (what each shows, what was sent to it) and the Runs view. */
+  readonly runs: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests, runs: RunsSupport): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
@@ -37,5 +40,6 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
     criteriaTests: () => tests.items(),
+    runs: { tables: runs.tables, runs: runs.runs, watch: runs.watch },
   };
 }

@@ -14,6 +14,7 @@ import { registerRestrictedModeIndicator } from './restricted-mode';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
+import { registerRunsSupport } from './isc-table';
 
 let stores: StoreHost | undefined;
 
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const models = new ModelsHost(context, settings, log.child('models'));
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
+  const runs = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning }, log.child('runs'));
 
   context.subscriptions.push(
     channel,
@@ -42,10 +44,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     learning,
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
     verify.disposable,
+    runs,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests);
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs);
 }
 
 export async function deactivate(): Promise<void> {
