@@ -2,11 +2,13 @@ import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
 import { renderApprovals, renderHeader, type HeaderActions } from './header';
 import type { EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
-import { COLUMNS, detailElement, fillRow, rowElement, type RowActions } from './rows';
+import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
 import { ALL_ROWS, visibleRows } from './view-model';
 
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
 const PRIORITIES = ['ALL', 'CRITICAL', 'IMPORTANT', 'NICE'] as const;
+/** Rows built before the first paint: more than a tall editor shows. */
+const FIRST_SCREEN = 80;
 
 /**
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
@@ -16,8 +18,7 @@ export class IscTableApp implements RowActions, HeaderActions {
   private snapshot: TableSnapshot | undefined;
   private readonly rows = new Map<string, TableRow>();
   private order: string[] = [];
-  private readonly elements = new Map<string, HTMLTableRowElement>();
-  private readonly details = new Map<string, HTMLTableRowElement>();
+  private readonly elements = new Map<string, HTMLElement>();
   private shownIds: string[] = [];
   private state: IscTableState;
 
@@ -26,15 +27,15 @@ export class IscTableApp implements RowActions, HeaderActions {
   private readonly toolbarEl = h('div', { class: 'toolbar', attrs: { role: 'search' } });
   private readonly countEl = h('span', { class: 'count muted', attrs: { 'aria-live': 'polite' } });
   private readonly statusEl = h('div', { class: 'status-line', attrs: { role: 'status' } });
-  private readonly tbody = h('tbody');
-  private readonly theadRow = h('tr');
+  private readonly tbody = h('div', { class: 'body', attrs: { role: 'rowgroup' } });
+  private readonly theadRow = h('div', { class: 'head', attrs: { role: 'row' } });
   private readonly emptyEl = h('p', { class: 'empty muted' });
 
   constructor(private readonly bridge: HostBridge<IscTableProtocol, IscTableState>) {
     const saved = bridge.state;
     this.state = { runId: saved?.runId ?? '', filter: { ...ALL_ROWS, ...saved?.filter }, sort: saved?.sort ?? { key: 'id', descending: false }, expanded: saved?.expanded ?? [], ...(saved?.focusedId ? { focusedId: saved.focusedId } : {}) };
     document.body.append(
-      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, this.statusEl, h('div', { class: 'table-wrap' }, h('table', { class: 'grid criteria', attrs: { 'aria-label': 'Ideal State Criteria' } }, h('thead', {}, this.theadRow), this.tbody)), this.emptyEl),
+      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, this.statusEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl),
     );
     replaceChildren(this.headerEl, h('p', { class: 'muted' }, 'Loading the run…'));
     this.renderToolbar();
@@ -60,7 +61,6 @@ export class IscTableApp implements RowActions, HeaderActions {
     if (this.state.runId !== snapshot.header.runId) this.state = { ...this.state, runId: snapshot.header.runId, expanded: [] };
     this.rows.clear();
     this.elements.clear();
-    this.details.clear();
     for (const r of snapshot.rows) this.rows.set(r.id, r);
     this.order = snapshot.rows.map((r) => r.id);
     this.renderTop();
@@ -77,15 +77,7 @@ export class IscTableApp implements RowActions, HeaderActions {
         this.rows.set(delta.row.id, delta.row);
         if (!known) this.order.push(delta.row.id);
         const tr = this.elements.get(delta.row.id);
-        if (tr) {
-          fillRow(tr, delta.row, this.isExpanded(delta.row.id), this);
-          const detail = this.details.get(delta.row.id);
-          if (detail) {
-            const fresh = detailElement(delta.row, this);
-            detail.replaceWith(fresh);
-            this.details.set(delta.row.id, fresh);
-          }
-        }
+        if (tr) fillRow(tr, delta.row, this.isExpanded(delta.row.id), this);
         this.renderBody(false);
         this.renderTop();
         break;
@@ -94,9 +86,7 @@ export class IscTableApp implements RowActions, HeaderActions {
         this.rows.delete(delta.id);
         this.order = this.order.filter((id) => id !== delta.id);
         this.elements.get(delta.id)?.remove();
-        this.details.get(delta.id)?.remove();
         this.elements.delete(delta.id);
-        this.details.delete(delta.id);
         this.renderBody(false);
         this.renderTop();
         break;
@@ -133,11 +123,11 @@ export class IscTableApp implements RowActions, HeaderActions {
     replaceChildren(
       this.theadRow,
       ...COLUMNS.map((c) => {
-        if (!('sort' in c)) return h('th', { class: `c-${c.key}` }, c.label);
+        if (!('sort' in c)) return h('div', { class: `cell c-${c.key}`, attrs: { role: 'columnheader' } }, c.label);
         const active = this.state.sort.key === c.sort;
         return h(
-          'th',
-          { class: `c-${c.key}`, attrs: { 'aria-sort': active ? (this.state.sort.descending ? 'descending' : 'ascending') : 'none' } },
+          'div',
+          { class: `cell c-${c.key}`, attrs: { role: 'columnheader', 'aria-sort': active ? (this.state.sort.descending ? 'descending' : 'ascending') : 'none' } },
           h('button', { class: `sort${active ? ' active' : ''}`, attrs: { type: 'button', 'data-sort': c.sort }, on: { click: () => this.sortBy(c.sort) } }, c.label, active ? (this.state.sort.descending ? ' ↓' : ' ↑') : ''),
         );
       }),
@@ -177,35 +167,28 @@ export class IscTableApp implements RowActions, HeaderActions {
       this.state.sort,
     );
     const ids = visible.map((r) => r.id);
-    if (rebuild) {
-      this.elements.clear();
-      this.details.clear();
-    }
+    if (rebuild) this.elements.clear();
     const unchanged = !rebuild && ids.length === this.shownIds.length && ids.every((id, i) => id === this.shownIds[i]) && ids.every((id) => this.elements.has(id));
     if (!unchanged) {
+      // A new table paints its first screen at once and builds the rest right after, so a
+      // 1,000-row run shows in one frame; any update before then builds what is missing.
+      const now = rebuild && visible.length > FIRST_SCREEN ? visible.slice(0, FIRST_SCREEN) : visible;
+      if (now.length < visible.length) requestAnimationFrame(() => setTimeout(() => this.renderBody(false), 0));
       const fragment = document.createDocumentFragment();
-      for (const row of visible) {
+      for (const row of now) {
         let tr = this.elements.get(row.id);
         if (!tr) {
           tr = rowElement(row, this.isExpanded(row.id), this);
           this.elements.set(row.id, tr);
         }
         fragment.append(tr);
-        if (this.isExpanded(row.id)) {
-          let detail = this.details.get(row.id);
-          if (!detail) {
-            detail = detailElement(row, this);
-            this.details.set(row.id, detail);
-          }
-          fragment.append(detail);
-        }
       }
       if (rebuild) this.tbody.textContent = '';
       this.tbody.append(fragment);
       // Rows filtered out are detached, not destroyed: their elements come back as they were.
       const shown = new Set(ids);
-      for (const [id, tr] of this.elements) if (!shown.has(id)) (tr.remove(), this.details.get(id)?.remove());
-      this.shownIds = ids;
+      for (const [id, tr] of this.elements) if (!shown.has(id)) tr.remove();
+      this.shownIds = now.length === visible.length ? ids : [];
       this.updateTabStop();
     }
     this.countEl.textContent = `${ids.length} of ${this.rows.size} shown`;
@@ -243,10 +226,6 @@ export class IscTableApp implements RowActions, HeaderActions {
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
     if (row && tr) fillRow(tr, row, this.isExpanded(id), this);
-    this.details.get(id)?.remove();
-    this.details.delete(id);
-    this.shownIds = [];
-    this.renderBody(false);
     this.save();
   }
 
@@ -278,7 +257,7 @@ export class IscTableApp implements RowActions, HeaderActions {
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
     if (!row || !tr) return;
-    const cell = tr.querySelector<HTMLElement>('.c-text');
+    const cell = tr.querySelector<HTMLElement>('.cells .c-text .text');
     if (!cell) return;
     const input = h('input', { class: 'edit-text', attrs: { type: 'text', value: row.text, 'aria-label': `New text of ${id}`, maxlength: 500 } });
     const finish = (commit: boolean) => {
@@ -313,17 +292,19 @@ export class IscTableApp implements RowActions, HeaderActions {
     this.statusEl.classList.toggle('error', error);
   }
 
-  private rowOf(target: EventTarget | null): HTMLTableRowElement | undefined {
-    const tr = target instanceof Element ? target.closest('tr') : null;
-    if (!tr) return undefined;
-    const id = tr.dataset.id ?? tr.dataset.detailOf;
+  private rowOf(target: EventTarget | null): HTMLElement | undefined {
+    const el = target instanceof Element ? target.closest<HTMLElement>('.row') : null;
+    const id = el?.dataset.id;
     return id ? this.elements.get(id) : undefined;
   }
 
   private onClick(e: MouseEvent): void {
-    if (e.target instanceof Element && e.target.closest('a, button, input')) return;
     const tr = this.rowOf(e.target);
-    if (!tr?.dataset.id || !tr.classList.contains('row')) return;
+    if (!tr?.dataset.id) return;
+    const button = e.target instanceof Element ? e.target.closest<HTMLElement>('button[data-action]') : null;
+    if (button?.dataset.action === 'reverify') return this.reverify(tr.dataset.id);
+    if (button?.dataset.action === 'edit') return this.startEdit(tr.dataset.id);
+    if (e.target instanceof Element && e.target.closest('a, button, input, .detail')) return;
     this.focusRow(tr.dataset.id);
     this.toggle(tr.dataset.id);
   }
@@ -381,7 +362,7 @@ export class IscTableApp implements RowActions, HeaderActions {
       runId: this.snapshot?.header.runId ?? '',
       phase: this.headerEl.querySelector('.step.current')?.getAttribute('data-phase') ?? '',
       rows,
-      visibleIds: Array.from(this.tbody.querySelectorAll<HTMLTableRowElement>('tr.row'), (tr) => tr.dataset.id ?? ''),
+      visibleIds: Array.from(this.tbody.querySelectorAll<HTMLElement>('.row'), (tr) => tr.dataset.id ?? ''),
     };
   }
 }

@@ -25,57 +25,105 @@ export const COLUMNS = [
 
 const OUTCOME_CLASS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', PARTIAL: 'warn', UNKNOWN: 'unknown' };
 
-/** One `<tr>` per criterion; its cells are rebuilt in place when the row changes (the element stays, so focus does too). */
-export function rowElement(row: TableRow, expanded: boolean, actions: RowActions): HTMLTableRowElement {
-  const tr = h('tr', { class: 'row', attrs: { tabindex: -1, 'aria-expanded': expanded } });
-  tr.dataset.id = row.id;
-  fillRow(tr, row, expanded, actions);
-  return tr;
-}
-
-export function fillRow(tr: HTMLTableRowElement, row: TableRow, expanded: boolean, actions: RowActions): void {
-  tr.className = `row ${row.kind === 'anti-criterion' ? 'anti' : ''} outcome-${(row.outcome ?? 'none').toLowerCase()}${row.stale ? ' stale' : ''}${expanded ? ' expanded' : ''}`;
-  tr.setAttribute('aria-expanded', String(expanded));
-  const outcome = row.outcome
-    ? h('span', { class: `badge outcome ${OUTCOME_CLASS[row.outcome] ?? ''}`, attrs: { 'data-outcome': row.outcome } }, row.outcome, row.stale ? h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale') : null)
-    : h('span', { class: 'muted', attrs: { 'data-outcome': '' } }, '—');
-  replaceChildren(
-    tr,
-    h('td', { class: 'c-id mono' }, h('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }, expanded ? '▾' : '▸'), row.id),
-    h('td', { class: 'c-text' }, row.kind === 'anti-criterion' ? h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT ') : null, h('span', { class: 'text' }, row.text)),
-    h('td', { class: 'c-priority' }, h('span', { class: `prio ${row.priority.toLowerCase()}` }, row.priority)),
-    h('td', { class: 'c-source muted' }, row.source),
-    h('td', { class: 'c-domain' }, row.domain ?? ''),
-    h('td', { class: 'c-verify mono', title: row.verify ?? 'no verification method' }, row.verify ?? h('span', { class: 'muted' }, 'none')),
-    h('td', { class: 'c-status' }, h('span', { class: `status ${row.status.toLowerCase()}` }, row.status)),
-    h('td', { class: 'c-outcome' }, outcome),
-    h('td', { class: 'c-duration muted' }, formatDuration(row.durationMs)),
-    h('td', { class: 'c-claimed muted' }, row.claimedBy ?? ''),
-    h(
-      'td',
-      { class: 'c-actions' },
-      h('button', { class: 'icon', title: `Re-verify ${row.id} (R)`, attrs: { type: 'button', 'data-action': 'reverify', 'aria-label': `Re-verify ${row.id}`, tabindex: -1 }, on: { click: (e) => (e.stopPropagation(), actions.reverify(row.id)) } }, '↻'),
-      h('button', { class: 'icon', title: `Edit ${row.id} (F2)`, attrs: { type: 'button', 'data-action': 'edit', 'aria-label': `Edit ${row.id}`, tabindex: -1 }, on: { click: (e) => (e.stopPropagation(), actions.startEdit(row.id)) } }, '✎'),
+/**
+ * The cells of a row, built once and cloned: cloning a template and setting text is several
+ * times faster than creating each element, which matters for a 1,000-row first paint.
+ */
+let template: HTMLElement | undefined;
+function cellsTemplate(): HTMLElement {
+  const cell = (name: string, ...children: Node[]) => h('div', { class: `cell c-${name}`, attrs: { role: 'gridcell' } }, ...children);
+  template ??= h(
+    'div',
+    { class: 'cells' },
+    cell('id mono', h('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }), h('span', { class: 'id' })),
+    cell('text', h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT '), h('span', { class: 'text' })),
+    cell('priority', h('span', { class: 'prio' })),
+    cell('source muted'),
+    cell('domain'),
+    cell('verify mono', h('span', { class: 'method' })),
+    cell('status', h('span', { class: 'status' })),
+    cell('outcome', h('span', { class: 'badge outcome', attrs: { 'data-outcome': '' } }, h('span', { class: 'outcome-word' }), h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale'))),
+    cell('duration muted'),
+    cell('claimed muted'),
+    cell(
+      'actions',
+      h('button', { class: 'icon', attrs: { type: 'button', 'data-action': 'reverify', tabindex: -1 } }, '↻'),
+      h('button', { class: 'icon', attrs: { type: 'button', 'data-action': 'edit', tabindex: -1 } }, '✎'),
     ),
   );
+  return template;
 }
 
-/** The row under a criterion with its evidence; `file:line` mentions are links the host opens. */
-export function detailElement(row: TableRow, actions: RowActions): HTMLTableRowElement {
+/**
+ * One element per criterion — a grid row, not a `<tr>`, so rows off screen skip layout
+ * through `content-visibility` (table rows cannot). Its content is rebuilt in place when
+ * the row changes; the element stays, so focus does too. Its evidence lives inside it
+ * when expanded. Clicks are handled once for the whole table (see IscTableApp.onClick).
+ */
+export function rowElement(row: TableRow, expanded: boolean, actions: RowActions): HTMLElement {
+  const el = document.createElement('div');
+  el.setAttribute('role', 'row');
+  el.tabIndex = -1;
+  el.dataset.id = row.id;
+  fillRow(el, row, expanded, actions);
+  return el;
+}
+
+export function fillRow(el: HTMLElement, row: TableRow, expanded: boolean, actions: RowActions): void {
+  el.className = `row${row.kind === 'anti-criterion' ? ' anti' : ''} outcome-${(row.outcome ?? 'none').toLowerCase()}${row.stale ? ' stale' : ''}${expanded ? ' expanded' : ''}`;
+  el.setAttribute('aria-expanded', String(expanded));
+  const cells = cellsTemplate().cloneNode(true) as HTMLElement;
+  const [id, text, priority, source, domain, verify, status, outcome, duration, claimed, buttons] = cells.children as unknown as HTMLElement[];
+  (id!.firstChild as HTMLElement).textContent = expanded ? '▾' : '▸';
+  (id!.lastChild as HTMLElement).textContent = row.id;
+  if (row.kind !== 'anti-criterion') text!.firstChild!.remove();
+  (text!.lastChild as HTMLElement).textContent = row.text;
+  const prio = priority!.firstChild as HTMLElement;
+  prio.className = `prio ${row.priority.toLowerCase()}`;
+  prio.textContent = row.priority;
+  source!.textContent = row.source;
+  domain!.textContent = row.domain ?? '';
+  const method = verify!.firstChild as HTMLElement;
+  method.textContent = row.verify ?? 'none';
+  if (row.verify) method.title = row.verify;
+  else method.className = 'muted';
+  const state = status!.firstChild as HTMLElement;
+  state.className = `status ${row.status.toLowerCase()}`;
+  state.textContent = row.status;
+  const badge = outcome!.firstChild as HTMLElement;
+  if (row.outcome) {
+    badge.className = `badge outcome ${OUTCOME_CLASS[row.outcome] ?? ''}`;
+    badge.dataset.outcome = row.outcome;
+    (badge.firstChild as HTMLElement).textContent = row.outcome;
+    if (!row.stale) badge.lastChild!.remove();
+  } else {
+    badge.className = 'muted';
+    badge.textContent = '—';
+  }
+  duration!.textContent = formatDuration(row.durationMs);
+  claimed!.textContent = row.claimedBy ?? '';
+  const [again, edit] = buttons!.children as unknown as HTMLElement[];
+  again!.title = `Re-verify ${row.id} (R)`;
+  again!.setAttribute('aria-label', `Re-verify ${row.id}`);
+  edit!.title = `Edit ${row.id} (F2)`;
+  edit!.setAttribute('aria-label', `Edit ${row.id}`);
+  replaceChildren(el, cells, expanded ? detailElement(row, actions) : null);
+}
+
+/** A row's evidence; `file:line` mentions are links the host opens (inside the workspace only). */
+function detailElement(row: TableRow, actions: RowActions): HTMLElement {
   const link = (text: string, location: EvidenceLocation) =>
-    h('a', { class: 'loc', attrs: { href: '#', title: `Open ${location.file} at line ${location.line}` }, dataset: { file: location.file, line: String(location.line) }, on: { click: (e) => (e.preventDefault(), actions.openLocation(location)) } }, text);
-  const evidence = row.evidence ? evidenceParts(row.evidence).map((p) => ('location' in p ? link(p.text, p.location) : p.text)) : [h('span', { class: 'muted' }, 'Not verified yet.')];
-  const mentioned = new Set(row.evidence ? evidenceParts(row.evidence).flatMap((p) => ('location' in p ? [`${p.location.file}:${p.location.line}`] : [])) : []);
+    h('a', { class: 'loc', attrs: { href: '#', title: `Open ${location.file} at line ${location.line}` }, dataset: { file: location.file, line: String(location.line) }, on: { click: (e) => (e.preventDefault(), e.stopPropagation(), actions.openLocation(location)) } }, text);
+  const parts = row.evidence ? evidenceParts(row.evidence) : [];
+  const evidence = row.evidence ? parts.map((p) => ('location' in p ? link(p.text, p.location) : p.text)) : [h('span', { class: 'muted' }, 'Not verified yet.')];
+  const mentioned = new Set(parts.flatMap((p) => ('location' in p ? [`${p.location.file}:${p.location.line}`] : [])));
   const extra = row.locations.filter((l) => !mentioned.has(`${l.file}:${l.line}`));
-  const tr = h(
-    'tr',
+  return h(
+    'div',
     { class: 'detail' },
-    h(
-      'td',
-      { attrs: { colspan: COLUMNS.length } },
-      h('div', { class: 'detail-body' }, h('div', { class: 'detail-label muted' }, 'Evidence'), h('pre', { class: 'evidence' }, ...evidence), extra.length > 0 ? h('div', { class: 'locations' }, 'Locations: ', ...extra.flatMap((l, i) => [i > 0 ? ', ' : '', link(`${l.file}:${l.line}`, l)])) : null),
-    ),
+    h('div', { class: 'detail-label muted' }, 'Evidence'),
+    h('pre', { class: 'evidence' }, ...evidence),
+    extra.length > 0 ? h('div', { class: 'locations' }, 'Locations: ', ...extra.flatMap((l, i) => [i > 0 ? ', ' : '', link(`${l.file}:${l.line}`, l)])) : null,
+    row.verify ? h('div', { class: 'locations muted' }, 'Verify: ', h('code', {}, row.verify)) : null,
   );
-  tr.dataset.detailOf = row.id;
-  return tr;
 }

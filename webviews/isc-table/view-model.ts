@@ -16,10 +16,13 @@ const PRIORITY_RANK: Record<string, number> = { CRITICAL: 0, IMPORTANT: 1, NICE:
 const OUTCOME_RANK: Record<string, number> = { FAIL: 0, PARTIAL: 1, UNKNOWN: 2, NONE: 3, PASS: 4 };
 const STATUS_RANK: Record<string, number> = { ACTIVE: 0, BLOCKED: 1, PENDING: 2, ADJUSTED: 3, DONE: 4 };
 
+// One collator: localeCompare with options builds one per call, too slow for 1,000-row sorts.
+const ids = new Intl.Collator('en', { numeric: true });
+
 /** Criteria before anti-criteria, then by the number in the id (ISC-2 before ISC-10). */
 export function compareIds(a: TableRow, b: TableRow): number {
   if (a.kind !== b.kind) return a.kind === 'criterion' ? -1 : 1;
-  return a.id.localeCompare(b.id, 'en', { numeric: true });
+  return ids.compare(a.id, b.id);
 }
 
 export function compareRows(key: SortKey, a: TableRow, b: TableRow): number {
