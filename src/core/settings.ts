@@ -11,6 +11,17 @@ export const SETTINGS = {
   modelsConfigFile: { key: 'idealState.models.configFile', default: '.ideal-state/models.yaml' as string },
   defaultModel: { key: 'idealState.models.default', default: '' as string },
   verifyAllowedCommands: { key: 'idealState.verify.allowedCommands', default: [] as readonly string[] },
+  // Token and money caps for every effort level; null (or 0) keeps the level's cap from the
+  // models file's `budgets:`, else the shipped budgets.yaml.
+  budgetCallTokens: { key: 'idealState.budgets.callTokens', default: null as number | null },
+  budgetCallUsd: { key: 'idealState.budgets.callUsd', default: null as number | null },
+  budgetPhaseTokens: { key: 'idealState.budgets.phaseTokens', default: null as number | null },
+  budgetPhaseUsd: { key: 'idealState.budgets.phaseUsd', default: null as number | null },
+  budgetRunTokens: { key: 'idealState.budgets.runTokens', default: null as number | null },
+  budgetRunUsd: { key: 'idealState.budgets.runUsd', default: null as number | null },
+  // A run's edits and commands need approval unless these say otherwise (never in Restricted Mode).
+  runAutoApproveEdits: { key: 'idealState.run.autoApproveEdits', default: false as boolean },
+  runAllowedCommands: { key: 'idealState.run.allowedCommands', default: [] as readonly string[] },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -37,6 +37,33 @@ const CapsOverride = z.object({ tokens: z.number().int().positive().nullable().o
 export const BudgetOverride = z.object({ call: CapsOverride.optional(), phase: CapsOverride.optional(), run: CapsOverride.optional() }).strict();
 export type BudgetOverride = z.infer<typeof BudgetOverride>;
 
+/** The editor's budget settings: one cap per scope and unit, for every effort level. */
+export interface BudgetSettings {
+  readonly callTokens?: number | null;
+  readonly callUsd?: number | null;
+  readonly phaseTokens?: number | null;
+  readonly phaseUsd?: number | null;
+  readonly runTokens?: number | null;
+  readonly runUsd?: number | null;
+}
+
+/**
+ * The budget settings as an override. A setting left empty, 0, or not a usable number
+ * means "the level's cap" (from the models file's `budgets:`, else budgets.yaml): a
+ * setting can tighten or loosen a cap, not remove it.
+ */
+export function budgetOverrideFromSettings(settings: BudgetSettings): BudgetOverride {
+  const tokens = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) && value >= 1 ? Math.floor(value) : undefined);
+  const usd = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined);
+  const override: { [S in BudgetScope]?: { tokens?: number; usd?: number } } = {};
+  for (const scope of BUDGET_SCOPES) {
+    const caps = { tokens: tokens(settings[`${scope}Tokens`]), usd: usd(settings[`${scope}Usd`]) };
+    const set = Object.fromEntries(Object.entries(caps).filter(([, v]) => v !== undefined));
+    if (Object.keys(set).length > 0) override[scope] = set;
+  }
+  return override;
+}
+
 let shipped: BudgetTable | undefined;
 
 /** The budget table shipped with the extension. It is tested, so a problem here is a bug. */

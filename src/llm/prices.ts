@@ -52,9 +52,15 @@ export interface Cost {
   readonly priced: boolean;
 }
 
-/** What a call cost: configured price, else the table, else free for local models, else unpriced 0. */
+/**
+ * What a call cost: configured price, else free for local and scripted models, else the
+ * table, else unpriced 0. A model VS Code provides (`vscode-lm`) is billed by whoever
+ * provides it (e.g. a Copilot plan), not per token at API prices, so without a configured
+ * price its cost is unknown (unpriced 0) even when its name is in the table.
+ */
 export function costOf(model: Pick<LanguageModel, 'model' | 'modelClass' | 'price' | 'kind'>, usage: TokenUsage, table: PriceTable = shippedPriceTable()): Cost {
-  const price = model.price ?? (model.modelClass === 'local' || model.kind === 'scripted' ? { inputPerMTok: 0, outputPerMTok: 0 } : lookupPrice(table, model.model));
+  const free = model.modelClass === 'local' || model.kind === 'scripted';
+  const price = model.price ?? (free ? { inputPerMTok: 0, outputPerMTok: 0 } : model.kind === 'vscode-lm' ? undefined : lookupPrice(table, model.model));
   if (!price) return { costUsd: 0, priced: false };
   const costUsd = (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
   return { costUsd: Math.round(costUsd * 1e9) / 1e9, priced: true };

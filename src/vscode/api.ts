@@ -1,5 +1,5 @@
 import type { DefinitionsHost } from './definitions-host';
-import type { ModelOption, ModelsHost } from './models/models-host';
+import type { ModelOption, ModelsHost, SelectedModel } from './models/models-host';
 import type { StoreHost } from './store-host';
 import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
@@ -7,9 +7,11 @@ import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
 import type { CriteriaTests } from './verify/criteria-tests';
 import type { RunsSupport } from './isc-table';
+import type { RunService } from './run/run-service';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
+import type { BudgetLedger, BudgetLimits, LanguageModel, ModelRouter } from '../llm';
 import { engine } from './engine';
 
 /** What `activate` returns: for other extensions and for the integration tests. */
@@ -19,6 +21,14 @@ export interface IdealStateApi {
   definitions(): Promise<Definitions>;
   /** The models "Select Model" would offer now, available ones first. */
   modelOptions(): Promise<ModelOption[]>;
+  /** The model that serves when nothing routes a role elsewhere, or why there is none. */
+  selectedModel(): Promise<SelectedModel>;
+  /** A model by a "Select Model" id (`vscode-lm:<id>` or a configured id), ready to call; undefined when unavailable. */
+  model(id: string): Promise<LanguageModel | undefined>;
+  /** The token and money caps in force for a run at this level: settings over the models file over the shipped table. */
+  budgetLimits(level: EffortLevel): Promise<BudgetLimits>;
+  /** A run's model router and the budget ledger it holds every call to. */
+  modelsForRun(level: EffortLevel): Promise<{ router: ModelRouter; budget: BudgetLedger }>;
   /** A new, unsaved run with this window's effort table. */
   newRun(request: string, effort?: EffortLevel): Promise<Run>;
   /** Ratings and reflections: the engine reports runs to `host`; tests read the Reflections tree. */
@@ -27,19 +37,35 @@ export interface IdealStateApi {
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
   /** The PRDs and criteria in the Testing view, each criterion with its line and last result there. */
   criteriaTests(): ReturnType<CriteriaTests['items']>;
+  /**
+   * Runs of the Algorithm in this window: every committed step as it happens (run id, phase,
+   * criteria rows, budget), the runs going now, and two hooks for tests — answering
+   * approvals instead of the dialog, and behaving as in Restricted Mode.
+   */
+  readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust'>;
   /** The ISC tables (what each shows, what was sent to it) and the Runs view. */
-  readonly runs: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
+  readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests, runs: RunsSupport): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests, runs: RunService, tables: RunsSupport): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
     modelOptions: () => models.options(),
     learning: { host: learning.host, reflections: learning.reflections, status: learning.status, ratings: learning.ratings },
+    selectedModel: () => models.selected(),
+    model: (id) => models.model(id),
+    budgetLimits: (level) => models.budgetLimits(level),
+    modelsForRun: (level) => models.forRun(level),
     newRun: async (request, effort) => engine().createRun({ request, effort }, (await definitions.get()).effort.table),
     applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
     criteriaTests: () => tests.items(),
-    runs: { tables: runs.tables, runs: runs.runs, watch: runs.watch },
+    runs: {
+      onDidChangeRun: runs.onDidChangeRun,
+      activeRuns: () => runs.activeRuns(),
+      answerApprovalsWith: (answerer) => runs.answerApprovalsWith(answerer),
+      simulateTrust: (trusted) => runs.simulateTrust(trusted),
+    },
+    iscTable: { tables: tables.tables, runs: tables.runs, watch: tables.watch },
   };
 }

@@ -11,6 +11,7 @@ import { ChannelLogger } from './log';
 import { ModelsHost } from './models/models-host';
 import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
+import { registerRuns } from './run';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
@@ -28,7 +29,8 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const models = new ModelsHost(context, settings, log.child('models'));
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
-  const runs = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning }, log.child('runs'));
+  const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
+  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service }, log.child('runs'));
 
   context.subscriptions.push(
     channel,
@@ -44,11 +46,12 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     learning,
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
     verify.disposable,
-    runs,
+    runs.disposable,
+    tables,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs);
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables);
 }
 
 export async function deactivate(): Promise<void> {

@@ -18,7 +18,8 @@ try {
   for (const phase of ['first', 'reload']) {
     const results = join(profile.root, `results-${phase}.json`);
     await runTests({
-      extensionDevelopmentPath: repoRoot,
+      // The second folder contributes the vendor of the scripted chat model the vscode.lm suite registers.
+      extensionDevelopmentPath: [repoRoot, join(repoRoot, 'test', 'fixtures', 'scripted-chat-vendor')],
       extensionTestsPath: join(repoRoot, 'out', 'test', 'integration', 'index.js'),
       launchArgs: [workspace, '--user-data-dir', profile.userDataDir, '--extensions-dir', profile.extensionsDir],
       extensionTestsEnv: {

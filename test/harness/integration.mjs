@@ -14,6 +14,10 @@ const PHASES = ['first', 'reload'];
 const TIMEOUT_MS = Number(process.env.IDEAL_STATE_INTEGRATION_TIMEOUT_MS ?? 180_000);
 const HOST_EXIT = /Extension Host Process exited with code: (\d+|null)/;
 const testEntry = join(repoRoot, 'out', 'test', 'integration', 'index.js');
+// A test-only extension that contributes the vendor of the scripted chat model the vscode.lm
+// suite registers (VS Code takes a chat provider only for a contributed vendor). It goes in
+// the profile's extensions folder: the web workbench keeps one extensionDevelopmentPath.
+const scriptedChatVendor = join(repoRoot, 'test', 'fixtures', 'scripted-chat-vendor');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -98,6 +102,7 @@ export async function runIntegration() {
   if (!existsSync(testEntry)) throw new Error(`${testEntry} is missing; run \`node esbuild.mjs\` first`);
   const profile = makeProfile({ trusted: true });
   const workspace = copySampleWorkspace(profile);
+  cpSync(scriptedChatVendor, join(profile.extensionsDir, 'ideal-state-tests.scripted-chat-vendor-0.0.1'), { recursive: true });
   const browser = await launchBrowser();
   const totals = { passed: 0, failed: 0, skipped: 0 };
   const port = await freePort(); // both launches on one port, as a reload of one window

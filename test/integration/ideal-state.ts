@@ -10,6 +10,16 @@ export type { IdealStateApi };
 
 export const EXTENSION_ID = 'ideal-state.ideal-state';
 
+/** The extension's pure layers, as loaded by the extension itself (same module, same error classes). */
+export type Engine = typeof import('../../src/engine');
+
+export function extensionEngine(): Engine {
+  const extension = vscode.extensions.getExtension(EXTENSION_ID);
+  assert.ok(extension, `${EXTENSION_ID} is not installed in this extension host`);
+  const bundle = path.join(extension.extensionPath, 'dist', 'engine.js');
+  return require(bundle) as Engine;
+}
+
 export async function activateIdealState(): Promise<IdealStateApi> {
   const extension = vscode.extensions.getExtension<IdealStateApi>(EXTENSION_ID);
   assert.ok(extension, `${EXTENSION_ID} is not installed in this extension host`);

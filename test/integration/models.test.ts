@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { activateIdealState } from './ideal-state';
+import { activateIdealState, extensionEngine } from './ideal-state';
 
 describe('language models in the editor', () => {
   it('offers OpenAI and Anthropic as unavailable until a key is set, saying how to set one', async () => {
@@ -29,6 +29,38 @@ describe('language models in the editor', () => {
     } finally {
       await vscode.workspace.fs.delete(file, { useTrash: false });
     }
+  });
+});
+
+describe('budget caps in the editor', () => {
+  it('holds runs to the idealState.budgets settings, over the models file, over the effort level', async () => {
+    const api = await activateIdealState();
+    const shipped = extensionEngine().budgetFor('STANDARD');
+    const budgets = vscode.workspace.getConfiguration('idealState.budgets');
+    const file = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.ideal-state/models.yaml');
+    const set = (key: string, value: number | undefined) => budgets.update(key, value, vscode.ConfigurationTarget.Workspace);
+    try {
+      assert.deepEqual(await api.budgetLimits('STANDARD'), shipped, 'nothing set: the shipped caps of the level');
+      const models = ['version: 1', 'providers: [{ id: lmstudio, kind: openai, baseUrl: "http://127.0.0.1:1234/v1" }]', 'models: [{ id: coder, provider: lmstudio, model: qwen2.5-coder }]'];
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode([...models, 'budgets:', '  STANDARD: { call: { tokens: 1000 }, run: { usd: 1 } }', ''].join('\n')));
+      let limits = await api.budgetLimits('STANDARD');
+      assert.deepEqual(limits.call, { tokens: 1000, usd: shipped.call.usd }, 'the models file replaces the level\'s cap');
+      assert.deepEqual(limits.run, { tokens: shipped.run.tokens, usd: 1 });
+      await set('callTokens', 500);
+      await set('runUsd', 0);
+      limits = await api.budgetLimits('STANDARD');
+      assert.equal(limits.call.tokens, 500, 'the setting wins over the models file');
+      assert.equal(limits.run.usd, 1, 'a setting of 0 leaves the cap to the models file');
+      assert.equal((await api.modelsForRun('STANDARD')).budget.limits.call.tokens, 500, 'a run gets the caps in force');
+      assert.equal((await api.budgetLimits('DEEP')).call.tokens, 500, 'a setting holds at every effort level');
+      await set('callTokens', undefined);
+      assert.equal((await api.budgetLimits('STANDARD')).call.tokens, 1000, 'cleared: the models file again');
+    } finally {
+      await set('callTokens', undefined);
+      await set('runUsd', undefined);
+      await vscode.workspace.fs.delete(file, { useTrash: false });
+    }
+    assert.deepEqual(await api.budgetLimits('STANDARD'), shipped);
   });
 });
 

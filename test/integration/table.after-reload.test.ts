@@ -16,11 +16,11 @@ describe('the ISC table after a window reload', () => {
     // A restored webview is revived when it is shown; make sure it is.
     if (!tab.t.isActive) await vscode.commands.executeCommand('workbench.action.openEditorAtIndex', tab.i);
     await waitForLogLine(new RegExp(`ISC table of ${runId} restored after a reload`), 30_000);
-    const shown = await api.runs.tables.shown(runId);
+    const shown = await api.iscTable.tables.shown(runId);
     assert.equal(shown.runId, runId);
     assert.deepEqual(shown.rows.map((r) => r.id), ['ISC-1', 'ISC-2', 'ISC-3']);
     assert.equal(shown.rows[1]!.text, HOSTILE_TEXT);
     assert.equal(shown.phase, 'EXECUTE', 'the stored run as it was left');
-    assert.deepEqual(api.runs.tables.sent(runId).map((m) => m.type), ['snapshot']);
+    assert.deepEqual(api.iscTable.tables.sent(runId).map((m) => m.type), ['snapshot']);
   });
 });

@@ -18,7 +18,7 @@ describe('the ISC table of a stored run', () => {
 
   it('shows every stored criterion with its outcome, the phase, and hostile text as text', async () => {
     await vscode.commands.executeCommand('idealState.openIscTable', runId);
-    const shown = await api.runs.tables.shown(runId);
+    const shown = await api.iscTable.tables.shown(runId);
     assert.equal(shown.runId, runId);
     assert.equal(shown.phase, 'BUILD');
     assert.deepEqual(
@@ -31,48 +31,49 @@ describe('the ISC table of a stored run', () => {
     );
     // Read back with textContent: the markup arrived as characters, not as an element.
     assert.equal(shown.rows[1]!.text, HOSTILE_TEXT);
-    assert.deepEqual(api.runs.tables.sent(runId).map((m) => m.type), ['snapshot']);
+    assert.deepEqual(api.iscTable.tables.sent(runId).map((m) => m.type), ['snapshot']);
   });
 
   it('sends one row, not the table, when one criterion changes in the store', async () => {
     const store = await api.store();
-    const sentBefore = api.runs.tables.sent(runId).length;
+    const sentBefore = api.iscTable.tables.sent(runId).length;
     const row = store.criteria.list(runId).find((c) => c.id === 'ISC-3')!;
     store.criteria.update(runId, 1, { ...row, status: 'ACTIVE', claim: { by: 'specialist-2', at: new Date().toISOString() } } as AnyCriterion);
-    api.runs.watch.touch(runId);
-    await api.runs.tables.refresh(runId);
-    const sent = api.runs.tables.sent(runId).slice(sentBefore);
+    api.iscTable.watch.touch(runId);
+    await api.iscTable.tables.refresh(runId);
+    const sent = api.iscTable.tables.sent(runId).slice(sentBefore);
     assert.deepEqual(sent, [{ type: 'row', rows: 1 }]);
-    const shown = await api.runs.tables.shown(runId);
+    const shown = await api.iscTable.tables.shown(runId);
     assert.equal(shown.rows.find((r) => r.id === 'ISC-3')!.status, 'ACTIVE');
     assert.equal(shown.rows.find((r) => r.id === 'ISC-1')!.outcome, 'PASS', 'the other rows are as they were');
   });
 
   it('moves the stepper with a header delta alone when the run changes phase', async () => {
     const store = await api.store();
-    const sentBefore = api.runs.tables.sent(runId).length;
+    const sentBefore = api.iscTable.tables.sent(runId).length;
     store.runs.save({ ...store.runs.get(runId)!, phase: 'EXECUTE', elapsedMs: 61_000, updatedAt: new Date().toISOString() });
-    api.runs.watch.touch(runId);
-    await api.runs.tables.refresh(runId);
-    assert.deepEqual(api.runs.tables.sent(runId).slice(sentBefore), [{ type: 'header', rows: 0 }]);
-    assert.equal((await api.runs.tables.shown(runId)).phase, 'EXECUTE');
+    api.iscTable.watch.touch(runId);
+    await api.iscTable.tables.refresh(runId);
+    assert.deepEqual(api.iscTable.tables.sent(runId).slice(sentBefore), [{ type: 'header', rows: 0 }]);
+    assert.equal((await api.iscTable.tables.shown(runId)).phase, 'EXECUTE');
   });
 
   it('lists the run in the Runs view under Running with its effort, passed/total and duration', async () => {
-    const groups = await api.runs.runs.getChildren();
+    const groups = await api.iscTable.runs.getChildren();
     const running = groups.find((g) => g.kind === 'group' && g.group.id === 'running');
     assert.ok(running && running.kind === 'group', JSON.stringify(groups.map((g) => g.kind === 'group' && g.group.id)));
     const item = running.runs.find((r) => r.id === runId);
     assert.ok(item, 'the run is in the Running group');
-    const treeItem = api.runs.runs.getTreeItem({ kind: 'run', run: item });
+    const treeItem = api.iscTable.runs.getTreeItem({ kind: 'run', run: item });
     assert.equal(treeItem.label, 'Integration: greet users by name');
     assert.equal(treeItem.description, 'STANDARD · 1/3 · 1 min');
     assert.deepEqual(treeItem.command?.arguments, [runId]);
-    assert.equal(treeItem.contextValue, 'run.cancellable');
+    // Stored RUNNING but not going in this window: it stopped on the way, so it can be resumed, not cancelled.
+    assert.equal(treeItem.contextValue, 'run.resumable');
   });
 
   it('leaves the table open for the reload', () => {
-    assert.ok(api.runs.tables.openRunIds().includes(runId));
+    assert.ok(api.iscTable.tables.openRunIds().includes(runId));
     fs.writeFileSync(handoffFile('isc-table.json'), JSON.stringify({ runId }));
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { EFFORT_LEVELS } from '../../src/core/model';
-import { budgetFor, BudgetLedger, estimateCall, shippedBudgetTable } from '../../src/llm/budgets';
+import { budgetFor, BudgetLedger, budgetOverrideFromSettings, estimateCall, shippedBudgetTable } from '../../src/llm/budgets';
 import { parseLlmConfig, type LlmConfigInput } from '../../src/llm/config';
 import { BudgetExceededError, LlmProviderError } from '../../src/llm/errors';
 import { ScriptedModel } from '../../src/llm/providers/scripted';
@@ -63,6 +63,40 @@ describe('llm budgets', () => {
     assert.deepEqual(ledger.remaining('PLAN'), { run: { usd: 12 }, phase: { tokens: 10_000_000, usd: 20 } });
     const bad = parseLlmConfig('models.yaml', 'version: 1\nproviders: [{ id: a, kind: openai }]\nmodels: [{ id: m, provider: a, model: x }]\nbudgets:\n  DEEP: { run: { dollars: 10 } }\n');
     assert.equal(bad.ok, false);
+  });
+
+  describe('from the editor settings', () => {
+    it('turns each set budget setting into the cap of its scope and unit, and leaves empty or 0 ones to the level', () => {
+      assert.deepEqual(budgetOverrideFromSettings({}), {});
+      assert.deepEqual(budgetOverrideFromSettings({ callTokens: null, callUsd: 0, phaseTokens: 0, phaseUsd: null, runTokens: null, runUsd: null }), {});
+      assert.deepEqual(budgetOverrideFromSettings({ callTokens: 1200.7, runUsd: 0.5 }), { call: { tokens: 1200 }, run: { usd: 0.5 } });
+      assert.deepEqual(budgetOverrideFromSettings({ phaseTokens: -5, phaseUsd: Number.NaN, runTokens: 0.4 }), {}, 'unusable numbers fall back to the level');
+    });
+
+    it('win over the models file, which wins over the effort level, cap by cap', () => {
+      const parsed = parseLlmConfig('models.yaml', 'version: 1\nproviders: [{ id: a, kind: openai }]\nmodels: [{ id: m, provider: a, model: x }]\nbudgets:\n  FAST: { run: { usd: 1, tokens: 300000 }, call: { tokens: null } }\n');
+      assert.ok(parsed.ok, JSON.stringify(!parsed.ok && parsed.problems));
+      const shipped = shippedBudgetTable().levels.FAST;
+      const fileOnly = budgetFor('FAST', [parsed.value.budgets?.FAST]);
+      assert.deepEqual(fileOnly.run, { usd: 1, tokens: 300_000 });
+      assert.equal(fileOnly.call.tokens, undefined, 'the file removed the call token cap');
+      const settings = budgetOverrideFromSettings({ runUsd: 0.2, callTokens: 8000 });
+      const limits = budgetFor('FAST', [parsed.value.budgets?.FAST, settings]);
+      assert.deepEqual(limits.run, { usd: 0.2, tokens: 300_000 }, 'the setting replaced the money cap; the file still sets the token cap');
+      assert.deepEqual(limits.call, { tokens: 8000, usd: shipped.call.usd }, 'the setting restored a call token cap the file removed');
+      assert.deepEqual(limits.phase, shipped.phase, 'nothing overrides the phase: the effort level decides');
+      assert.deepEqual(budgetFor('FAST', [undefined, budgetOverrideFromSettings({})]), shipped, 'with no file and no settings, the level');
+    });
+
+    it('refuses a call that would pass a cap set by a setting, without making it', async () => {
+      const { model, seen } = priced('steps:\n  - text: a\n    usage: { inputTokens: 120, outputTokens: 20 }\n  - text: b\n');
+      const ledger = BudgetLedger.forLevel('COMPREHENSIVE', [undefined, budgetOverrideFromSettings({ runTokens: 300 })]);
+      assert.equal(ledger.limits.run.tokens, 300);
+      await ledger.guard(model, 'OBSERVE').chat(hello(400));
+      assert.equal(ledger.spent.tokens, 140, 'the first call (estimate 200) fits and counts its actual usage');
+      await assert.rejects(ledger.guard(model, 'THINK').chat(hello(400)), (e: unknown) => e instanceof BudgetExceededError && e.scope === 'run' && e.unit === 'tokens' && e.limit === 300);
+      assert.equal(seen.length, 1, 'the second call never reached the model');
+    });
   });
 
   it('estimates input by characters, or by the model counter when it has one, plus maxOutputTokens, priced', async () => {

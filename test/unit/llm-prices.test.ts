@@ -31,6 +31,12 @@ describe('llm prices and usage accounting', () => {
     assert.deepEqual(costOf({ model: 'gpt-4o', modelClass: 'local', kind: 'openai' }, { inputTokens: 1e6, outputTokens: 1e6 }), { costUsd: 0, priced: true });
   });
 
+  it('leaves the cost of a model VS Code provides unknown unless a price is configured, even for a listed name', () => {
+    // vscode.lm models are billed by their provider (e.g. a Copilot plan), not at API prices.
+    assert.deepEqual(costOf({ model: 'gpt-4o', modelClass: 'frontier', kind: 'vscode-lm' }, { inputTokens: 1e6, outputTokens: 1e6 }), { costUsd: 0, priced: false });
+    assert.deepEqual(costOf({ model: 'gpt-4o', modelClass: 'frontier', kind: 'vscode-lm', price: { inputPerMTok: 1, outputPerMTok: 1 } }, { inputTokens: 1e6, outputTokens: 1e6 }), { costUsd: 2, priced: true });
+  });
+
   it('turns a usage record into a valid model RunEvent, scripted models labelled as such', () => {
     const scripted = ScriptedModel.fromText('demo.yaml', 'steps:\n  - text: hi\n');
     const record = usageRecord(scripted, { inputTokens: 12, outputTokens: 3 }, 41.6);

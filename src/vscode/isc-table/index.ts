@@ -3,10 +3,10 @@ import type { Logger } from '../../core/log';
 import type { DefinitionsHost } from '../definitions-host';
 import type { LearningSupport } from '../learning';
 import { registerRunCommands } from '../runs/run-commands';
-import type { RunControl } from '../runs/run-control';
+import { LiveRunControl } from '../runs/live-run-control';
+import type { RunService } from '../run/run-service';
 import { RunWatch } from '../runs/run-watch';
 import { RUNS_VIEW_ID, RunsTreeProvider } from '../runs/runs-tree';
-import { StoredRunControl } from '../runs/stored-run-control';
 import type { StoreHost } from '../store-host';
 import type { PrdVerifier } from '../verify/verify-prd';
 import { IscTables } from './isc-tables';
@@ -21,17 +21,17 @@ export interface RunsSupport extends vscode.Disposable {
 /** The ISC table panels, the sidebar's Runs view and their commands. */
 export function registerRunsSupport(
   context: vscode.ExtensionContext,
-  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; control?: RunControl },
+  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService },
   log: Logger,
 ): RunsSupport {
   const watch = new RunWatch(hosts.stores, log.child('watch'));
-  const stored = new StoredRunControl(hosts.stores);
-  const control = hosts.control ?? stored;
+  const control = new LiveRunControl(hosts.service);
   const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, log);
   const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'));
   const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
   let watching: vscode.Disposable | undefined;
+  const opened = new Set<string>();
   const follow = (visible: boolean) => {
     watching?.dispose();
     watching = visible ? watch.watch(view) : undefined;
@@ -40,8 +40,15 @@ export function registerRunsSupport(
   follow(view.visible);
   const disposable = vscode.Disposable.from(
     watch,
-    stored,
+    control,
     tables,
+    // A run that starts in this window opens its table beside the editor, without taking focus.
+    hosts.service.onDidChangeRun((change) => {
+      if (change.active && !opened.has(change.runId)) {
+        opened.add(change.runId);
+        tables.open(change.runId, { beside: true });
+      }
+    }),
     runs,
     view,
     view.onDidChangeVisibility((e) => follow(e.visible)),

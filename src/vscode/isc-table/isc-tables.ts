@@ -30,13 +30,14 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   /** Opens (or reveals) the table of a run. */
-  open(runId: string): IscTablePanel {
+  open(runId: string, options: { beside?: boolean } = {}): IscTablePanel {
     const open = this.panels.get(runId);
     if (open) {
-      open.panel.reveal();
+      if (!options.beside) open.panel.reveal();
       return open;
     }
-    const panel = vscode.window.createWebviewPanel(ISC_TABLE_VIEW_TYPE, `ISC · ${runId}`, vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
+    const show = options.beside ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
+    const panel = vscode.window.createWebviewPanel(ISC_TABLE_VIEW_TYPE, `ISC · ${runId}`, show, { enableScripts: true, enableFindWidget: true });
     return this.adopt(panel, runId);
   }
 

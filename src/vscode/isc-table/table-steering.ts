@@ -124,7 +124,7 @@ export class TableSteering {
     if (!folder || folder.uri.scheme !== 'file') return { ok: false, message: 'Open the run\'s workspace folder to follow its evidence.' };
     const line = Math.floor(Number(location.line));
     if (typeof location.file !== 'string' || !Number.isFinite(line) || line < 1) return { ok: false, message: 'That link does not name a file and a line.' };
-    const confined = await engine().confinePath(folder.uri.fsPath, location.file);
+    const confined = await engine().confineOnDisk(folder.uri.fsPath, location.file);
     if (!confined.ok) return { ok: false, message: `Not opened: ${confined.reason}.` };
     if (!confined.exists) return { ok: false, message: `${confined.relative} does not exist in the workspace (any more).` };
     const uri = vscode.Uri.file(confined.absolute);

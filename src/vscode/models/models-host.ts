@@ -2,12 +2,16 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DataFileProblem } from '../../core/data-file';
 import type { Logger } from '../../core/log';
+import type { EffortLevel } from '../../core/model';
 import type { Settings } from '../../core/settings';
-import type { LlmConfigInput, ModelSlot } from '../../llm';
+import type { BudgetLedger, BudgetLimits, EditorModelInfo, LanguageModel, LlmConfig, LlmConfigInput, ModelRouter, ModelSlot, RouterOptions } from '../../llm';
 import { engine } from '../engine';
 import { workspaceTextFiles } from '../workspace-files';
 import { SecretStorageSource } from './secret-storage-source';
 import { VscodeLmModel } from './vscode-lm-model';
+
+/** How "Select Model" names a model VS Code provides: this prefix and the model's id. */
+export const VSCODE_LM_PREFIX = 'vscode-lm:';
 
 /** What "Select Model" offers: a model that can be used now, or one that cannot and why. */
 export interface ModelOption {
@@ -20,9 +24,25 @@ export interface ModelOption {
   readonly providerNeedingKey?: string;
 }
 
+/** The model that serves when no role is routed elsewhere, or why there is none. */
+export type SelectedModel =
+  | {
+      readonly ok: true;
+      /** A configured model id, or `vscode-lm:<id>`. */
+      readonly id: string;
+      readonly displayName: string;
+      readonly kind: LanguageModel['kind'];
+      readonly modelClass: LanguageModel['modelClass'];
+      /** Where the choice came from: the Select Model setting, the models file, or what was found with nothing configured. */
+      readonly from: 'setting' | 'workspace file' | 'defaults';
+    }
+  | { readonly ok: false; readonly message: string };
+
 export interface LoadedModels {
   readonly source: 'workspace file' | 'defaults';
   readonly configFile?: string;
+  /** The configuration in force (the models file's, or the defaults), validated. */
+  readonly config: LlmConfig;
   readonly slots: ReadonlyMap<string, ModelSlot>;
   readonly providers: readonly { id: string; kind: string }[];
   readonly problems: readonly DataFileProblem[];
@@ -75,18 +95,21 @@ export class ModelsHost {
         { id: `anthropic:${DEFAULT_MODELS.anthropic}`, provider: 'anthropic', model: DEFAULT_MODELS.anthropic },
       ],
     };
-    const effective = config ?? (await this.withLocalServer(defaults));
+    const chats = await vscode.lm.selectChatModels();
+    const effective = config ?? (await this.withModelsFound(defaults, chats));
     const resolved = await resolveModels(effective, {
       env: process.env,
       secrets: this.secrets,
       baseDir: folder,
       factories: {
-        'vscode-lm': (model, provider, modelClass) => new VscodeLmModel({ id: model.id, providerId: provider.id, modelClass, selector: model.model }),
+        'vscode-lm': (model, provider, modelClass) =>
+          new VscodeLmModel({ id: model.id, providerId: provider.id, modelClass, selector: model.model }, chats.find((c) => c.id === model.model) ?? chats.find((c) => c.family === model.model)),
       },
     });
     return {
       source: config ? 'workspace file' : 'defaults',
       configFile,
+      config: resolved.config,
       slots: resolved.slots,
       providers: resolved.config.providers.map((p) => ({ id: p.id, kind: p.kind })),
       problems,
@@ -94,16 +117,81 @@ export class ModelsHost {
   }
 
   /**
-   * With no models file: if an OpenAI-compatible server answers on its usual local port
-   * (Ollama, LM Studio, vLLM, llama.cpp), it joins the defaults as the "local" model.
+   * With no models file (issue 6 §4): a model VS Code provides, and an OpenAI-compatible
+   * server if one answers on its usual local port (Ollama, LM Studio, vLLM, llama.cpp),
+   * join the defaults and are routed first (local first, escalating to the editor's model).
    */
-  private async withLocalServer(defaults: LlmConfigInput): Promise<LlmConfigInput> {
+  private async withModelsFound(defaults: LlmConfigInput, chats: readonly vscode.LanguageModelChat[]): Promise<LlmConfigInput> {
     const { chooseDefault, probeLocalServers } = engine();
-    const probe = await probeLocalServers(fetch);
-    const choice = chooseDefault({ vscodeLmModels: [], probe });
+    const editor: EditorModelInfo[] = chats.map((m) => ({ id: m.id, vendor: m.vendor, family: m.family, name: m.name }));
+    const choice = chooseDefault({ vscodeLmModels: editor, probe: await probeLocalServers(fetch) });
     if (!choice.ok) return defaults;
     this.log.info(choice.description);
-    return { ...defaults, providers: [...choice.config.providers, ...defaults.providers], models: [...choice.config.models, ...defaults.models] };
+    return { ...defaults, ...choice.config, providers: [...choice.config.providers, ...defaults.providers], models: [...choice.config.models, ...defaults.models] };
+  }
+
+  /** A model by the id "Select Model" stores: `vscode-lm:<id>` or a configured id; undefined when it cannot be used. */
+  async model(id: string, loaded?: LoadedModels): Promise<LanguageModel | undefined> {
+    if (id.startsWith(VSCODE_LM_PREFIX)) {
+      const selector = id.slice(VSCODE_LM_PREFIX.length);
+      const found = (await vscode.lm.selectChatModels({ id: selector }))[0];
+      return found ? new VscodeLmModel({ id, providerId: 'vscode-lm', modelClass: 'frontier', selector }, found) : undefined;
+    }
+    const slot = (loaded ?? (await this.load())).slots.get(id);
+    return slot?.ok ? slot.model : undefined;
+  }
+
+  /**
+   * The model that serves every role not routed elsewhere: the one picked with Select Model
+   * (`idealState.models.default`) while it is available; else the models file's default
+   * route; else, with nothing configured, what issue 6 §4 finds (a model from VS Code, a
+   * local server) or a hosted model whose key is set; else a message saying how to get one.
+   */
+  async selected(): Promise<SelectedModel> {
+    const loaded = await this.load();
+    const describe = (id: string, model: LanguageModel, from: 'setting' | 'workspace file' | 'defaults'): SelectedModel => ({ ok: true, id, displayName: model.displayName, kind: model.kind, modelClass: model.modelClass, from });
+    const picked = this.settings.get('defaultModel');
+    if (picked) {
+      const model = await this.model(picked, loaded);
+      if (model) return describe(picked, model, 'setting');
+      this.log.warn(`the model picked with Select Model ("${picked}") is not available now; using the default`);
+    }
+    const routed = engine().routeFor(loaded.config, 'manager', 'STANDARD');
+    const slot = loaded.slots.get(routed);
+    if (slot?.ok) return describe(routed, slot.model, loaded.source);
+    const first = [...loaded.slots.entries()].find(([, s]) => s.ok);
+    if (first?.[1].ok) return describe(first[0], first[1].model, loaded.source);
+    return { ok: false, message: engine().NOTHING_AVAILABLE_MESSAGE };
+  }
+
+  /**
+   * The token and money caps a run at this level is held to: the shipped budgets.yaml, under
+   * the models file's `budgets:` for the level, under the `idealState.budgets.*` settings.
+   */
+  async budgetLimits(level: EffortLevel, loaded?: LoadedModels): Promise<BudgetLimits> {
+    const { budgetFor } = engine();
+    return budgetFor(level, [(loaded ?? (await this.load())).config.budgets?.[level], this.budgetSettings()]);
+  }
+
+  /** A run's models: its budget ledger (caps from `budgetLimits`) and a router that holds every call to it. */
+  async forRun(level: EffortLevel, options: Omit<RouterOptions, 'budget' | 'logger'> = {}): Promise<{ router: ModelRouter; budget: BudgetLedger }> {
+    const { BudgetLedger, ModelRouter } = engine();
+    const loaded = await this.load();
+    const budget = new BudgetLedger(await this.budgetLimits(level, loaded), { prices: options.prices, logger: this.log.child('budget') });
+    const router = new ModelRouter({ config: loaded.config, slots: loaded.slots, source: loaded.source === 'workspace file' ? 'config' : 'environment' }, { ...options, budget, logger: this.log });
+    return { router, budget };
+  }
+
+  private budgetSettings() {
+    const get = this.settings;
+    return engine().budgetOverrideFromSettings({
+      callTokens: get.get('budgetCallTokens'),
+      callUsd: get.get('budgetCallUsd'),
+      phaseTokens: get.get('budgetPhaseTokens'),
+      phaseUsd: get.get('budgetPhaseUsd'),
+      runTokens: get.get('budgetRunTokens'),
+      runUsd: get.get('budgetRunUsd'),
+    });
   }
 
   /** Every model the user could pick, available ones first. */
@@ -111,9 +199,11 @@ export class ModelsHost {
     const loaded = await this.load();
     const options: ModelOption[] = [];
     for (const chat of await vscode.lm.selectChatModels()) {
-      options.push({ id: `vscode-lm:${chat.id}`, label: `VS Code: ${chat.name}`, detail: `${chat.vendor} · ${chat.family} · up to ${chat.maxInputTokens} input tokens · no key needed`, available: true });
+      options.push({ id: `${VSCODE_LM_PREFIX}${chat.id}`, label: `VS Code: ${chat.name}`, detail: `${chat.vendor} · ${chat.family} · up to ${chat.maxInputTokens} input tokens · no key needed`, available: true });
     }
     for (const [id, slot] of loaded.slots) {
+      // With nothing configured, the editor's model found for the defaults is listed above already.
+      if (loaded.source === 'defaults' && slot.ok && slot.model.kind === 'vscode-lm') continue;
       if (slot.ok) {
         options.push({ id, label: id.endsWith(slot.model.displayName) ? id : `${id} (${slot.model.displayName})`, detail: `${slot.model.kind} · ${slot.model.modelClass} · ${loaded.source}`, available: true });
       } else {

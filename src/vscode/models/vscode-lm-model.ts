@@ -45,7 +45,7 @@ export class VscodeLmModel implements LanguageModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const { LlmCancelledError, LlmProviderError, toJsonSchema } = engine();
+    const { LlmCancelledError, LlmProviderError, LlmTimeoutError, toJsonSchema } = engine();
     const model = await this.select();
     if (request.signal?.aborted) throw new LlmCancelledError(this.id);
     const tools: vscode.LanguageModelChatTool[] = (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: toJsonSchema(t.parameters) }));
@@ -59,8 +59,12 @@ export class VscodeLmModel implements LanguageModel {
     }
     const messages = toVscodeMessages(request.messages);
     const started = Date.now();
+    // vscode.lm has no timeout of its own: the timer cancels the request like the caller would.
+    const timeout = new AbortController();
+    const timer = request.timeoutMs !== undefined ? setTimeout(() => timeout.abort(), request.timeoutMs) : undefined;
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout.signal]) : timeout.signal;
     try {
-      return await withToken(request.signal, async (token) => {
+      return await withToken(signal, async (token) => {
         const response = await model.sendRequest(messages, { tools: request.toolChoice === 'none' ? [] : tools, toolMode, justification: 'Ideal State runs The Algorithm on your request.' }, token);
         let text = '';
         const toolCalls: ToolCall[] = [];
@@ -75,17 +79,27 @@ export class VscodeLmModel implements LanguageModel {
             emit(request.onPart, { type: 'tool-call', call });
           }
         }
+        // A stream can end quietly when cancelled; a cut-off reply is never returned as an answer.
+        if (signal.aborted) throw new vscode.CancellationError();
+        // vscode.lm reports no usage: count both sides with the model's own tokenizer.
         const inputTokens = (await Promise.all(messages.map((m) => model.countTokens(m, token)))).reduce((a, b) => a + b, 0);
-        const outputTokens = text ? await model.countTokens(text, token) : 0;
+        const produced = [text, ...toolCalls.map((c) => `${c.name} ${JSON.stringify(c.arguments)}`)].filter(Boolean).join('\n');
+        const outputTokens = produced ? await model.countTokens(produced, token) : 0;
         return { text, toolCalls, stopReason: toolCalls.length > 0 ? 'tool-calls' : 'end', usage: { inputTokens, outputTokens, estimated: true }, servedBy: model.id };
       });
     } catch (error) {
-      if (request.signal?.aborted || error instanceof vscode.CancellationError) throw new LlmCancelledError(this.id);
+      if (request.signal?.aborted) throw new LlmCancelledError(this.id);
+      if (timeout.signal.aborted) throw new LlmTimeoutError(this.id, request.timeoutMs);
+      if (error instanceof vscode.CancellationError) throw new LlmCancelledError(this.id);
+      const elapsed = `after ${Date.now() - started} ms`;
       if (error instanceof vscode.LanguageModelError) {
         const failure = error.code === vscode.LanguageModelError.NoPermissions.name ? 'auth' : error.code === vscode.LanguageModelError.NotFound.name ? 'not-found' : error.code === vscode.LanguageModelError.Blocked.name ? 'rate-limit' : 'other';
-        throw new LlmProviderError(this.id, failure, `VS Code language model failed after ${Date.now() - started} ms: ${error.message}`);
+        throw new LlmProviderError(this.id, failure, `VS Code language model failed ${elapsed}: ${error.message}`);
       }
-      throw error;
+      // Whatever the model's provider threw becomes a typed failure, so the router can count and escalate it.
+      throw new LlmProviderError(this.id, 'other', `VS Code language model failed ${elapsed}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

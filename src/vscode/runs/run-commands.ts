@@ -22,7 +22,7 @@ function runIdOf(arg: unknown): string | undefined {
   return undefined;
 }
 
-/** Open ISC Table, Cancel Run, Resume Run, Export Run Bundle and Delete Run. */
+/** Open ISC Table, Export Run Bundle, Delete Run, and Cancel/Resume for the run a Runs view item or the table names. */
 export function registerRunCommands(deps: Deps): vscode.Disposable {
   const pickRun = async (title: string, arg: unknown, filter: (state: string) => boolean = () => true): Promise<string | undefined> => {
     const id = runIdOf(arg);
@@ -54,12 +54,12 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
       }
       deps.tables.open(runId);
     }),
-    vscode.commands.registerCommand('idealState.cancelRun', async (arg?: unknown) => {
+    vscode.commands.registerCommand('idealState.cancelRunInView', async (arg?: unknown) => {
       const runId = await pickRun('Cancel Run', arg, (s) => ['PENDING', 'RUNNING', 'NEEDS_APPROVAL'].includes(s));
       if (runId) report(await deps.control.cancel(runId));
       deps.watch.touch(runId);
     }),
-    vscode.commands.registerCommand('idealState.resumeRun', async (arg?: unknown) => {
+    vscode.commands.registerCommand('idealState.resumeRunInView', async (arg?: unknown) => {
       const runId = await pickRun('Resume Run', arg, (s) => s !== 'COMPLETE');
       if (runId) report(await deps.control.resume(runId));
       deps.watch.touch(runId);
@@ -115,7 +115,7 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
 async function deletePrd(prdPath: string, log: Logger): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder || folder.uri.scheme !== 'file') return;
-  const confined = await engine().confinePath(folder.uri.fsPath, prdPath);
+  const confined = await engine().confineOnDisk(folder.uri.fsPath, prdPath);
   if (!confined.ok || !confined.exists) {
     void vscode.window.showWarningMessage(`Ideal State: the PRD ${prdPath} was not deleted: ${confined.ok ? 'it does not exist' : confined.reason}.`);
     return;

@@ -1,0 +1,112 @@
+import * as vscode from 'vscode';
+import type { ApprovalRequest, Approver } from '../../agent/approvals';
+import type { AlgorithmEngine } from '../../core/algorithm/engine';
+import type { PrdFile } from '../../core/algorithm/ports';
+import type { DataFileProblem } from '../../core/data-file';
+import type { Logger } from '../../core/log';
+import type { EffortTable, Run, RunEvent } from '../../core/model';
+import type { ModelRouter } from '../../llm/router';
+import type { StoreRunStorage } from '../../store/run-storage';
+import type { Store } from '../../store/store';
+import type { VerifyHost } from '../../verify/types';
+import { engine } from '../engine';
+import { EditorDiagnosticsSource } from '../verify/diagnostics-source';
+import { bundledRipgrep, filesExcludeGlobs } from '../verify/ripgrep';
+import type { EditorTaskRunner } from '../verify/task-runner';
+import { EditorWorkspace } from './editor-workspace';
+
+export interface EditorAlgorithmOptions {
+  readonly folder: vscode.WorkspaceFolder;
+  readonly store: Store;
+  readonly models: ModelRouter;
+  readonly effort: EffortTable;
+  readonly approver: Approver;
+  readonly autoApproveEdits: boolean;
+  /** False (Restricted Mode): no edits, no commands, no PRD written, no workspace overrides. */
+  readonly trusted: boolean;
+  readonly prdFolder: string;
+  readonly tasks: EditorTaskRunner;
+  readonly logger: Logger;
+  readonly onEvent: (event: RunEvent) => void;
+  readonly onApproval: (request: ApprovalRequest, approved: boolean, how: string) => void;
+}
+
+export interface EditorAlgorithm {
+  readonly engine: AlgorithmEngine;
+  readonly workspace: EditorWorkspace;
+  readonly storage: StoreRunStorage;
+  readonly problems: readonly DataFileProblem[];
+}
+
+/**
+ * The Algorithm wired for the editor, the same way `nodeAlgorithm` wires it for the
+ * command line: the workspace through WorkspaceEdit, the editor's tasks and diagnostics
+ * for verification, approvals in a dialog, the run's model router and the store.
+ */
+export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<EditorAlgorithm> {
+  const e = engine();
+  const ripgrep = bundledRipgrep();
+  const workspace = new EditorWorkspace(o.folder.uri, ripgrep);
+  const storage = new e.StoreRunStorage(o.store);
+  const override = async (rel: string) => {
+    if (!o.trusted) return undefined;
+    const text = await workspace.readFile(rel).catch(() => undefined);
+    return text === undefined ? undefined : { file: rel, text };
+  };
+  const graph = e.loadPhaseGraph(await override(e.WORKSPACE_PHASE_GRAPH_FILE));
+  const capabilities = e.loadCapabilities(await override(e.WORKSPACE_CAPABILITIES_FILE));
+  const roleFiles = (await Promise.all(e.ROLE_IDS.map((id) => override(`${e.WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x): x is { file: string; text: string } => x !== undefined);
+  const roles = e.loadRoles(roleFiles);
+  const approvals = new e.ApprovalPolicy(o.approver, { trusted: o.trusted, autoApproveEdits: o.autoApproveEdits }, o.onApproval);
+  let level: Run['effort'] = 'STANDARD';
+  let prdPath: string | undefined;
+  const host: VerifyHost = {
+    workspaceRoot: workspace.root,
+    tasks: o.tasks,
+    diagnostics: new EditorDiagnosticsSource(workspace.root),
+    excludeGlobs: filesExcludeGlobs(o.folder.uri),
+    ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
+    // The criteria's commands are approved like the agent's, once for the set.
+    approver: {
+      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command${commands.length === 1 ? '' : 's'}`, detail: commands.join('\n') }, signal) }),
+    },
+    get judge() {
+      return new e.ModelJudge(o.models, roles.roles.verifier, level);
+    },
+  };
+  const algorithm = new e.AlgorithmEngine({
+    storage,
+    models: o.models,
+    worker: new e.SpecialistAgent({
+      models: o.models,
+      role: roles.roles.specialist,
+      files: workspace,
+      approvals,
+      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
+      tools: (l) => (o.trusted ? capabilities.capabilities.levels[l].tools : []),
+    }),
+    verifier: new e.VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : [])),
+    effort: o.effort,
+    graph: graph.graph,
+    roles: roles.roles,
+    capabilities: capabilities.capabilities,
+    // In Restricted Mode nothing is written to the workspace, the PRD included.
+    ...(o.trusted
+      ? {
+          prdFor: (run: Run) => {
+            level = run.effort;
+            prdPath = run.prdPath ?? `${o.prdFolder.replace(/\/+$/, '')}/${e.newPrdId(run.request.split(/\r?\n/)[0]!, new Date(run.createdAt))}-${run.id.slice(-6)}.md`;
+            return editorPrdFile(workspace, prdPath);
+          },
+        }
+      : {}),
+    logger: o.logger,
+    onEvent: o.onEvent,
+  });
+  return { engine: algorithm, workspace, storage, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
+}
+
+/** The run's PRD, read from its open document if any and written through WorkspaceEdit like the agent's files. */
+function editorPrdFile(workspace: EditorWorkspace, rel: string): PrdFile {
+  return { path: rel, read: () => workspace.readFile(rel), write: (text) => workspace.writeFile(rel, text) };
+}
