@@ -35,7 +35,7 @@ export class IscTableApp implements RowActions, HeaderActions {
     const saved = bridge.state;
     this.state = { runId: saved?.runId ?? '', filter: { ...ALL_ROWS, ...saved?.filter }, sort: saved?.sort ?? { key: 'id', descending: false }, expanded: saved?.expanded ?? [], ...(saved?.focusedId ? { focusedId: saved.focusedId } : {}) };
     document.body.append(
-      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, this.statusEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl),
+      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl),
     );
     replaceChildren(this.headerEl, h('p', { class: 'muted' }, 'Loading the run…'));
     this.renderToolbar();
@@ -155,6 +155,7 @@ export class IscTableApp implements RowActions, HeaderActions {
       select('priority', 'Priority', PRIORITIES, f.priority, (v) => this.setFilter({ priority: v as TableFilter['priority'] })),
       select('domain', 'Domain', domains, f.domain, (v) => this.setFilter({ domain: v })),
       h('div', { class: 'filter text' }, text),
+      this.statusEl,
       this.countEl,
     );
   }

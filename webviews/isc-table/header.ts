@@ -83,7 +83,8 @@ function budgetBar(label: string, figure: BudgetFigure, format: (n: number) => s
 function seconds(n: number): string {
   if (n < 60) return `${n} s`;
   const m = Math.floor(n / 60);
-  return m < 60 ? `${m} min ${n % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
+  if (m >= 60) return `${Math.floor(m / 60)} h ${m % 60} min`;
+  return n % 60 === 0 ? `${m} min` : `${m} min ${n % 60} s`;
 }
 
 /** Pending edits and commands of the agent, each with its diff or command and a decision. */
