@@ -122,6 +122,13 @@ describe('the ISC table, as a person uses it', () => {
     await view.locator('.row[data-id="ISC-1"] .c-text .text', { hasText: 'Hello, name! exactly' }).waitFor({ timeout: 15_000 });
     assert.match(await view.locator('.subtitle').innerText(), /criteria v2/);
     assert.deepEqual(dialogs, [], 'nothing opened an alert');
+
+    // Reload the window: the panel serializer brings the table back with the run it showed.
+    await workbench.reloadWindow();
+    const restored = await workbench.webview('ISC · Table demo', { timeoutMs: 60_000 });
+    await restored.locator('.row[data-id="ISC-1"] .c-text .text', { hasText: 'Hello, name! exactly' }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await restored.locator('.body .row').evaluateAll((els) => els.map((e) => e.dataset.id)), ['ISC-1', 'ISC-2', 'ISC-3']);
+    await workbench.screenshot('isc table restored after a reload');
   });
 
   it('opens beside the editor when a scripted run starts and follows it live to the end', async function () {
