@@ -50,7 +50,7 @@ describe('the ISC table, as a person uses it', () => {
 
     // Verify the PRD once: its run, criteria and report land in the store.
     await workbench.runCommand('Go to File...');
-    await workbench.typeIntoInputBox('PRD-20261122-table-demo.md');
+    await workbench.pickQuickPickItem('PRD-20261122-table-demo.md');
     await page.locator('.monaco-editor .view-lines', { hasText: 'ISC-3' }).first().waitFor({ timeout: 20_000 });
     await workbench.runCommand('Ideal State: Verify Criteria');
     await workbench.notifications({ containing: 'not passing', timeoutMs: 60_000 });
