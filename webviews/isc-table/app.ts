@@ -8,7 +8,7 @@ import { ALL_ROWS, visibleRows } from './view-model';
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
 const PRIORITIES = ['ALL', 'CRITICAL', 'IMPORTANT', 'NICE'] as const;
 /** Rows built before the first paint: more than a tall editor shows. */
-const FIRST_SCREEN = 80;
+const FIRST_SCREEN = 50;
 
 /**
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
