@@ -77,7 +77,7 @@ describe('the ISC table, as a person uses it', () => {
     await workbench.screenshot('isc table finished with evidence open');
 
     // Keyboard: focus the first row, arrow down twice, Enter opens ISC-3's evidence.
-    await view.locator('.row[data-id="ISC-1"] .c-status').click();
+    await view.locator('.row[data-id="ISC-1"]').focus();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     assert.equal(await view.locator('.row:focus').getAttribute('data-id'), 'ISC-3');
@@ -113,14 +113,16 @@ describe('the ISC table, as a person uses it', () => {
     assert.equal(await outcome('ISC-1'), 'PASS', 'the other rows kept their outcome');
 
     // Edit a criterion inline: F2, new text, Enter — a new criteria version.
-    await view.locator('.row[data-id="ISC-1"] .c-status').click();
+    await view.locator('.row[data-id="ISC-1"]').focus();
     await page.keyboard.press('F2');
     const input = view.locator('input.edit-text');
     await input.fill('Greeting template in the source reads Hello, name! exactly');
     await input.press('Enter');
-    await view.locator('.status-line', { hasText: 'criteria version 2' }).waitFor({ timeout: 15_000 });
+    const saved = view.locator('.status-line', { hasText: 'saved as criteria version' });
+    await saved.waitFor({ timeout: 15_000 });
+    const version = /criteria version (\d+)/.exec(await saved.innerText())[1];
     await view.locator('.row[data-id="ISC-1"] .c-text .text', { hasText: 'Hello, name! exactly' }).waitFor({ timeout: 15_000 });
-    assert.match(await view.locator('.subtitle').innerText(), /criteria v2/);
+    await view.locator('.subtitle', { hasText: `criteria v${version}` }).waitFor({ timeout: 15_000 });
     assert.deepEqual(dialogs, [], 'nothing opened an alert');
 
     // Reload the window: the panel serializer brings the table back with the run it showed.
