@@ -88,10 +88,10 @@ describe('the ISC table, as a person uses it', () => {
 
     // Evidence of ISC-1 names src/greet.js:<line>; its link opens the editor at that line.
     await view.locator('.row[data-id="ISC-1"] .c-id').click();
-    const link = view.locator('.row[data-id="ISC-1"] a.loc').first();
+    const link = view.locator('.row[data-id="ISC-1"] a.loc[data-file="src/greet.js"]').first();
     await link.waitFor({ timeout: 10_000 });
     const line = Number(await link.getAttribute('data-line'));
-    assert.equal(await link.getAttribute('data-file'), 'src/greet.js');
+    assert.ok(line > 1, `a line of src/greet.js: ${line}`);
     await link.click();
     await page.locator('.tabs-container .tab', { hasText: 'greet.js' }).first().waitFor({ timeout: 15_000 });
     const status = await workbench.statusBarTexts({ containing: `Ln ${line},` });
