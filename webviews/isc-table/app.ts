@@ -261,7 +261,11 @@ export class IscTableApp implements RowActions, HeaderActions {
     const cell = tr.querySelector<HTMLElement>('.cells .c-text .text');
     if (!cell) return;
     const input = h('input', { class: 'edit-text', attrs: { type: 'text', value: row.text, 'aria-label': `New text of ${id}`, maxlength: 500 } });
+    // Once: removing a focused input fires its blur, which would finish again (and throw).
+    let done = false;
     const finish = (commit: boolean) => {
+      if (done) return;
+      done = true;
       input.remove();
       fillRow(tr, this.rows.get(id) ?? row, this.isExpanded(id), this);
       tr.focus();
@@ -272,7 +276,7 @@ export class IscTableApp implements RowActions, HeaderActions {
       if (e.key === 'Enter') finish(true);
       else if (e.key === 'Escape') finish(false);
     });
-    input.addEventListener('blur', () => input.isConnected && finish(false));
+    input.addEventListener('blur', () => finish(false));
     replaceChildren(cell, input);
     input.focus();
     input.select();
