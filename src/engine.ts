@@ -28,30 +28,39 @@ export {
   routeFor,
   StructuredOutputError,
   toJsonSchema,
+  usageToRunEvent,
 } from './llm';
+export { AlgorithmEngine, RunCancelledError } from './core/algorithm/engine';
+export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
+export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
+export { classifyEffort } from './core/algorithm/effort-classifier';
+export { criteriaFromPrd } from './core/algorithm/prd-sync';
+export { StoreRunStorage } from './store/run-storage';
+export { SpecialistAgent } from './agent/specialist-agent';
+export { ApprovalPolicy } from './agent/approvals';
+export { undoPlan, undoRunChanges } from './agent/checkpoint';
+export { VerificationEngineVerifier } from './agent/engine-verifier';
+export { ModelJudge } from './agent/model-judge';
+export { exportRunBundle } from './agent/bundle';
+export { nodeAlgorithm } from './agent/node-algorithm';
+export { NodeWorkspace } from './agent/node-workspace';
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';
-// The Algorithm in the editor (src/vscode/run): the engine, its data files, the agent and its workspace helpers.
-export { AlgorithmEngine } from './core/algorithm/engine';
-export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
-export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
+export { isVerifyCancellation, VerifyCancelledError } from './verify/errors';
+export { staleAfterChange } from './verify/staleness';
+export { buildVerificationReport } from './verify/report';
+export { commandsOf } from './verify/commands';
+export { bundledRipgrep } from './verify/ripgrep-path';
 export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
-export { StoreRunStorage } from './store/run-storage';
-export { ApprovalPolicy } from './agent/approvals';
-export { undoPlan } from './agent/checkpoint';
-export { SpecialistAgent } from './agent/specialist-agent';
+// The editor's agent workspace (src/vscode/run): path confinement, search and commands of the verification engine.
 export { confinePath, PathEscapeError } from './agent/workspace';
 export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
 export { runCommand } from './verify/run-command';
 export { searchWorkspace } from './verify/search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
-export { VerificationEngineVerifier } from './agent/engine-verifier';
-export { ModelJudge } from './agent/model-judge';
-export { classifyEffort } from './core/algorithm/effort-classifier';
 export { LearningService, formatFigures } from './core/learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { recordRunVerification } from './verify/run-verification';
 export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';
-export { exportRunBundle } from './agent/bundle';

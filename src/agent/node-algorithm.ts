@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
 import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
 import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
-import type { PrdFile } from '../core/algorithm/ports';
+import type { CriteriaVerifyOptions, PrdFile } from '../core/algorithm/ports';
+import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
 import type { DataFileProblem } from '../core/data-file';
 import type { Logger } from '../core/log';
@@ -18,6 +19,7 @@ import { VerificationEngineVerifier } from './engine-verifier';
 import { ModelJudge } from './model-judge';
 import { NodeWorkspace } from './node-workspace';
 import { SpecialistAgent } from './specialist-agent';
+import type { WorkspaceTools } from './workspace';
 
 export interface NodeAlgorithmOptions {
   readonly workspace: string;
@@ -35,6 +37,11 @@ export interface NodeAlgorithmOptions {
   readonly clock?: AlgorithmDeps['clock'];
   readonly verifyTimeoutMs?: number;
   readonly ripgrepPath?: string;
+  /**
+   * The agent's file tools; by default the Node implementation on disk. The editor passes
+   * one whose writes go through WorkspaceEdit (undoable, visible in open editors).
+   */
+  readonly files?: WorkspaceTools;
 }
 
 /** Workspace files that replace shipped data (phase graph, capabilities, roles), read when trusted. */
@@ -50,9 +57,9 @@ async function readOverride(workspace: string, rel: string): Promise<{ file: str
  * The Algorithm wired for plain Node (the command line, tests, benches): the workspace on
  * disk, the store, the verification engine, the specialist agent and approvals.
  */
-export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: AlgorithmEngine; problems: readonly DataFileProblem[]; workspace: NodeWorkspace; storage: StoreRunStorage }> {
+export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: AlgorithmEngine; problems: readonly DataFileProblem[]; workspace: WorkspaceTools; storage: StoreRunStorage }> {
   const trusted = o.trusted ?? true;
-  const workspace = new NodeWorkspace(o.workspace, o.ripgrepPath);
+  const workspace = o.files ?? new NodeWorkspace(o.workspace, o.ripgrepPath);
   const storage = new StoreRunStorage(o.store);
   const graph = loadPhaseGraph(trusted ? await readOverride(o.workspace, WORKSPACE_PHASE_GRAPH_FILE) : undefined);
   const capabilities = loadCapabilities(trusted ? await readOverride(o.workspace, WORKSPACE_CAPABILITIES_FILE) : undefined);
@@ -61,6 +68,12 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
   let level: Run['effort'] = 'STANDARD';
   let prdPath: string | undefined;
+  // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
+  let judgeEvents: CriteriaVerifyOptions['onEvent'];
+  const judgeUsage = (u: UsageRecord) => {
+    const e = usageToRunEvent(u, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
+    judgeEvents?.({ kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs });
+  };
   const host: VerifyHost = {
     workspaceRoot: workspace.root,
     ...(o.ripgrepPath ? { ripgrepPath: o.ripgrepPath } : {}),
@@ -69,9 +82,10 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
       approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n') }, signal) }),
     },
     get judge() {
-      return new ModelJudge(o.models, roles.roles.verifier, level);
+      return new ModelJudge(o.models, roles.roles.verifier, level, judgeUsage);
     },
   };
+  const verificationEngine = new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : []));
   const engine = new AlgorithmEngine({
     storage,
     models: o.models,
@@ -83,7 +97,16 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
       checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
       tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []),
     }),
-    verifier: new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : [])),
+    verifier: {
+      verify: async (criteria, options) => {
+        judgeEvents = options.onEvent;
+        try {
+          return await verificationEngine.verify(criteria, options);
+        } finally {
+          judgeEvents = undefined;
+        }
+      },
+    },
     effort: o.effort,
     graph: graph.graph,
     roles: roles.roles,
@@ -101,6 +124,6 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   return { engine, problems: [...graph.problems, ...capabilities.problems, ...roles.problems], workspace, storage };
 }
 
-export function nodePrdFile(workspace: NodeWorkspace, rel: string): PrdFile {
+export function nodePrdFile(workspace: WorkspaceTools, rel: string): PrdFile {
   return { path: rel, read: () => workspace.readFile(rel), write: (text) => workspace.writeFile(rel, text) };
 }

@@ -7,8 +7,8 @@ import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { prdCheck } from './prd-check';
 import { LEARNING_USAGE, learningCommand } from './ratings';
-import { verifyCommand, type VerifyIo } from './verify';
 import { RUN_USAGE, runCommand } from './run';
+import { verifyCommand, type VerifyIo } from './verify';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /**
@@ -38,8 +38,8 @@ Options:
 type Output = VerifyIo;
 
 export async function main(argv: string[], io: Output): Promise<number> {
+  if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
-  if ((argv[0] === 'run' || argv[0] === 'bundle') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -4,6 +4,9 @@ import * as readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { denyAll, type ApprovalAnswer, type Approver } from '../agent/approvals';
 import { exportRunBundle } from '../agent/bundle';
+import { undoRunChanges } from '../agent/checkpoint';
+import { NodeWorkspace } from '../agent/node-workspace';
+import { StoreRunStorage } from '../store/run-storage';
 import { nodeAlgorithm } from '../agent/node-algorithm';
 import { classifyEffort } from '../core/algorithm/effort-classifier';
 import type { RunResult } from '../core/algorithm/engine';
@@ -40,6 +43,7 @@ export const RUN_USAGE = `  run "REQUEST" [--effort LEVEL|AUTO]   run The Algori
   run --prd FILE [--effort LEVEL]        run it on a PRD: its criteria are the spec
   run --resume RUN_ID                    continue a run from its last committed step
   bundle RUN_ID --out DIR                export a run bundle (manifest, artifacts, PRD, reports, events)
+  undo RUN_ID                            put back every file the run changed, as it was before
 
 Run options:
   --approve edits,commands   approve the agent's edits and/or commands without asking
@@ -74,6 +78,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   const workspace = path.resolve(v.workspace ?? process.cwd());
   const storeFile = v.store ? path.resolve(v.store) : defaultCliStoreFile(workspace, env);
   if (positionals[0] === 'bundle') return bundle(positionals[1], v.out, storeFile, workspace, io);
+  if (positionals[0] === 'undo') return undo(positionals[1], storeFile, workspace, v.json === true, io);
 
   const request = positionals.slice(1).join(' ').trim();
   if (!v.resume && !request && !v.prd) {
@@ -152,7 +157,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     const logger = new MemoryLogger();
     const router = new ModelRouter(resolved, { logger, budget: BudgetLedger.forLevel(level, resolved.config.budgets?.[level]) });
-    const approver = process.stdin.isTTY && !v.json ? terminalApprover(io) : denyAll;
+    const approver = process.stdin.isTTY ? terminalApprover(io) : denyAll;
     const { engine, problems } = await nodeAlgorithm({
       workspace,
       store,
@@ -257,6 +262,25 @@ async function bundle(runId: string | undefined, out: string | undefined, storeF
     }
     const written = await exportRunBundle(store, runId, path.resolve(out), workspace);
     io.out(`bundle written to ${written.folder} (${written.files.length} files)`);
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+async function undo(runId: string | undefined, storeFile: string, workspace: string, json: boolean, io: Output): Promise<number> {
+  if (!runId) {
+    io.err(`ideal-state: undo needs RUN_ID\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  const store = await Store.open({ file: storeFile });
+  try {
+    if (!store.runs.get(runId)) {
+      io.err(`ideal-state: no run ${runId} in ${store.location}`);
+      return 2;
+    }
+    const restored = await undoRunChanges(new StoreRunStorage(store).checkpoints(runId), new NodeWorkspace(workspace));
+    io.out(json ? JSON.stringify({ runId, restored }) : restored.length > 0 ? `restored ${restored.length} file(s): ${restored.join(', ')}` : 'the run changed no files');
     return 0;
   } finally {
     store.close();

@@ -84,6 +84,8 @@ async function verifyOne(
   const own = new AbortController();
   const onParentAbort = () => own.abort(parent.reason);
   parent.addEventListener('abort', onParentAbort, { once: true });
+  // A judge or browser runner has no timeout of its own: the engine's is the only one.
+  const grace = method?.type === 'CUSTOM' || method?.type === 'BROWSER' ? 0 : ENGINE_GRACE_MS;
   let timer: NodeJS.Timeout | undefined;
   const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved };
   let verdict: Verdict;
@@ -91,8 +93,8 @@ async function verifyOne(
     const limit = new Promise<Verdict>((resolve) => {
       timer = setTimeout(() => {
         own.abort();
-        resolve(unknown('EXECUTION_ERROR', `the verifier did not finish within ${((timeoutMs + ENGINE_GRACE_MS) / 1000).toFixed(1)} s`, `${criterion.id} can be verified within ${(timeoutMs / 1000).toFixed(0)} s`));
-      }, timeoutMs + ENGINE_GRACE_MS);
+        resolve(unknown('EXECUTION_ERROR', `the verifier did not finish within ${((timeoutMs + grace) / 1000).toFixed(1)} s`, `${criterion.id} can be verified within ${(timeoutMs / 1000).toFixed(0)} s`));
+      }, timeoutMs + grace);
     });
     verdict = await Promise.race([dispatch(ctx, auditor), limit]);
   } catch (error) {

@@ -4,7 +4,8 @@
  * - a pattern with a `/` at the start or in the middle is anchored to its base folder;
  *   one without matches a name at any depth (`*.log`, `node_modules`);
  * - a trailing `/` matches folders only; `!` negates;
- * - `*` and `?` never cross `/`; `**` spans folders (`**\/x`, `x/**`, `a/**\/b`); `[...]` classes.
+ * - `*` and `?` never cross `/`; `**` spans folders (`**\/x`, `x/**`, `a/**\/b`); `[...]` classes;
+ *   `{a,b}` alternatives (ripgrep's and VS Code's globs have them; git's do not).
  */
 export interface GlobRule {
   readonly source: string;
@@ -65,6 +66,15 @@ function translate(p: string): string {
         let cls = p.slice(i + 1, close);
         if (cls.startsWith('!')) cls = `^${cls.slice(1)}`;
         out += `[${cls.replace(/\\/g, '\\\\').replace(/^\^?\]/, (m) => m.replace(']', '\\]'))}]`;
+        i = close + 1;
+        continue;
+      }
+    }
+    if (ch === '{') {
+      // `{a,b}` alternatives, as ripgrep's globs and VS Code's files.exclude read them.
+      const close = p.indexOf('}', i + 1);
+      if (close > 0 && !p.slice(i + 1, close).includes('{')) {
+        out += `(?:${p.slice(i + 1, close).split(',').map(translate).join('|')})`;
         i = close + 1;
         continue;
       }

@@ -62,7 +62,11 @@ describe('a first run of the Algorithm from the palette', () => {
     // Open PRD from the notification and look at it.
     await page.locator('.notification-list-item', { hasText: 'run COMPLETE' }).getByRole('button', { name: 'Open PRD' }).first().click();
     await page.locator('.tabs-container .tab', { hasText: prds[0] }).first().waitFor({ timeout: 15_000 });
-    await page.locator('.monaco-editor .view-lines', { hasText: 'ISC-1' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'status: COMPLETE' }).first().waitFor({ timeout: 15_000 });
+    // To the end of the PRD: the checked criteria, the anti-criterion and the LOG entry.
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+End');
+    await page.locator('.monaco-editor .view-lines', { hasText: '## LOG' }).first().waitFor({ timeout: 15_000 });
     await workbench.screenshot('run finished with the PRD open');
   });
 });

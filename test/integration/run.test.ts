@@ -20,11 +20,14 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
   const models = () => vscode.workspace.getConfiguration('idealState.models');
   let asked: ApprovalRequest[] = [];
   let original: Buffer;
+  const prdsDir = () => path.join(folder().fsPath, '.ideal-state/prds');
+  let prdsBefore: string[] = [];
 
   before(async () => {
     const api = await activateIdealState();
     await models().update('configFile', MODELS_FILE, vscode.ConfigurationTarget.Workspace);
     original = onDisk('src/greet.js');
+    prdsBefore = fs.readdirSync(prdsDir());
     // The test answers in place of the dialog (the e2e test clicks the real one); the run's
     // policy — trust, auto-approve, allow-list — still decides first.
     api.runs.answerApprovalsWith((request) => {
@@ -39,6 +42,8 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     api.runs.simulateTrust(undefined);
     await models().update('configFile', undefined, vscode.ConfigurationTarget.Workspace);
     fs.writeFileSync(path.join(folder().fsPath, 'src/greet.js'), original);
+    // The runs' PRDs go, so later suites see the workspace as the fixture has it.
+    for (const name of fs.readdirSync(prdsDir()).filter((n) => !prdsBefore.includes(n))) fs.rmSync(path.join(prdsDir(), name));
   });
 
   beforeEach(() => {

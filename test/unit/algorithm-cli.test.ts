@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeServer, openAiCompletion } from './fixtures/llm/fake-server';
@@ -73,7 +74,7 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     assert.equal(fs.existsSync(path.join(ws, 'out.txt')), false);
   });
 
-  it('exits 2 on a usage error and 3 on BUDGET_EXHAUSTED; exports a bundle with hashes', async function () {
+  it('exits 2 on a usage error and 3 on BUDGET_EXHAUSTED; exports a bundle with hashes; undoes the run', async function () {
     this.timeout(60_000);
     const ws = tempDir('cli-ws');
     const store = path.join(ws, '..', `${path.basename(ws)}.sqlite`);
@@ -95,10 +96,14 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     assert.equal(manifest.state, 'BUDGET_EXHAUSTED');
     assert.equal(manifest.runId, json.runId);
     const artifacts = JSON.parse(fs.readFileSync(path.join(folder, 'artifacts.json'), 'utf8'));
-    const crypto = await import('node:crypto');
     for (const a of artifacts.bundle) assert.equal(crypto.createHash('sha256').update(fs.readFileSync(path.join(folder, a.path))).digest('hex'), a.sha256, a.path);
     assert.deepEqual(artifacts.bundle.map((a: { path: string }) => a.path).sort(), ['criteria.json', 'decisions.json', 'events.jsonl', 'manifest.json', 'prd.md', 'reports.json']);
     assert.deepEqual(artifacts.workspaceChanges.map((c: { path: string }) => c.path), ['out.txt']);
+    // Undo Run Changes: out.txt did not exist before the run, so it goes.
+    const u = await cli(['undo', json.runId, '--workspace', ws, '--store', store, '--json'], env());
+    assert.equal(u.code, 0, u.err);
+    assert.deepEqual(JSON.parse(u.out), { runId: json.runId, restored: ['out.txt'] });
+    assert.equal(fs.existsSync(path.join(ws, 'out.txt')), false);
   });
 
   it('runs the shipped scripted demo (labelled scripted) to COMPLETE', async function () {
@@ -108,5 +113,42 @@ describe('command line: ideal-state run (against a fake OpenAI-compatible server
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^COMPLETE/);
     assert.match(fs.readFileSync(path.join(ws, 'hello.txt'), 'utf8'), /Hello, world/);
+  });
+});
+
+describe('command line: Ctrl-C and --resume (scripted provider)', () => {
+  it('cancels on SIGINT with exit 130, keeps the run, and --resume finishes it', async function () {
+    this.timeout(90_000);
+    const ws = tempDir('cli-ws');
+    const store = path.join(ws, '..', `${path.basename(ws)}.sqlite`);
+    const m = managerSteps(markerCriteria(4));
+    const first = path.join(ws, '..', `${path.basename(ws)}-1.json`);
+    fs.writeFileSync(first, JSON.stringify({ name: 'slow-plan', steps: [m[0], m[1], { ...(m[2] as object), delayMs: 60_000 }] }));
+    const proc = spawn(process.execPath, [CLI, 'run', 'Write out.txt', '--effort', 'STANDARD', '--provider', 'scripted', '--script', first, '--workspace', ws, '--store', store], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    let sent = false;
+    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      proc.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (!sent && /THINK → PLAN/.test(err)) {
+          sent = true;
+          proc.kill('SIGINT');
+        }
+      });
+      proc.on('close', resolve);
+    });
+    assert.equal(code, 130, err);
+    assert.match(out, /^CANCELLED: cancelled during PLAN/);
+    const runId = /run (run-[0-9a-z]+)/.exec(out)![1]!;
+    const second = path.join(ws, '..', `${path.basename(ws)}-2.json`);
+    fs.writeFileSync(second, JSON.stringify({ name: 'rest', steps: [m[2], m[3], ...specialistSteps('out.txt', markerFile(4))] }));
+    const r = await cli(['run', '--resume', runId, '--provider', 'scripted', '--script', second, '--workspace', ws, '--store', store, '--json', '--approve', 'edits'], {});
+    assert.equal(r.code, 0, r.err);
+    const json = JSON.parse(r.out);
+    assert.equal(json.runId, runId);
+    assert.equal(json.state, 'COMPLETE');
+    assert.equal(fs.readFileSync(path.join(ws, 'out.txt'), 'utf8'), markerFile(4));
   });
 });

@@ -9,7 +9,8 @@ import { shippedEffortTable } from '../../src/core/effort-table';
 import type { FailureLabel, VerificationReport } from '../../src/core/model';
 import { BudgetLedger } from '../../src/llm/budgets';
 import { aCriterion } from './builders';
-import { harness, managerSteps, markerCriteria, markerFile, specialistSteps, type Step } from './algorithm-helpers';
+import { stringify } from 'yaml';
+import { harness, managerSteps, markerCriteria, markerFile, specialistSteps, tempDir, type Step } from './algorithm-helpers';
 
 function failing(label: FailureLabel, id = 'ISC-1'): VerificationReport {
   return { id: 'r', runId: 'run-x', iteration: 1, criteriaVersion: 1, passed: false, summary: '', createdAt: '2026-11-01T10:00:00.000Z', results: [{ criterionId: id, outcome: 'FAIL', evidence: 'no', durationMs: 1, failureLabel: label, locations: [] }] };
@@ -107,6 +108,30 @@ describe('algorithm: iteration, budgets and fail-closed exits', () => {
     }
   });
 
+  it('past 150 % of the wall-time budget compresses: no new work, straight to VERIFY, then BUDGET_EXHAUSTED', async function () {
+    this.timeout(30_000);
+    const asked = { count: 0 };
+    // The clock jumps 200 s (of STANDARD's 120 s) once BUILD has asked its model.
+    const clock = { now: () => new Date(Date.now() + (asked.count >= 4 ? 200_000 : 0)) };
+    const steps: Step[] = [...managerSteps(markerCriteria(4)), ...specialistSteps('out.txt', markerFile(4))];
+    const h = await harness(steps, { clock });
+    const requests = h.model.requests;
+    const push = requests.push.bind(requests);
+    requests.push = (...r) => ((asked.count += r.length), push(...r));
+    try {
+      const result = await h.engine.start({ request: 'Write out.txt', effort: 'STANDARD' });
+      assert.equal(result.state, 'BUDGET_EXHAUSTED');
+      assert.match(result.reason!, /compress/);
+      assert.ok(h.events.some((e) => e.kind === 'budget' && /compressing/.test(e.message)));
+      assert.ok(!h.events.some((e) => /^EXECUTE started/.test(e.message)), 'no packet was worked after compressing');
+      assert.equal(h.model.requests.length, 4, 'the specialist was never asked');
+      assert.equal(result.report!.passed, false);
+      assert.ok(h.store.runs.get(result.run.id)!.elapsedMs >= 180_000);
+    } finally {
+      h.close();
+    }
+  });
+
   it('a model that claims success while the workspace misses a criterion never makes COMPLETE', async function () {
     this.timeout(30_000);
     const m = managerSteps(markerCriteria(4));
@@ -120,6 +145,62 @@ describe('algorithm: iteration, budgets and fail-closed exits', () => {
       assert.deepEqual(result.unmet.map((c) => c.id), ['ISC-4']);
       assert.equal(result.report!.passed, false);
       assert.equal(fs.readFileSync(path.join(h.workspace, 'out.txt'), 'utf8'), 'marker-1\nmarker-2\nmarker-3\n');
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe('algorithm: a workspace phase graph, and loop-back to EXECUTE', () => {
+  it('follows .ideal-state/phase-graph.yaml: REQUIREMENT_COVERAGE back to EXECUTE re-works only the failing packet', async function () {
+    this.timeout(30_000);
+    const shipped = shippedPhaseGraph;
+    const workspace = tempDir('ws');
+    fs.mkdirSync(path.join(workspace, '.ideal-state'));
+    fs.writeFileSync(path.join(workspace, '.ideal-state/phase-graph.yaml'), stringify({ ...shipped(), loop_back: { ...shipped().loop_back, REQUIREMENT_COVERAGE: 'EXECUTE' } }));
+    const c = markerCriteria(4);
+    const m = managerSteps(c);
+    const plan: Step = { object: { packets: [{ title: 'First half', criterionIds: ['ISC-1', 'ISC-2'] }, { title: 'Second half', criterionIds: ['ISC-3', 'ISC-4'] }] } };
+    const steps: Step[] = [
+      m[0]!, m[1]!, plan, m[3]!,
+      ...specialistSteps('a.txt', 'marker-1\nmarker-2\n'),
+      ...specialistSteps('b.txt', 'marker-3\n'),
+      ...specialistSteps('b.txt', 'marker-3\nmarker-4\n'),
+    ];
+    const methods = (m[3] as { object: { methods: { criterionId: string; verify: { glob: string } }[] } }).object.methods;
+    for (const x of methods) x.verify.glob = '*.txt';
+    const h = await harness(steps, { workspace });
+    try {
+      const result = await h.engine.start({ request: 'Write two files', effort: 'STANDARD' });
+      assert.equal(result.state, 'COMPLETE', result.reason);
+      assert.equal(result.run.iteration, 2);
+      assert.ok(h.events.some((e) => /failing ISC-4 \(REQUIREMENT_COVERAGE\); back to EXECUTE/.test(e.message)));
+      const packets = h.store.packets.where('run_id = ?', [result.run.id], 'id');
+      assert.deepEqual(packets.map((p) => [p.id, p.iteration, p.criterionIds.join(','), p.status]), [
+        ['pkt-1-1', 1, 'ISC-1,ISC-2', 'DONE'],
+        ['pkt-1-2', 1, 'ISC-3,ISC-4', 'DONE'],
+        ['pkt-2-1', 2, 'ISC-3,ISC-4', 'DONE'],
+      ]);
+      assert.equal(h.model.inner.stepsLeft, 0, 'the manager was not asked again');
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe('algorithm: criteria the verifier found unmet', () => {
+  it('cannot be reviewed away by THINK on the next iteration', async function () {
+    this.timeout(30_000);
+    const m = managerSteps(markerCriteria(4));
+    const dropping: Step = { object: { criteria: markerCriteria(4).slice(0, 1).map((c) => ({ id: 'ISC-1', text: c.text })) } };
+    const steps: Step[] = [...m, ...specialistSteps('out.txt', 'marker-1\n'), dropping, m[2]!, m[3]!, ...specialistSteps('out.txt', 'marker-1\n')];
+    const h = await harness(steps);
+    try {
+      const result = await h.engine.start({ request: 'Write out.txt', effort: 'STANDARD' });
+      assert.equal(result.state, 'BUDGET_EXHAUSTED');
+      assert.deepEqual(result.criteria.map((c) => c.id).sort(), ['ISC-1', 'ISC-2', 'ISC-3', 'ISC-4']);
+      assert.deepEqual(result.unmet.map((c) => c.id), ['ISC-2', 'ISC-3', 'ISC-4']);
+      assert.ok(h.events.some((e) => /THINK tried to drop unmet ISC-2, ISC-3, ISC-4; kept/.test(e.message)));
     } finally {
       h.close();
     }

@@ -4,7 +4,15 @@ import { loadCapabilities } from '../../src/core/algorithm/capabilities';
 import { verifierMessages } from '../../src/core/algorithm/prompts';
 import { loadRoles, shippedRoles } from '../../src/core/algorithm/roles';
 import { aCriterion } from './builders';
-import { harness, type Step } from './algorithm-helpers';
+import * as path from 'node:path';
+import { denyAll } from '../../src/agent/approvals';
+import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import { shippedEffortTable } from '../../src/core/effort-table';
+import { LlmConfig } from '../../src/llm/config';
+import { Script, ScriptedModel } from '../../src/llm/providers/scripted';
+import { ModelRouter } from '../../src/llm/router';
+import { Store } from '../../src/store/store';
+import { harness, managerSteps, markerCriteria, markerFile, specialistSteps, tempDir, type Step } from './algorithm-helpers';
 
 describe('algorithm: roles, views and data files', () => {
   it("builds the verifier's prompt from the auditor view only: no decisions log, no other candidate", async function () {
@@ -37,6 +45,8 @@ describe('algorithm: roles, views and data files', () => {
       assert.doesNotMatch(a!, /CANDIDATE-B-MARKER|EVIDENCE-B/);
       assert.match(b!, /CANDIDATE-B-MARKER/);
       assert.doesNotMatch(b!, /CANDIDATE-A-MARKER|EVIDENCE-A/);
+      // What the judge spent is in the run's events, as the verifier's.
+      assert.equal(h.events.filter((e) => e.kind === 'model' && e.role === 'verifier' && e.phase === 'VERIFY').length, 2);
       assert.ok(h.store.decisions.where('run_id = ?', [result.run.id]).some((d) => d.decision.includes('DECISION-LOG-MARKER')), 'the decision is in the log');
     } finally {
       h.close();
@@ -64,5 +74,38 @@ describe('algorithm: roles, views and data files', () => {
     const caps = loadCapabilities({ file: '.ideal-state/capabilities.yaml', text: 'version: 1\nlevels:\n  FAST:\n    agentSteps: 3\n' });
     assert.equal(caps.capabilities.levels.FAST.agentSteps, 3);
     assert.deepEqual(caps.capabilities.levels.FAST.tools, ['read_file', 'list_files', 'search', 'edit_file', 'create_file']);
+  });
+});
+
+describe('algorithm: escalation in the run events', () => {
+  it('records a local-to-frontier escalation of the manager as a model event of the phase', async function () {
+    this.timeout(30_000);
+    const local = new ScriptedModel('local.yaml', Script.parse({ name: 'local', steps: [{ text: 'not json' }, { text: 'still not json' }, ...specialistSteps('out.txt', markerFile(1))] }), { id: 'local', modelClass: 'local' });
+    const big = new ScriptedModel('big.yaml', Script.parse({ name: 'big', steps: managerSteps(markerCriteria(1)) }), { id: 'big', modelClass: 'frontier' });
+    const config = LlmConfig.parse({
+      version: 1,
+      providers: [{ id: 'scripted', kind: 'scripted', script: 'x.yaml' }],
+      models: [
+        { id: 'local', provider: 'scripted', model: 'local', class: 'local' },
+        { id: 'big', provider: 'scripted', model: 'big', class: 'frontier' },
+      ],
+      routing: { default: 'local' },
+    });
+    const router = new ModelRouter({ config, slots: new Map([['local', { ok: true, model: local }], ['big', { ok: true, model: big }]]), source: 'config' });
+    const store = await Store.open({ file: path.join(tempDir('esc'), 'db.sqlite') });
+    const workspace = tempDir('ws');
+    try {
+      const { engine } = await nodeAlgorithm({ workspace, store, models: router, effort: shippedEffortTable(), approver: denyAll, autoApproveEdits: true });
+      const result = await engine.start({ request: 'Write out.txt', effort: 'INSTANT' });
+      assert.equal(result.state, 'COMPLETE', result.reason);
+      const events = store.events.where('run_id = ?', [result.run.id], 'seq');
+      const escalation = events.find((e) => /escalated manager at INSTANT from local model "local" to frontier model "big" after 2 invalid outputs/.test(e.message));
+      assert.ok(escalation, events.map((e) => e.message).join('\n'));
+      assert.equal(escalation.phase, 'OBSERVE');
+      assert.equal(big.stepsLeft, 0, 'the rest of the manager calls stayed on the frontier model');
+      assert.equal(local.stepsLeft, 0, 'the specialist stayed local');
+    } finally {
+      store.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { escalationToRunEvent } from '../../llm/router';
 import type { Logger } from '../log';
 import { EXIT_STATES, type AnyCriterion, type EffortLevel, type EffortTable, type Phase, type Reflection, type Run, type RunEvent, type RunState, type VerificationReport } from '../model';
 import { createRun } from '../runs';
@@ -179,11 +180,14 @@ export class AlgorithmEngine {
 
     this.emit(state, { kind: 'phase', message: `${phase} started (iteration ${state.run.iteration})`, phase, role: node.role === 'system' ? 'system' : node.role });
     const ctx = this.context(state, phase, spec, signal);
+    const escalated = this.deps.models.escalations?.length ?? 0;
     try {
       await HANDLERS[phase](state, ctx);
     } catch (error) {
+      this.recordEscalations(state, phase, escalated);
       return this.onNodeError(committed, state, phase, error, signal, tracker);
     }
+    this.recordEscalations(state, phase, escalated);
     const gate = checkGate(node.gate, state, spec);
     const spent = this.clock.now().getTime() - began;
     if (spent > tracker.shareMs(node.budget)) this.emit(state, { kind: 'budget', message: `${phase} took ${spent} ms, over its ${Math.round(node.budget * 100)} % share of the budget`, phase });
@@ -214,6 +218,14 @@ export class AlgorithmEngine {
       emit: (s, e) => this.emit(s, { phase, ...e }),
       commitProgress: (s) => this.commit(s, { packets: s.packets, candidates: s.candidates }),
     };
+  }
+
+  /** Escalations from a local to a frontier model during the node, as run events (seed 001: logged escalation). */
+  private recordEscalations(state: AlgorithmState, phase: Phase, from: number): void {
+    for (const e of this.deps.models.escalations?.slice(from) ?? []) {
+      const event = escalationToRunEvent(e, { runId: state.run.id, seq: 0, at: '', phase });
+      this.emit(state, { kind: 'model', message: event.message, phase, ...(event.role ? { role: event.role } : {}), ...(event.model ? { model: event.model } : {}), ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
+    }
   }
 
   /** The gate refused: ask again (retries), go to `on_fail`, or end the run FAILED. The refused output is not kept. */

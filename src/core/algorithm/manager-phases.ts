@@ -80,7 +80,11 @@ export async function think(state: AlgorithmState, ctx: NodeContext): Promise<vo
   recordDecisions(state, ctx, out.decisions);
   const at = ctx.clock.now().toISOString();
   // Rows that already passed keep their status; the rest are worked again.
-  const merged = mergeCriteria(state, out.criteria, at).map((c) => (state.criteria.find((o) => o.id === c.id && o.text === c.text && o.outcome === 'PASS') ? c : ({ ...c, status: 'PENDING', outcome: undefined } as AnyCriterion)));
+  const reviewed = mergeCriteria(state, out.criteria, at);
+  // A criterion the verifier found unmet cannot be reviewed away: it stays (reworded, perhaps).
+  const unmet = state.report ? state.criteria.filter((c) => c.outcome !== undefined && c.outcome !== 'PASS' && !reviewed.some((r) => r.id === c.id)) : [];
+  if (unmet.length > 0) ctx.emit(state, { kind: 'note', message: `THINK tried to drop unmet ${unmet.map((c) => c.id).join(', ')}; kept`, role: 'system' });
+  const merged = [...reviewed, ...unmet].map((c) => (state.criteria.find((o) => o.id === c.id && o.text === c.text && o.outcome === 'PASS') ? c : ({ ...c, status: 'PENDING', outcome: undefined } as AnyCriterion)));
   applyCriteria(state, ctx, merged.map(stripUndefined), 'THINK reviewed the criteria for completeness and testability');
 }
 

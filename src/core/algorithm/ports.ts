@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RoutedCall } from '../../llm/router';
+import type { EscalationEvent, RoutedCall } from '../../llm/router';
 import type { ObjectRequest, ObjectResult } from '../../llm/structured';
 import type { LanguageModel, ModelRole } from '../../llm/types';
 import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, FileEdit, Packet, Phase, Reflection, Run, RunEvent, VerificationReport } from '../model';
@@ -45,6 +45,8 @@ export interface FileCheckpoint {
 
 /** The structured-output and chat calls the engine makes; `ModelRouter` is the real one. */
 export interface ModelCaller {
+  /** Escalations so far (ModelRouter keeps them); the engine turns new ones into run events. */
+  readonly escalations?: readonly EscalationEvent[];
   generateObject<S extends z.ZodType>(role: ModelRole, level: EffortLevel, request: ObjectRequest<S> & RoutedCall<z.output<S>>): Promise<ObjectResult<z.output<S>> & { model: LanguageModel }>;
 }
 
@@ -94,6 +96,8 @@ export interface CriteriaVerifyOptions {
   readonly candidateFor: (criterionId: string) => CandidateEvidence | undefined;
   /** Earlier results on each criterion, by criterion id. */
   readonly earlierResults: (criterionId: string) => readonly CriterionResult[];
+  /** Records what a model judge (CUSTOM) spent, as run events. */
+  readonly onEvent?: (event: EventDraft) => void;
 }
 
 export interface CriteriaVerification {

@@ -30,6 +30,7 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
     criteriaVersion: state.run.criteriaVersion,
     candidateFor: (id) => ownerOf.get(id),
     earlierResults: (id) => (previous?.results ?? []).filter((r) => r.criterionId === id),
+    onEvent: (e) => ctx.emit(state, { ...e, phase: 'VERIFY' }),
   });
   const byId = new Map<string, CriterionResult>(reuse);
   for (const r of outcome.results) if (toRun.some((c) => c.id === r.criterionId)) byId.set(r.criterionId, r);

@@ -28,7 +28,7 @@ export async function verifyRead(method: MethodOf<'READ'>, ctx: VerifierContext)
         : pass(evidence, { coverage })
       : holds
         ? pass(evidence, { coverage })
-        : fail('REQUIREMENT_COVERAGE', evidence, state.charAt(0).toUpperCase() + state.slice(1), { coverage });
+        : fail('REQUIREMENT_COVERAGE', evidence, state, { coverage });
 
   if (!target.exists) return verdict(false, `${method.path} does not exist`);
   let stat;

@@ -8,7 +8,7 @@ import { runShell } from './cli';
 export interface StaticCheck {
   severities: DiagnosticEntry['severity'][];
   glob?: string;
-  /** How the check is shown in evidence. */
+  /** How the check is shown in evidence, singular ("error or warning"). */
   label: string;
 }
 
@@ -19,7 +19,7 @@ export function parseStaticCheck(check: string): StaticCheck | undefined {
   if (!m) return undefined;
   const kind = m[1]!.toLowerCase();
   const severities: DiagnosticEntry['severity'][] = kind.startsWith('error') ? ['error'] : kind.startsWith('warning') ? ['error', 'warning'] : ['error', 'warning', 'information', 'hint'];
-  const label = kind.startsWith('error') ? 'errors' : kind.startsWith('warning') ? 'errors or warnings' : 'diagnostics';
+  const label = kind.startsWith('error') ? 'error' : kind.startsWith('warning') ? 'error or warning' : 'diagnostic';
   return { severities, ...(m[2] ? { glob: m[2] } : {}), label };
 }
 
@@ -43,8 +43,9 @@ export async function verifyStatic(method: MethodOf<'STATIC'>, ctx: VerifierCont
   const where = check.glob ? `files matching ${check.glob}` : 'the workspace';
   const sorted = [...entries].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const locations = sorted.slice(0, 10).map((d) => ({ file: d.file, line: d.line }));
-  const extra = { actual: `${entries.length} ${check.label}`, threshold: `0 ${check.label}`, locations, coverage: { workspace: true } };
-  if (entries.length === 0) return pass(`no ${check.label} in ${where}`, extra);
+  const plural = (n: number) => `${n} ${check.label.replace(/(error|warning|diagnostic)/g, n === 1 ? '$1' : '$1s')}`;
+  const extra = { actual: plural(entries.length), threshold: plural(0), locations, coverage: { workspace: true } };
+  if (entries.length === 0) return pass(`no ${plural(0).slice(2)} in ${where}`, extra);
   const shown = sorted.slice(0, 10).map((d) => `${d.file}:${d.line}: ${d.severity}: ${d.message.split('\n')[0]}${d.source ? ` [${d.source}]` : ''}`);
-  return fail('REQUIREMENT_COVERAGE', [`${entries.length} ${check.label} in ${where}`, ...shown, ...(entries.length > shown.length ? ['…'] : [])].join('\n'), `${where.charAt(0).toUpperCase()}${where.slice(1)} ${check.glob ? 'have' : 'has'} no ${check.label}`, extra);
+  return fail('REQUIREMENT_COVERAGE', [`${plural(entries.length)} in ${where}`, ...shown, ...(entries.length > shown.length ? ['…'] : [])].join('\n'), `${where.charAt(0).toUpperCase()}${where.slice(1)} ${check.glob ? 'have' : 'has'} no ${plural(0).slice(2)}`, extra);
 }

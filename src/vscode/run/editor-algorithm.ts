@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
 import type { AlgorithmEngine } from '../../core/algorithm/engine';
-import type { PrdFile } from '../../core/algorithm/ports';
+import type { CriteriaVerifyOptions, PrdFile } from '../../core/algorithm/ports';
 import type { DataFileProblem } from '../../core/data-file';
 import type { Logger } from '../../core/log';
-import type { EffortTable, Run, RunEvent } from '../../core/model';
+import type { EffortLevel, EffortTable, Run, RunEvent } from '../../core/model';
 import type { ModelRouter } from '../../llm/router';
+import type { UsageRecord } from '../../llm/usage';
 import type { StoreRunStorage } from '../../store/run-storage';
 import type { Store } from '../../store/store';
 import type { VerifyHost } from '../../verify/types';
@@ -20,6 +21,8 @@ export interface EditorAlgorithmOptions {
   readonly store: Store;
   readonly models: ModelRouter;
   readonly effort: EffortTable;
+  /** The run's level (the judge of CUSTOM criteria is routed for it). */
+  readonly level: EffortLevel;
   readonly approver: Approver;
   readonly autoApproveEdits: boolean;
   /** False (Restricted Mode): no edits, no commands, no PRD written, no workspace overrides. */
@@ -58,8 +61,13 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
   const roleFiles = (await Promise.all(e.ROLE_IDS.map((id) => override(`${e.WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x): x is { file: string; text: string } => x !== undefined);
   const roles = e.loadRoles(roleFiles);
   const approvals = new e.ApprovalPolicy(o.approver, { trusted: o.trusted, autoApproveEdits: o.autoApproveEdits }, o.onApproval);
-  let level: Run['effort'] = 'STANDARD';
   let prdPath: string | undefined;
+  // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
+  let judgeEvents: CriteriaVerifyOptions['onEvent'];
+  const judgeUsage = (u: UsageRecord) => {
+    const ev = e.usageToRunEvent(u, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
+    judgeEvents?.({ kind: 'model', message: ev.message, role: 'verifier', model: ev.model, inputTokens: ev.inputTokens, outputTokens: ev.outputTokens, costUsd: ev.costUsd, durationMs: ev.durationMs });
+  };
   const host: VerifyHost = {
     workspaceRoot: workspace.root,
     tasks: o.tasks,
@@ -71,9 +79,10 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
       approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command${commands.length === 1 ? '' : 's'}`, detail: commands.join('\n') }, signal) }),
     },
     get judge() {
-      return new e.ModelJudge(o.models, roles.roles.verifier, level);
+      return new e.ModelJudge(o.models, roles.roles.verifier, o.level, judgeUsage);
     },
   };
+  const verificationEngine = new e.VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : []));
   const algorithm = new e.AlgorithmEngine({
     storage,
     models: o.models,
@@ -85,7 +94,16 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
       checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
       tools: (l) => (o.trusted ? capabilities.capabilities.levels[l].tools : []),
     }),
-    verifier: new e.VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : [])),
+    verifier: {
+      verify: async (criteria, options) => {
+        judgeEvents = options.onEvent;
+        try {
+          return await verificationEngine.verify(criteria, options);
+        } finally {
+          judgeEvents = undefined;
+        }
+      },
+    },
     effort: o.effort,
     graph: graph.graph,
     roles: roles.roles,
@@ -94,7 +112,6 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
     ...(o.trusted
       ? {
           prdFor: (run: Run) => {
-            level = run.effort;
             prdPath = run.prdPath ?? `${o.prdFolder.replace(/\/+$/, '')}/${e.newPrdId(run.request.split(/\r?\n/)[0]!, new Date(run.createdAt))}-${run.id.slice(-6)}.md`;
             return editorPrdFile(workspace, prdPath);
           },

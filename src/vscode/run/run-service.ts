@@ -169,6 +169,7 @@ export class RunService implements vscode.Disposable {
       store,
       models: models.router,
       effort: definitions.effort.table,
+      level,
       approver: new EditorApprover(this.settings, this.proposals, runLog, this.answerer),
       autoApproveEdits: this.settings.get('runAutoApproveEdits'),
       trusted,

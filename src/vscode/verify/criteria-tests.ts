@@ -12,6 +12,13 @@ import { PrdVerifyError, type PrdVerification, type PrdVerifier } from './verify
 /** What the last result of a criterion was in the Testing view, for the API and tests. */
 export type CriterionTestState = 'passed' | 'failed' | 'skipped' | 'errored';
 
+/** A PRD in the Testing view with its criteria: 0-based lines, the last result there, and why a PASS went stale. */
+export interface CriteriaTestItem {
+  uri: vscode.Uri;
+  id: string;
+  criteria: { id: string; line: number; state?: CriterionTestState; stale?: string }[];
+}
+
 const DEBOUNCE_MS = 300;
 
 /**
@@ -59,14 +66,15 @@ export class CriteriaTests implements vscode.Disposable {
   }
 
   /** PRD items with their criteria, for the API and tests. */
-  async items(): Promise<{ uri: vscode.Uri; id: string; criteria: { id: string; line: number; state?: CriterionTestState }[] }[]> {
+  async items(): Promise<CriteriaTestItem[]> {
     await this.discover();
-    const out: Awaited<ReturnType<CriteriaTests['items']>> = [];
+    const out: CriteriaTestItem[] = [];
     this.controller.items.forEach((prd) => {
-      const criteria: { id: string; line: number; state?: CriterionTestState }[] = [];
+      const criteria: CriteriaTestItem['criteria'][number][] = [];
       prd.children.forEach((c) => {
         const state = this.states.get(c.id);
-        criteria.push({ id: c.id.slice(c.id.lastIndexOf('#') + 1), line: c.range?.start.line ?? -1, ...(state ? { state } : {}) });
+        const stale = this.staleBecause.get(c.id);
+        criteria.push({ id: c.id.slice(c.id.lastIndexOf('#') + 1), line: c.range?.start.line ?? -1, ...(state ? { state } : {}), ...(stale ? { stale } : {}) });
       });
       out.push({ uri: prd.uri!, id: prd.id, criteria });
     });

@@ -1,0 +1,166 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CriterionResult } from '../../src/core/model';
+import { activateIdealState, type IdealStateApi } from './ideal-state';
+
+const until = async <T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+/** What "Ideal State: Verify Criteria" returns to a caller (see src/vscode/verify/verify-prd.ts). */
+interface Verification {
+  set: { results: CriterionResult[]; passed: boolean; summary: string };
+  written: boolean;
+}
+
+const prd = (title: string, criteria: string[]) =>
+  ['---', 'prd: true', `id: PRD-20261122-${title.toLowerCase().replace(/\W+/g, '-')}`, 'status: CRITERIA_DEFINED', 'effort_level: FAST', '---', '', `# ${title}`, '', '## Ideal State Criteria', ...criteria, '', '## LOG', ''].join('\n');
+
+const DEMO = '.ideal-state/prds/PRD-20261122-verify-demo.md';
+const ALLOWED = ['node --version', 'task: *'];
+
+describe('verifying criteria in the editor', () => {
+  let api: IdealStateApi;
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri;
+  const file = (relative: string) => vscode.Uri.joinPath(folder(), relative);
+  const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  const read = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const created: vscode.Uri[] = [];
+  const verify = (uri: vscode.Uri) => vscode.commands.executeCommand<Verification | undefined>('idealState.verifyCriteria', uri);
+  const outcomes = (v: Verification | undefined) => Object.fromEntries((v?.set.results ?? []).map((r) => [r.criterionId, r.outcome]));
+
+  before(async () => {
+    api = await activateIdealState();
+    // The user's own allow-list (user settings): these commands run without the confirmation dialog.
+    await vscode.workspace.getConfiguration('idealState.verify').update('allowedCommands', ALLOWED, vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    await vscode.workspace.getConfiguration('idealState.verify').update('allowedCommands', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const uri of created) await vscode.workspace.fs.delete(uri, { recursive: true, useTrash: false }).then(undefined, () => undefined);
+  });
+
+  it('runs tasks.json tasks and npm scripts by name and passes on their exit code', async () => {
+    const uri = file('verify-tasks.md');
+    created.push(uri);
+    await write(
+      uri,
+      prd('Tasks', [
+        '- [ ] ISC-1: The greeting module file exists in the source folder | Verify: Task: check: greeting exists',
+        '- [ ] ISC-2: A changelog file exists at the top of the workspace | Verify: Task: check: changelog exists',
+        '- [ ] ISC-3: The readme file exists at the top of the workspace | Verify: Task: npm: check:readme',
+        '- [ ] ISC-4: A licence file exists at the top of the workspace | Verify: Task: npm: check:license',
+        '- [ ] ISC-5: A task by a name nobody defined runs without an error | Verify: Task: no such task',
+      ]),
+    );
+    const v = await verify(uri);
+    assert.ok(v, 'the command returned a verification');
+    assert.deepEqual(outcomes(v), { 'ISC-1': 'PASS', 'ISC-2': 'FAIL', 'ISC-3': 'PASS', 'ISC-4': 'FAIL', 'ISC-5': 'FAIL' }, JSON.stringify(v.set.results, null, 2));
+    const byId = (id: string) => v.set.results.find((r) => r.criterionId === id)!;
+    assert.match(byId('ISC-2').evidence, /exited 1/);
+    assert.match(byId('ISC-4').evidence, /exited 1/);
+    assert.match(byId('ISC-5').evidence, /check: greeting exists/, 'a missing task lists the tasks there are');
+    assert.match(byId('ISC-5').evidence, /npm: check:readme/, 'auto-detected npm scripts are among them');
+    assert.equal(v.set.passed, false);
+
+    const text = await read(uri);
+    assert.match(text, /^- \[x\] ISC-1: /m);
+    assert.match(text, /^- \[ \] ISC-2: /m);
+    assert.match(text, /^- \[x\] ISC-3: /m);
+    assert.match(text, /^- \[ \] ISC-4: /m);
+    assert.match(text, /^- Criteria: 2\/5 passing$/m, text);
+    assert.match(text, /^- Failing: ISC-2, ISC-4, ISC-5$/m, text);
+  });
+
+  it('reads real diagnostics for Static criteria (the JSON language server on a broken file)', async () => {
+    const broken = file('config/broken.json');
+    created.push(file('config'));
+    await write(broken, '{\n  "name": "sample",\n  "version": 1,,\n}\n');
+    await vscode.window.showTextDocument(broken);
+    const diagnostics = await until(() => {
+      const list = vscode.languages.getDiagnostics(broken).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+      return list.length > 0 ? list : undefined;
+    }, 'the JSON language server to report the syntax error');
+    const line = diagnostics[0]!.range.start.line + 1;
+
+    const uri = file('verify-static.md');
+    created.push(uri);
+    await write(
+      uri,
+      prd('Static', [
+        '- [ ] ISC-1: The configuration files have no errors in the editor | Verify: Static: no errors in config/**',
+        '- [ ] ISC-2: The source files have no errors in the editor at all | Verify: Static: no errors in src/**',
+      ]),
+    );
+    const v = await verify(uri);
+    assert.deepEqual(outcomes(v), { 'ISC-1': 'FAIL', 'ISC-2': 'PASS' }, JSON.stringify(v?.set.results, null, 2));
+    const failed = v!.set.results.find((r) => r.criterionId === 'ISC-1')!;
+    assert.ok(failed.locations.some((l) => l.file === 'config/broken.json' && l.line === line), JSON.stringify(failed.locations));
+  });
+
+  it('lists each PRD in the Testing view with its criteria linked to their lines', async () => {
+    const demo = file(DEMO);
+    const items = await until(async () => (await api.criteriaTests()).find((p) => p.uri.toString() === demo.toString()), 'the demo PRD in the Testing view');
+    assert.deepEqual(
+      items.criteria.map((c) => `${c.id}@${c.line}`),
+      ['ISC-DEMO-001@25', 'ISC-DEMO-002@26', 'ISC-DEMO-003@27', 'ISC-DEMO-004@28', 'ISC-DEMO-005@29', 'ISC-DEMO-006@30', 'ISC-A-DEMO-001@33'],
+    );
+    const all = await api.criteriaTests();
+    assert.ok(all.some((p) => p.uri.path.endsWith('PRD-20261121-greeting.md')), 'the other fixture PRD is listed too');
+    assert.ok(!all.some((p) => p.uri.path.endsWith('/README.md')), 'markdown that is not a PRD is not');
+  });
+
+  it('verifies from the Testing view: PASS passed, FAIL failed, UNKNOWN skipped, written into the PRD', async () => {
+    const demo = file(DEMO);
+    await vscode.window.showTextDocument(demo);
+    await vscode.commands.executeCommand('testing.runCurrentFile');
+    const states = await until(async () => {
+      const item = (await api.criteriaTests()).find((p) => p.uri.toString() === demo.toString());
+      const s = Object.fromEntries((item?.criteria ?? []).map((c) => [c.id, c.state]));
+      return Object.values(s).every(Boolean) ? s : undefined;
+    }, 'a result for every demo criterion', 60_000);
+    assert.deepEqual(states, {
+      'ISC-DEMO-001': 'passed',
+      'ISC-DEMO-002': 'passed',
+      'ISC-DEMO-003': 'passed',
+      'ISC-DEMO-004': 'failed',
+      'ISC-DEMO-005': 'passed',
+      'ISC-DEMO-006': 'skipped',
+      'ISC-A-DEMO-001': 'passed',
+    });
+    const text = await until(async () => {
+      const t = await read(demo);
+      return /^- Work: Verified 7 criteria/m.test(t) ? t : undefined;
+    }, 'the outcomes written into the PRD');
+    assert.match(text, /^- \[x\] ISC-DEMO-001: /m);
+    assert.match(text, /^- \[ \] ISC-DEMO-004: /m);
+    assert.match(text, /^- \[ \] ISC-DEMO-006: /m);
+    assert.match(text, /^- Failing: ISC-DEMO-004, ISC-DEMO-006$/m);
+  });
+
+  it('marks a PASS stale when a file it covered changes', async () => {
+    const demo = file(DEMO);
+    const greet = file('src/greet.js');
+    const original = await read(greet);
+    try {
+      await write(greet, `${original}\n// touched by the staleness test\n`);
+      const item = await until(async () => {
+        const found = (await api.criteriaTests()).find((p) => p.uri.toString() === demo.toString());
+        return found?.criteria.find((c) => c.id === 'ISC-DEMO-003')?.stale ? found : undefined;
+      }, 'ISC-DEMO-003 (a Grep that matched in src/greet.js) to go stale');
+      const byId = Object.fromEntries(item.criteria.map((c) => [c.id, c]));
+      assert.equal(byId['ISC-DEMO-003']!.stale, 'src/greet.js changed');
+      assert.equal(byId['ISC-DEMO-003']!.state, undefined, 'its result was invalidated');
+      assert.equal(byId['ISC-DEMO-004']!.state, 'failed', 'a failure is not a pass to go stale');
+    } finally {
+      await write(greet, original);
+    }
+  });
+});
