@@ -118,10 +118,42 @@ export class Workbench {
    * FrameLocator: `.locator(css).innerText()`, `.getByRole('button', …).click()`.
    */
   async webview(title, { timeoutMs = 15_000 } = {}) {
-    await this.page.locator('.tabs-container .tab').filter({ hasText: title }).first().click({ timeout: timeoutMs });
+    // A custom editor's tab has the same title as the text editor of its file: try each
+    // matching tab until one shows a webview. The content sits two iframes deep: the
+    // workbench's webview host frame, then its #active-frame.
+    const tabs = this.page.locator('.tabs-container .tab').filter({ hasText: title });
+    await tabs.first().waitFor({ timeout: timeoutMs });
     const outer = this.page.frameLocator('iframe.webview.ready:visible');
     const content = outer.frameLocator('#active-frame');
-    await content.locator('body').waitFor({ timeout: timeoutMs });
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const count = await tabs.count();
+      for (let i = count - 1; i >= 0; i--) {
+        await tabs.nth(i).click();
+        if (await content.locator('body').waitFor({ timeout: 2_000 }).then(() => true, () => false)) return content;
+      }
+      if (Date.now() > deadline) throw new Error(`no tab titled "${title}" shows a webview within ${timeoutMs} ms`);
+    }
+  }
+
+  /**
+   * Closes the browser and stops the server, runs `between()` — e.g. to write into the
+   * profile's workspace storage while no extension host holds it — then reopens the same
+   * workspace on the same port (the workspace storage folder is keyed by that URI).
+   */
+  async restart(between) {
+    await this.browser.close();
+    await this.server.stop();
+    await between?.();
+    this.server = await startServer({ profile: this.profile, port: this.server.port });
+    this.browser = await launchBrowser();
+    this.page = await openWorkbench(this.browser, this.server.url(this.workspace));
+  }
+
+  /** The content of a webview view in the side bar (its iframe is laid over the view's pane). */
+  async sideBarWebview(contentSelector, { timeoutMs = 20_000 } = {}) {
+    const content = this.page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+    await content.locator(contentSelector).first().waitFor({ timeout: timeoutMs });
     return content;
   }
 

@@ -133,7 +133,8 @@ export class PrdEditorApp {
   }
 
   private onKey(e: KeyboardEvent): void {
-    if (this.editing) return;
+    // Chords (Ctrl+S, Ctrl+P, …) belong to the workbench, which VS Code forwards them to.
+    if (this.editing || e.ctrlKey || e.metaKey || e.altKey) return;
     const tr = (e.target as HTMLElement).closest?.('tr[data-id]') as HTMLTableRowElement | null;
     const c = tr && this.view?.criteria.find((x) => x.id === tr.dataset.id);
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {

@@ -15,7 +15,7 @@ export interface RowActions {
 
 export function header(view: PrdView): HTMLElement {
   const m = view.meta;
-  const item = (key: string, value: Child, cls = '') => h('span', { class: `badge ${cls}` }, h('span', { class: 'key' }, key), value);
+  const item = (key: string, value: Child, cls = '') => h('span', { class: `badge ${cls}` }, h('span', { class: 'key' }, key), ' ', value);
   const iteration = m.iteration === undefined ? undefined : m.maxIterations === undefined ? `${m.iteration}` : `${m.iteration} / ${m.maxIterations}`;
   const criteria = view.criteria.filter((c) => !c.anti);
   const done = criteria.filter((c) => c.checked).length;
@@ -56,8 +56,10 @@ export function criteriaTable(rows: readonly PrdViewCriterion[], actions: RowAct
   }
   return h(
     'table',
-    { class: 'grid', attrs: { role: 'grid' } },
-    h('thead', {}, h('tr', {}, h('th', { class: 'check', attrs: { 'aria-label': 'done' } }), h('th', {}, 'ID'), h('th', {}, 'Criterion'), h('th', {}, 'Priority'), h('th', {}, 'Src'), h('th', {}, 'Verify'), h('th', {}, 'Outcome'))),
+    { class: 'grid criteria', attrs: { role: 'grid' } },
+    // Fixed column widths keep the criteria and anti-criteria tables aligned with each other.
+    h('colgroup', {}, ...['check', 'id', 'text', 'priority', 'source', 'verify', 'outcome'].map((c) => h('col', { class: `c-${c}` }))),
+    h('thead', {}, h('tr', {}, h('th', { class: 'check', attrs: { 'aria-label': 'done' } }), h('th', {}, 'ID'), h('th', {}, 'Criterion'), h('th', {}, 'Priority'), h('th', { class: 'source' }, 'Src'), h('th', { class: 'verify' }, 'Verify'), h('th', {}, 'Outcome'))),
     body,
   );
 }
@@ -70,7 +72,7 @@ export function criterionRow(c: PrdViewCriterion, actions: RowActions): HTMLTabl
     'tr',
     { class: c.checked ? 'done' : '', attrs: { tabindex: 0, 'aria-selected': false }, dataset: { id: c.id }, on: { focus: () => actions.focus(c) } },
     h('td', { class: 'check' }, box),
-    h('td', { class: 'id' }, c.id),
+    h('td', { class: 'id', title: c.id }, c.id),
     h('td', { class: 'text', title: 'Enter or double-click to edit', on: { dblclick: () => actions.edit(c) } }, c.text),
     h('td', { class: 'priority' }, h('span', { class: `badge p-${c.priority.toLowerCase()}`, title: 'click or P to change', on: { click: () => actions.cyclePriority(c) } }, c.priority)),
     h('td', { class: 'source' }, h('span', { class: 'badge source', title: c.source }, SOURCE_LETTER[c.source])),

@@ -30,9 +30,12 @@ export interface MiningOptions {
 export const DEFAULT_THEME_THRESHOLD = 0.2;
 export const UNRATED_WEIGHT = 1;
 
+const FACT_LABEL = /^\[fact-based, no model\]\s*/;
+
 /** What mining reads of a reflection: its answers and learning note, not the task's subject. */
 export function reflectionText(r: Pick<Reflection, 'q1Self' | 'q2Workflow' | 'q3System' | 'learningNote'>): string {
-  return [r.q1Self, r.q2Workflow, r.q3System, r.learningNote ?? ''].join('\n');
+  // The fact-based label says who wrote the answers, not what they are about.
+  return [r.q1Self, r.q2Workflow, r.q3System, r.learningNote ?? ''].map((t) => t.replace(FACT_LABEL, '')).join('\n');
 }
 
 /** How loudly a reflection speaks: a low rating or an over-budget run makes it heavier. */

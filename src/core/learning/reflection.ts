@@ -155,11 +155,11 @@ function factAnswers(facts: RunFacts): { q1Self: string; q2Workflow: string; q3S
   const { failed, unproven } = unmetCriteria(facts);
   const over = !withinBudget(facts);
   const q1: string[] = [];
-  if (failed.length > 0) q1.push(`${failed.length} of ${facts.criteria.length} criteria failed (${failed.map((c) => c.id).join(', ')}); I would settle them before building.`);
-  if (unproven.length > 0) q1.push(`${unproven.length} criteria were never proven (${unproven.map((c) => c.id).join(', ')}); I would make their verification concrete.`);
+  if (failed.length > 0) q1.push(`${failed.length} of ${facts.criteria.length} ${facts.criteria.length === 1 ? 'criterion' : 'criteria'} failed (${failed.map((c) => c.id).join(', ')}); I would settle them before building.`);
+  if (unproven.length > 0) q1.push(`${unproven.length} ${unproven.length === 1 ? 'criterion was' : 'criteria were'} never proven (${unproven.map((c) => c.id).join(', ')}); I would make their verification concrete.`);
   if (over) q1.push(`The run used ${elapsedPercent(facts)}% of its ${facts.effort} budget; I would plan fewer, smaller packets.`);
   if (facts.rating !== undefined && facts.rating <= LOW_RATING) q1.push(`The user rated it ${facts.rating}/10, so the criteria did not capture what mattered to them.`);
-  if (q1.length === 0) q1.push(`All ${facts.criteria.length} criteria passed within budget; the facts show nothing to change.`);
+  if (q1.length === 0) q1.push(`${facts.criteria.length === 1 ? 'The one criterion' : `All ${facts.criteria.length} criteria`} passed within budget; the facts show nothing to change.`);
   const labels = [...new Set(failed.map((c) => c.failureLabel).filter((l): l is FailureLabel => l !== undefined))];
   const q2 = labels.map((l) => LABEL_ADVICE[l]);
   if (unproven.length > 0) q2.push('make every verify method runnable in BUILD so VERIFY proves each criterion');

@@ -11,7 +11,7 @@ const STOP_WORDS = new Set(
     'it its this that these those there here i me my we our you your he she they them their what which who whom when where why how ' +
     'would could should will can may might must do does did done doing have has had having not no nor only own same too very just ' +
     'also more most less least all any both each few other some such up down out off again further once ' +
-    'run runs smarter differently system workflow'
+    'run runs smarter differently system workflow fact facts'
   ).split(' '),
 );
 
