@@ -8,7 +8,8 @@ import type { EventDraft, NodeContext } from './context';
 import { classifyEffort } from './effort-classifier';
 import { execute } from './execute';
 import { checkGate } from './gates';
-import { decideAfterVerify, reportPasses, unmetCriteria } from './iteration';
+import { decideAfterVerify, unmetCriteria } from './iteration';
+import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
 import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunStorage, StepCommit } from './ports';
@@ -301,33 +302,8 @@ export class AlgorithmEngine {
 
   /** LEARN: the exit state (fail-closed), a reflection, the final commit. */
   private learn(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
-    let exit = state.memo.exit ?? (reportPasses(state.report, state.criteria) ? 'COMPLETE' : 'BUDGET_EXHAUSTED');
-    let reason = state.memo.exitReason ?? '';
-    if (exit === 'COMPLETE' && !reportPasses(state.report, state.criteria)) {
-      exit = 'BUDGET_EXHAUSTED';
-      reason = 'the last report does not show every CRITICAL criterion passing';
-    }
-    const passed = state.report?.results.filter((r) => r.outcome === 'PASS').length ?? 0;
-    const failed = state.report?.results.filter((r) => r.outcome === 'FAIL').length ?? 0;
-    const unmet = unmetCriteria(state.report, state.criteria);
-    const at = this.clock.now().toISOString();
-    const reflection: Reflection = {
-      id: `refl-${state.run.id.slice(4)}`,
-      runId: state.run.id,
-      timestamp: at,
-      effortLevel: state.run.effort,
-      criteriaCount: state.criteria.length,
-      criteriaPassed: passed,
-      criteriaFailed: failed,
-      withinBudget: tracker.percent() <= 100,
-      elapsedPercent: tracker.percent(),
-      q1Self: `${passed}/${state.criteria.length} criteria verified in ${state.run.iteration} iteration(s); ${unmet.length > 0 ? `unmet: ${unmet.map((c) => c.id).join(', ')}` : 'none unmet'}.`,
-      q2Workflow: state.memo.failureStreak ? `most recent failure label ${state.memo.failureStreak.label} (${state.memo.failureStreak.count}× in a row)` : 'no loop-back was needed',
-      q3System: `${tracker.percent()} % of the ${state.run.budgetSeconds} s budget used${state.memo.compressed ? ', compressed' : ''}.`,
-      category: 'ALGORITHM',
-      version: '1',
-    };
-    return this.finish(state, exit, reason, tracker, reflection);
+    const { exit, reason } = exitOf(state);
+    return this.finish(state, exit, reason, tracker, reflectionOf(state, tracker, this.clock.now().toISOString()));
   }
 
   private transition(state: AlgorithmState, phase: Phase, gate: RunStep['gate'], next: Phase, tracker: BudgetTracker): AlgorithmState {
