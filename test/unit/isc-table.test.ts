@@ -57,6 +57,8 @@ describe('ISC table row model', () => {
     const row = tableSnapshot({ ...base, criteria: restated }).rows.find((r) => r.id === 'ISC-2')!;
     assert.equal(row.outcome, 'PASS', 'the last verdict is still shown');
     assert.equal(row.stale, true);
+    const doneLater = base.criteria.map((c) => (c.id === 'ISC-2' ? ({ ...c, status: 'DONE', verifiedAt: undefined, updatedAt: '2026-11-01T11:00:00.000Z' } as AnyCriterion) : c));
+    assert.equal(tableSnapshot({ ...base, criteria: doneLater }).rows.find((r) => r.id === 'ISC-2')!.stale, false, 'a row that only moved on after its verdict keeps it fresh');
     const byFiles = tableSnapshot({ ...base, staleIds: new Set(['ISC-2']) }).rows.find((r) => r.id === 'ISC-2')!;
     assert.equal(byFiles.stale, true, 'a file change the PASS depended on');
   });

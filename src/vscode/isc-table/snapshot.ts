@@ -35,7 +35,8 @@ function tableRow(c: AnyCriterion, verified: { result: VerificationReport['resul
   const result = verified?.result;
   const outcome = c.outcome ?? result?.outcome;
   // A restated criterion loses its outcome (store-sync, table edits): the old verdict is shown, marked stale.
-  const restated = result !== undefined && (c.outcome === undefined || c.updatedAt > verified!.at) && c.verifiedAt === undefined;
+  // (A row updated after its verdict — its status set DONE by the engine — keeps its outcome and is not stale.)
+  const restated = result !== undefined && c.outcome === undefined;
   const row: TableRow = {
     id: c.id,
     kind: c.kind,
