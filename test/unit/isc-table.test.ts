@@ -54,7 +54,7 @@ describe('ISC table row model', () => {
   it('marks an outcome stale when the criterion was restated after it was verified', () => {
     const base = input();
     const restated = base.criteria.map((c) => (c.id === 'ISC-2' ? ({ ...c, outcome: undefined, verifiedAt: undefined, text: 'Second, restated', updatedAt: '2026-11-01T11:00:00.000Z' } as AnyCriterion) : c));
-    const row = tableSnapshot({ ...base, criteria: restated }).rows.find((r) => r.id === 'ISC-2')!;
+    const row = tableSnapshot({ ...base, run: { ...base.run, criteriaVersion: 2 }, criteria: restated }).rows.find((r) => r.id === 'ISC-2')!;
     assert.equal(row.outcome, 'PASS', 'the last verdict is still shown');
     assert.equal(row.stale, true);
     const doneLater = base.criteria.map((c) => (c.id === 'ISC-2' ? ({ ...c, status: 'DONE', verifiedAt: undefined, updatedAt: '2026-11-01T11:00:00.000Z' } as AnyCriterion) : c));

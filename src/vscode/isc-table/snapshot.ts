@@ -24,19 +24,26 @@ export interface SnapshotInput {
 
 export function tableSnapshot(input: SnapshotInput): TableSnapshot {
   const newestFirst = [...input.reports].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  const results = new Map<string, { result: VerificationReport['results'][number]; at: string }>();
-  for (const report of newestFirst) for (const result of report.results) if (!results.has(result.criterionId)) results.set(result.criterionId, { result, at: report.createdAt });
-  const rows = input.criteria.map((c) => tableRow(c, results.get(c.id), input.staleIds?.has(c.id) ?? false));
+  const results = new Map<string, Verdict>();
+  for (const report of newestFirst) for (const result of report.results) if (!results.has(result.criterionId)) results.set(result.criterionId, { result, at: report.createdAt, version: report.criteriaVersion });
+  const rows = input.criteria.map((c) => tableRow(c, results.get(c.id), input.run.criteriaVersion, input.staleIds?.has(c.id) ?? false));
   rows.sort(compareIds);
   return { header: tableHeader(input), rows, approvals: [...(input.approvals ?? [])], abilities: input.abilities };
 }
 
-function tableRow(c: AnyCriterion, verified: { result: VerificationReport['results'][number]; at: string } | undefined, staleByFiles: boolean): TableRow {
+interface Verdict {
+  result: VerificationReport['results'][number];
+  at: string;
+  version: number;
+}
+
+function tableRow(c: AnyCriterion, verified: Verdict | undefined, runVersion: number, staleByFiles: boolean): TableRow {
   const result = verified?.result;
   const outcome = c.outcome ?? result?.outcome;
-  // A restated criterion loses its outcome (store-sync, table edits): the old verdict is shown, marked stale.
-  // (A row updated after its verdict — its status set DONE by the engine — keeps its outcome and is not stale.)
-  const restated = result !== undefined && c.outcome === undefined;
+  // Restated since its verdict (a newer criteria version changed this row: PRD sync, a table
+  // edit): the old verdict is shown, marked stale. A row that only moved on in the same
+  // version (the engine setting it DONE) is not.
+  const restated = verified !== undefined && verified.version < runVersion && c.updatedAt > verified.at && c.verifiedAt === undefined;
   const row: TableRow = {
     id: c.id,
     kind: c.kind,
