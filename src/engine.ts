@@ -51,8 +51,6 @@ export { staleAfterChange } from './verify/staleness';
 export { buildVerificationReport } from './verify/report';
 export { commandsOf } from './verify/commands';
 export { bundledRipgrep } from './verify/ripgrep-path';
-export { LearningService, formatFigures } from './core/learning';
-export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
 // The editor's agent workspace (src/vscode/run): path confinement, search and commands of the verification engine.
 export { confinePath, PathEscapeError } from './agent/workspace';
@@ -61,3 +59,7 @@ export { runCommand } from './verify/run-command';
 export { searchWorkspace } from './verify/search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
+export { LearningService, formatFigures } from './core/learning';
+export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
+export { recordRunVerification } from './verify/run-verification';
+export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';

@@ -57,6 +57,11 @@ export class JsonTable<T> {
     return { sql: `DELETE FROM ${this.spec.table} WHERE ${clause}`, params };
   }
 
+  /** Deletes the rows matching a WHERE clause over the indexed columns, in one commit (or the batch's). */
+  deleteWhere(clause: string, params: readonly SqlParam[]): void {
+    this.sink.commit([this.deleteStatement(clause, params)]);
+  }
+
   private parse(row: Record<string, SqlParam>): T {
     const key = this.spec.key.map((k) => String(row[k])).join('/');
     let json: unknown;

@@ -6,6 +6,7 @@ import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
+import type { RunsSupport } from './isc-table';
 import type { RunService } from './run/run-service';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
@@ -42,9 +43,11 @@ export interface IdealStateApi {
    * approvals instead of the dialog, and behaving as in Restricted Mode.
    */
   readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust'>;
+  /** The ISC tables (what each shows, what was sent to it) and the Runs view. */
+  readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests, prd: PrdSync, learning: LearningSupport, runs: RunService): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests, runs: RunService, tables: RunsSupport): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
@@ -63,5 +66,6 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
       answerApprovalsWith: (answerer) => runs.answerApprovalsWith(answerer),
       simulateTrust: (trusted) => runs.simulateTrust(trusted),
     },
+    iscTable: { tables: tables.tables, runs: tables.runs, watch: tables.watch },
   };
 }

@@ -15,6 +15,7 @@ import { registerRuns } from './run';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
+import { registerRunsSupport } from './isc-table';
 
 let stores: StoreHost | undefined;
 
@@ -26,9 +27,10 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   stores = new StoreHost(context, settings, log.child('store'));
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'));
-  const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
+  const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
   const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
+  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service }, log.child('runs'));
 
   context.subscriptions.push(
     channel,
@@ -45,10 +47,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
     verify.disposable,
     runs.disposable,
+    tables,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, verify.tests, new PrdSync(log.child('prd')), learning, runs.service);
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables);
 }
 
 export async function deactivate(): Promise<void> {

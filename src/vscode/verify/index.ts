@@ -15,9 +15,9 @@ export function registerVerify(
   context: vscode.ExtensionContext,
   hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost },
   log: Logger,
-): { disposable: vscode.Disposable; tests: CriteriaTests } {
+): { disposable: vscode.Disposable; tests: CriteriaTests; verifier: PrdVerifier } {
   const verifier = new PrdVerifier(context, hosts.settings, hosts.definitions, hosts.stores, new EditorTaskRunner(log.child('tasks')), new ModelJudgeSource(hosts.models, hosts.settings, log), log);
   const tests = new CriteriaTests(verifier, log.child('tests'));
   const command = registerVerifyCommand(verifier, (v) => void tests.showVerification(v).catch((e: unknown) => log.error(`showing results in the Testing view failed: ${String(e)}`)), log);
-  return { disposable: vscode.Disposable.from(tests, command), tests };
+  return { disposable: vscode.Disposable.from(tests, command), tests, verifier };
 }

@@ -85,16 +85,7 @@ export class PrdVerifier {
 
     const table = (await this.definitions.get()).effort.table;
     const level = effortLevel(prd.meta.effort, table);
-    const host: VerifyHost = {
-      workspaceRoot: folder.uri.fsPath,
-      tasks: this.tasks,
-      diagnostics: new EditorDiagnosticsSource(folder.uri.fsPath),
-      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath: relative }),
-      excludeGlobs: filesExcludeGlobs(folder.uri),
-      ...optional('judge', await this.judges.judge().catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
-      // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
-      ...optional('ripgrepPath', engine().bundledRipgrep(vscode.env.appRoot)),
-    };
+    const host = await this.hostFor(folder, relative);
     const started = Date.now();
     const set = await engine().verifyCriteria(criteria, host, {
       signal: options.signal,
@@ -122,6 +113,24 @@ export class PrdVerifier {
       this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
     }
     return { uri, path: relative, criteria, set, document: prd, written };
+  }
+
+  /**
+   * This window's adapters for verifying in `folder` (tasks, diagnostics, approvals with the
+   * allow-list, the model judge, ripgrep) — also used by the ISC table to re-verify a run's
+   * stored criteria. `prdPath` names the file approvals are remembered for.
+   */
+  async hostFor(folder: vscode.WorkspaceFolder, prdPath: string): Promise<VerifyHost> {
+    return {
+      workspaceRoot: folder.uri.fsPath,
+      tasks: this.tasks,
+      diagnostics: new EditorDiagnosticsSource(folder.uri.fsPath),
+      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath }),
+      excludeGlobs: filesExcludeGlobs(folder.uri),
+      ...optional('judge', await this.judges.judge().catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
+      // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
+      ...optional('ripgrepPath', engine().bundledRipgrep(vscode.env.appRoot)),
+    };
   }
 
   /** Checkboxes and a LOG entry, as one undoable edit of the document as it is now (the user may have typed meanwhile). */

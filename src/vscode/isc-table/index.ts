@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { DefinitionsHost } from '../definitions-host';
+import type { LearningSupport } from '../learning';
+import { registerRunCommands } from '../runs/run-commands';
+import { LiveRunControl } from '../runs/live-run-control';
+import type { RunService } from '../run/run-service';
+import { RunWatch } from '../runs/run-watch';
+import { RUNS_VIEW_ID, RunsTreeProvider } from '../runs/runs-tree';
+import type { StoreHost } from '../store-host';
+import type { PrdVerifier } from '../verify/verify-prd';
+import { IscTables } from './isc-tables';
+import { TableSteering } from './table-steering';
+
+export interface RunsSupport extends vscode.Disposable {
+  readonly tables: IscTables;
+  readonly runs: RunsTreeProvider;
+  readonly watch: RunWatch;
+}
+
+/** The ISC table panels, the sidebar's Runs view and their commands. */
+export function registerRunsSupport(
+  context: vscode.ExtensionContext,
+  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService },
+  log: Logger,
+): RunsSupport {
+  const watch = new RunWatch(hosts.stores, log.child('watch'));
+  const control = new LiveRunControl(hosts.service);
+  const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, log);
+  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'));
+  const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
+  const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
+  let watching: vscode.Disposable | undefined;
+  const opened = new Set<string>();
+  const follow = (visible: boolean) => {
+    watching?.dispose();
+    watching = visible ? watch.watch(view) : undefined;
+    if (visible) runs.refresh();
+  };
+  follow(view.visible);
+  const disposable = vscode.Disposable.from(
+    watch,
+    control,
+    tables,
+    // A run that starts in this window opens its table beside the editor, without taking focus.
+    hosts.service.onDidChangeRun((change) => {
+      if (change.active && !opened.has(change.runId)) {
+        opened.add(change.runId);
+        tables.open(change.runId, { beside: true });
+      }
+    }),
+    runs,
+    view,
+    view.onDidChangeVisibility((e) => follow(e.visible)),
+    // Ratings change what the table offers (no "Rate run" once rated).
+    hosts.learning.host.onDidChange(() => watch.touch()),
+    new vscode.Disposable(() => watching?.dispose()),
+    registerRunCommands({ stores: hosts.stores, tables, control, watch, log }),
+  );
+  return { tables, runs, watch, dispose: () => disposable.dispose() };
+}

@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { IscTableState, ShownTable } from '../../../webviews/isc-table/protocol';
+import type { RunWatch } from '../runs/run-watch';
+import type { StoreHost } from '../store-host';
+import { ISC_TABLE_VIEW_TYPE, IscTablePanel, type SentMessage } from './table-panel';
+import { loadTableSnapshot } from './table-source';
+import type { TableSteering } from './table-steering';
+
+/** The open ISC tables, one panel per run, and the serializer that brings them back after a reload. */
+export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, vscode.Disposable {
+  private readonly panels = new Map<string, IscTablePanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly stores: StoreHost,
+    private readonly steering: TableSteering,
+    private readonly watch: RunWatch,
+    private readonly log: Logger,
+  ) {
+    const refresh = (runId: string | undefined) => {
+      for (const panel of this.panels.values()) if (runId === undefined || panel.runId === runId) panel.refresh();
+    };
+    this.disposables.push(
+      watch.onDidChange(refresh),
+      steering.control.onDidChange(refresh),
+      vscode.window.registerWebviewPanelSerializer(ISC_TABLE_VIEW_TYPE, this),
+    );
+  }
+
+  /** Opens (or reveals) the table of a run. */
+  open(runId: string, options: { beside?: boolean } = {}): IscTablePanel {
+    const open = this.panels.get(runId);
+    if (open) {
+      if (!options.beside) open.panel.reveal();
+      return open;
+    }
+    const show = options.beside ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
+    const panel = vscode.window.createWebviewPanel(ISC_TABLE_VIEW_TYPE, `ISC · ${runId}`, show, { enableScripts: true, enableFindWidget: true });
+    return this.adopt(panel, runId);
+  }
+
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: IscTableState | undefined): Promise<void> {
+    const runId = typeof state?.runId === 'string' ? state.runId : '';
+    if (!runId) {
+      this.log.warn('an ISC table came back after a reload without its run id; closed');
+      panel.dispose();
+      return;
+    }
+    this.log.info(`ISC table of ${runId} restored after a reload`);
+    this.adopt(panel, runId);
+  }
+
+  private adopt(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
+    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.steering, id), this.steering, this.log);
+    this.panels.set(runId, panel);
+    const watching = this.watch.watch(panel);
+    panel.onDidDispose(() => {
+      watching.dispose();
+      if (this.panels.get(runId) === panel) this.panels.delete(runId);
+    });
+    return panel;
+  }
+
+  close(runId: string): void {
+    this.panels.get(runId)?.dispose();
+  }
+
+  /** For the editor's tests: what an open table shows and what was sent to it. */
+  async shown(runId: string): Promise<ShownTable> {
+    const panel = await this.whenReady(runId);
+    await panel.settled();
+    return panel.probe();
+  }
+
+  sent(runId: string): readonly SentMessage[] {
+    return this.panels.get(runId)?.sent ?? [];
+  }
+
+  async refresh(runId: string): Promise<void> {
+    const panel = this.panels.get(runId);
+    panel?.refresh();
+    await panel?.settled();
+  }
+
+  openRunIds(): string[] {
+    return [...this.panels.keys()];
+  }
+
+  private async whenReady(runId: string, timeoutMs = 20_000): Promise<IscTablePanel> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const panel = this.panels.get(runId);
+      if (panel?.ready) return panel;
+      if (Date.now() > deadline) throw new Error(`no ISC table of ${runId} became ready`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  dispose(): void {
+    for (const panel of [...this.panels.values()]) panel.dispose();
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

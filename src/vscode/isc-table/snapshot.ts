@@ -1,0 +1,172 @@
+// Pure: no editor imports, so the row model and the deltas are unit-tested in plain Node.
+import type { AnyCriterion, Run, RunEvent, VerificationReport, VerificationMethod } from '../../core/model';
+import type { PendingApproval, TableAbilities, TableDelta, TableHeader, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
+import { compareIds } from '../../../webviews/isc-table/view-model';
+
+const EXIT_STATES = new Set(['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED']);
+
+export function isFinished(state: string): boolean {
+  return EXIT_STATES.has(state);
+}
+
+export interface SnapshotInput {
+  run: Run;
+  criteria: readonly AnyCriterion[];
+  /** Any order; the newest result of each criterion wins. */
+  reports: readonly VerificationReport[];
+  events: readonly Pick<RunEvent, 'inputTokens' | 'outputTokens' | 'costUsd'>[];
+  caps?: { tokens?: number; usd?: number };
+  /** Criteria whose PASS a file change made stale since they were verified. */
+  staleIds?: ReadonlySet<string>;
+  approvals?: readonly PendingApproval[];
+  abilities: TableAbilities;
+}
+
+export function tableSnapshot(input: SnapshotInput): TableSnapshot {
+  const newestFirst = [...input.reports].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const results = new Map<string, Verdict>();
+  for (const report of newestFirst) for (const result of report.results) if (!results.has(result.criterionId)) results.set(result.criterionId, { result, at: report.createdAt, version: report.criteriaVersion });
+  const rows = input.criteria.map((c) => tableRow(c, results.get(c.id), input.run.criteriaVersion, input.staleIds?.has(c.id) ?? false));
+  rows.sort(compareIds);
+  return { header: tableHeader(input), rows, approvals: [...(input.approvals ?? [])], abilities: input.abilities };
+}
+
+interface Verdict {
+  result: VerificationReport['results'][number];
+  at: string;
+  version: number;
+}
+
+function tableRow(c: AnyCriterion, verified: Verdict | undefined, runVersion: number, staleByFiles: boolean): TableRow {
+  const result = verified?.result;
+  const outcome = c.outcome ?? result?.outcome;
+  // Restated since its verdict (a newer criteria version changed this row: PRD sync, a table
+  // edit): the old verdict is shown, marked stale. A row that only moved on in the same
+  // version (the engine setting it DONE) is not.
+  const restated = verified !== undefined && verified.version < runVersion && c.updatedAt > verified.at && c.verifiedAt === undefined;
+  const row: TableRow = {
+    id: c.id,
+    kind: c.kind,
+    text: c.text,
+    priority: c.priority,
+    source: c.source,
+    status: c.status,
+    stale: outcome !== undefined && (staleByFiles || restated),
+    locations: result?.locations ?? [],
+  };
+  if (c.domain) row.domain = c.domain;
+  if (c.verify) row.verify = describeMethod(c.verify);
+  if (outcome) row.outcome = outcome;
+  if (result) {
+    row.evidence = [result.evidence, result.actual ? `actual: ${result.actual}` : '', result.threshold ? `expected: ${result.threshold}` : '', result.repairTarget ? `to pass: ${result.repairTarget}` : '']
+      .filter(Boolean)
+      .join('\n');
+    row.durationMs = result.durationMs;
+  }
+  if (c.claim) row.claimedBy = c.claim.by;
+  return row;
+}
+
+/** The method as a PRD line spells it ("Grep: Hello", "CLI: npm test"). */
+export function describeMethod(m: VerificationMethod): string {
+  switch (m.type) {
+    case 'CLI':
+      return `CLI: ${m.command}`;
+    case 'TASK':
+      return `Task: ${m.task}`;
+    case 'TEST':
+      return `Test: ${m.test}`;
+    case 'GREP':
+      return `Grep${m.expect === 'absent' ? ' (absent)' : ''}: ${m.pattern}${m.glob ? ` in ${m.glob}` : ''}`;
+    case 'READ':
+      return `Read: ${m.path}${m.contains ? ` contains ${m.contains}` : ''}`;
+    case 'STATIC':
+      return `Static: ${m.check}`;
+    case 'CUSTOM':
+      return `Custom: ${m.description}`;
+    case 'BROWSER':
+      return `Browser: ${m.scenario}`;
+  }
+}
+
+function tableHeader(input: SnapshotInput): TableHeader {
+  const { run } = input;
+  let tokens = 0;
+  let usd = 0;
+  for (const e of input.events) {
+    tokens += e.inputTokens + e.outputTokens;
+    usd += e.costUsd;
+  }
+  const header: TableHeader = {
+    runId: run.id,
+    request: run.request,
+    effort: run.effort,
+    state: run.state,
+    phase: run.phase,
+    iteration: run.iteration,
+    criteriaVersion: run.criteriaVersion,
+    finished: isFinished(run.state),
+    budget: {
+      seconds: { used: Math.round(run.elapsedMs / 1000), limit: run.budgetSeconds },
+      tokens: { used: tokens, ...(input.caps?.tokens !== undefined ? { limit: input.caps.tokens } : {}) },
+      usd: { used: Math.round(usd * 10_000) / 10_000, ...(input.caps?.usd !== undefined ? { limit: input.caps.usd } : {}) },
+    },
+  };
+  if (run.exitReason) header.exitReason = run.exitReason;
+  if (run.prdPath) header.prdPath = run.prdPath;
+  return header;
+}
+
+/**
+ * What to send so a view showing `before` shows `after`: one message per changed row, and
+ * the header, approvals or abilities only when they changed. An unchanged run sends nothing.
+ */
+export function tableDeltas(before: TableSnapshot, after: TableSnapshot): TableDelta[] {
+  const deltas: TableDelta[] = [];
+  if (!same(before.header, after.header)) deltas.push({ type: 'header', header: after.header });
+  const old = new Map(before.rows.map((r) => [r.id, r]));
+  for (const row of after.rows) if (!same(old.get(row.id), row)) deltas.push({ type: 'row', row });
+  const ids = new Set(after.rows.map((r) => r.id));
+  for (const id of old.keys()) if (!ids.has(id)) deltas.push({ type: 'rowRemoved', id });
+  const order = after.rows.map((r) => r.id);
+  if (!same(before.rows.map((r) => r.id), order)) deltas.push({ type: 'order', ids: order });
+  if (!same(before.approvals, after.approvals)) deltas.push({ type: 'approvals', approvals: after.approvals });
+  if (!same(before.abilities, after.abilities)) deltas.push({ type: 'abilities', abilities: after.abilities });
+  return deltas;
+}
+
+/** Applies deltas to a snapshot (the view's model does the same; tests check the two agree). */
+export function applyDeltas(snapshot: TableSnapshot, deltas: readonly TableDelta[]): TableSnapshot {
+  const rows = new Map(snapshot.rows.map((r) => [r.id, r]));
+  let order = snapshot.rows.map((r) => r.id);
+  let next: TableSnapshot = { ...snapshot };
+  for (const d of deltas) {
+    switch (d.type) {
+      case 'row':
+        if (!rows.has(d.row.id)) order = [...order, d.row.id];
+        rows.set(d.row.id, d.row);
+        break;
+      case 'rowRemoved':
+        rows.delete(d.id);
+        order = order.filter((id) => id !== d.id);
+        break;
+      case 'order':
+        order = d.ids;
+        break;
+      case 'header':
+        next = { ...next, header: d.header };
+        break;
+      case 'approvals':
+        next = { ...next, approvals: d.approvals };
+        break;
+      case 'abilities':
+        next = { ...next, abilities: d.abilities };
+        break;
+    }
+  }
+  return { ...next, rows: order.map((id) => rows.get(id)).filter((r): r is TableRow => r !== undefined) };
+}
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

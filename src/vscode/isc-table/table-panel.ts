@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { IscTableProtocol, ShownTable, TableDelta, TableSnapshot } from '../../../webviews/isc-table/protocol';
+import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
+import { tableDeltas } from './snapshot';
+import type { TableSteering } from './table-steering';
+
+export const ISC_TABLE_VIEW_TYPE = 'idealState.iscTable';
+
+/** What the panel posted, for the editor's tests: the message kind and, for a delta, what it carried. */
+export interface SentMessage {
+  type: 'snapshot' | TableDelta['type'];
+  rows: number;
+}
+
+/**
+ * One run's ISC table. On every (re)load of the view it sends a snapshot; afterwards each
+ * refresh sends only the deltas between what the view has and the run as it is now.
+ */
+export class IscTablePanel implements vscode.Disposable {
+  private readonly _onDidDispose = new vscode.EventEmitter<void>();
+  readonly onDidDispose = this._onDidDispose.event;
+  private readonly bridge: WebviewBridge<IscTableProtocol>;
+  private readonly disposables: vscode.Disposable[] = [this._onDidDispose];
+  private shownSnapshot: TableSnapshot | undefined;
+  private refreshing: Promise<void> = Promise.resolve();
+  private readonly probes: ((shown: ShownTable) => void)[] = [];
+  readonly sent: SentMessage[] = [];
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly runId: string,
+    extensionUri: vscode.Uri,
+    private readonly load: (runId: string) => Promise<TableSnapshot | undefined>,
+    steering: TableSteering,
+    private readonly log: Logger,
+  ) {
+    panel.webview.options = webviewOptions(extensionUri);
+    panel.webview.html = webviewHtml(panel.webview, extensionUri, { entry: 'isc-table', title: 'ISC table' });
+    const act = async <T>(action: () => Promise<T>): Promise<T> => {
+      try {
+        return await action();
+      } finally {
+        this.refresh();
+      }
+    };
+    this.bridge = new WebviewBridge<IscTableProtocol>(
+      panel.webview,
+      {
+        reverify: ({ ids }) => act(() => steering.reverify(runId, ids)),
+        editCriterion: ({ id, text }) => {
+          if (typeof id !== 'string' || typeof text !== 'string') throw new WebviewRequestRefused('an edit needs a criterion id and its text', 'bad-request');
+          return act(() => steering.edit(runId, id, text));
+        },
+        openLocation: (location) => steering.openLocation(runId, location),
+        openPrd: () => steering.openPrd(runId),
+        decide: ({ approvalId, approve }) => act(() => steering.control.decide(runId, approvalId, approve === true)),
+        control: ({ action }) =>
+          act(() => {
+            if (action === 'cancel') return steering.control.cancel(runId);
+            if (action === 'resume') return steering.control.resume(runId);
+            if (action === 'rate') return steering.rate(runId);
+            throw new WebviewRequestRefused(`no action "${String(action)}"`, 'bad-request');
+          }),
+        shown: (shown) => {
+          for (const resolve of this.probes.splice(0)) resolve(shown);
+          return null;
+        },
+      },
+      log,
+    );
+    this.disposables.push(
+      this.bridge,
+      // A (re)loaded view has nothing: it gets the whole table, then deltas.
+      this.bridge.onDidBecomeReady(() => {
+        this.shownSnapshot = undefined;
+        this.refresh();
+      }),
+      panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** Brings the view up to date with as little as it needs; refreshes never overlap. */
+  refresh(): void {
+    this.refreshing = this.refreshing.then(() => this.update()).catch((error: unknown) => this.log.error(`refreshing the ISC table of ${this.runId} failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Resolves when every refresh asked so far is done. */
+  settled(): Promise<void> {
+    return this.refreshing;
+  }
+
+  private async update(): Promise<void> {
+    if (!this.bridge.ready) return;
+    const next = await this.load(this.runId);
+    if (!next) {
+      this.panel.title = `ISC · ${this.runId} (deleted)`;
+      return;
+    }
+    this.panel.title = `ISC · ${title(next.header.request)}`;
+    if (!this.shownSnapshot) {
+      this.bridge.post('snapshot', next);
+      this.sent.push({ type: 'snapshot', rows: next.rows.length });
+    } else {
+      for (const delta of tableDeltas(this.shownSnapshot, next)) {
+        this.bridge.post('delta', delta);
+        this.sent.push({ type: delta.type, rows: delta.type === 'row' ? 1 : 0 });
+      }
+    }
+    if (this.sent.length > 200) this.sent.splice(0, this.sent.length - 200);
+    this.shownSnapshot = next;
+  }
+
+  /** What the view shows, read back from its DOM. */
+  probe(timeoutMs = 10_000): Promise<ShownTable> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the ISC table of ${this.runId} did not answer`)), timeoutMs);
+      this.probes.push((shown) => (clearTimeout(timer), resolve(shown)));
+      this.bridge.post('probe', {});
+    });
+  }
+
+  get ready(): boolean {
+    return this.bridge.ready;
+  }
+
+  private disposed = false;
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this._onDidDispose.fire();
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+function title(request: string): string {
+  return request.length > 40 ? `${request.slice(0, 39)}…` : request;
+}

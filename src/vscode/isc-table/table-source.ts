@@ -1,0 +1,36 @@
+import type { TableSnapshot } from '../../../webviews/isc-table/protocol';
+import { engine } from '../engine';
+import type { StoreHost } from '../store-host';
+import { isFinished, tableSnapshot } from './snapshot';
+import type { TableSteering } from './table-steering';
+
+/** A run's table as the store holds it, with a re-verification in progress laid over it. */
+export async function loadTableSnapshot(stores: StoreHost, steering: TableSteering, runId: string): Promise<TableSnapshot | undefined> {
+  const store = await stores.get();
+  const run = store.runs.get(runId);
+  if (!run) return undefined;
+  const live = steering.liveVerification(runId);
+  const reports = store.reports.where('run_id = ?', [runId], 'created_at DESC', 20);
+  if (live && live.results.length > 0) {
+    reports.unshift({ id: 'live', runId, iteration: run.iteration, criteriaVersion: run.criteriaVersion, results: live.results, passed: false, summary: '', createdAt: new Date().toISOString() });
+  }
+  const criteria = store.criteria.list(runId).map((c) => (live?.active.has(c.id) ? { ...c, status: 'ACTIVE' as const } : c));
+  const events = store.events.where('run_id = ?', [runId]);
+  const caps = engine().budgetFor(run.effort).run;
+  const control = steering.control;
+  return tableSnapshot({
+    run,
+    criteria,
+    reports,
+    events,
+    caps,
+    approvals: control.approvals(runId),
+    abilities: {
+      verify: steering.canVerify() && !live && !store.readOnly,
+      edit: !store.readOnly,
+      cancel: control.canCancel(run),
+      resume: control.canResume(run),
+      rate: isFinished(run.state) && store.ratings.count('run_id = ?', [runId]) === 0,
+    },
+  });
+}

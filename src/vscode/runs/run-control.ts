@@ -1,0 +1,19 @@
+import type * as vscode from 'vscode';
+import type { Run } from '../../core/model';
+import type { PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+
+/**
+ * What the ISC table and the Runs view may do to a run beyond reading it: cancel, resume,
+ * and the agent's pending approvals. The editor's run service supplies a live one; without
+ * it (stored runs only) see StoredRunControl.
+ */
+export interface RunControl {
+  /** Fires with a run's id when something about it changed that the store may not show yet (a pending approval). */
+  readonly onDidChange: vscode.Event<string>;
+  canCancel(run: Run): boolean;
+  cancel(runId: string): Promise<RequestResult>;
+  canResume(run: Run): boolean;
+  resume(runId: string): Promise<RequestResult>;
+  approvals(runId: string): PendingApproval[];
+  decide(runId: string, approvalId: string, approve: boolean): Promise<RequestResult>;
+}

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { StoreHost } from '../store-host';
+
+/** How often the store is looked at while someone watches (an open table or the Runs view). */
+const POLL_MS = 1000;
+
+/**
+ * Tells the ISC tables and the Runs view that runs changed. Writers in this window say so
+ * with `touch`; anything else that writes the store (the engine, PRD sync, Verify Criteria,
+ * another window) is noticed by a cheap signature of the store (run rows, report, event and
+ * criteria counts) taken once a second — and only while something watches.
+ */
+export class RunWatch implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<string | undefined>();
+  /** A run's id, or undefined for "any run may have changed". */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly watchers = new Set<object>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private signature = '';
+  private polling = false;
+
+  constructor(
+    private readonly stores: StoreHost,
+    private readonly log: Logger,
+  ) {}
+
+  touch(runId?: string): void {
+    this._onDidChange.fire(runId);
+  }
+
+  /** Starts polling while `who` watches; the returned disposable stops its share. */
+  watch(who: object): vscode.Disposable {
+    this.watchers.add(who);
+    this.timer ??= setInterval(() => void this.poll(), POLL_MS);
+    return new vscode.Disposable(() => {
+      this.watchers.delete(who);
+      if (this.watchers.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    });
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const store = await this.stores.get();
+      const runs = store.runs.list().map((r) => `${r.id}:${r.updatedAt}:${r.state}:${r.phase}:${r.elapsedMs}`);
+      const next = [runs.join(','), store.reports.count(), store.events.count(), store.criteria.table.count(), store.ratings.count()].join('|');
+      if (this.signature !== '' && next !== this.signature) this._onDidChange.fire(undefined);
+      this.signature = next;
+    } catch (error) {
+      this.log.warn(`watching the store for run changes failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this._onDidChange.dispose();
+  }
+}

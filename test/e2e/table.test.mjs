@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_SETTINGS } from '../harness/server.mjs';
+import { useWorkbench } from './workbench-suite.mjs';
+
+const HOSTILE_TEXT = '<img src=x onerror=alert(1)>';
+
+// A PRD a person verified once (Verify Criteria, no model): one pass with a file:line, one
+// criterion whose text is markup and whose evidence quotes a <script> line, and one that
+// fails until the workspace gets a CHANGELOG.
+const PRD = `---
+prd: true
+id: PRD-20261122-table-demo
+status: CRITERIA_DEFINED
+effort_level: FAST
+created: 2026-11-22
+updated: 2026-11-22
+iteration: 0
+max_iterations: 1
+---
+
+# Table demo for greeting users
+
+## Ideal State Criteria
+
+- [ ] ISC-1: Greeting template in the source reads Hello with the name | Verify: Grep: Hello, \\$\\{name\\}!
+- [ ] ISC-2: ${HOSTILE_TEXT} | Verify: Grep: <script>alert\\(2\\)
+- [ ] ISC-3: The workspace ships a CHANGELOG file that describes its releases | Verify: Read: CHANGELOG.md
+`;
+
+describe('the ISC table, as a person uses it', () => {
+  const workbench = useWorkbench({ trusted: true, settings: DEMO_SETTINGS });
+  const dialogs = [];
+
+  async function table() {
+    return workbench.webview('ISC · Table demo');
+  }
+
+  it('opens the table of a verified PRD\'s run, follows a file:line link, filters to FAIL and re-verifies one row; markup stays text', async function () {
+    this.timeout(240_000);
+    const page = workbench.page;
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    writeFileSync(join(workbench.workspace, 'src', 'hostile.html'), '<p>hi</p>\n<script>alert("evidence")</script>\n');
+    mkdirSync(join(workbench.workspace, '.ideal-state', 'prds'), { recursive: true });
+    writeFileSync(join(workbench.workspace, '.ideal-state', 'prds', 'PRD-20261122-table-demo.md'), PRD);
+
+    // Verify the PRD once: its run, criteria and report land in the store.
+    await workbench.runCommand('Go to File...');
+    await workbench.pickQuickPickItem('PRD-20261122-table-demo.md');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'ISC-3' }).first().waitFor({ timeout: 20_000 });
+    await workbench.runCommand('Ideal State: Verify Criteria');
+    await workbench.notifications({ containing: 'not passing', timeoutMs: 60_000 });
+
+    await workbench.runCommand('Ideal State: Open ISC Table');
+    await workbench.pickQuickPickItem('Table demo for greeting users');
+    let view = await table();
+    const rows = view.locator('.body .row');
+    await rows.nth(2).waitFor({ timeout: 20_000 });
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.dataset.id)), ['ISC-1', 'ISC-2', 'ISC-3']);
+    const outcome = (id) => view.locator(`.row[data-id="${id}"] .c-outcome [data-outcome]`).getAttribute('data-outcome');
+    assert.equal(await outcome('ISC-1'), 'PASS');
+    assert.equal(await outcome('ISC-3'), 'FAIL');
+
+    // Markup from a criterion and from evidence is text: no <img>, no extra <script>, no dialog.
+    assert.equal(await view.locator(`.row[data-id="ISC-2"] .c-text .text`).innerText(), HOSTILE_TEXT);
+    await view.locator('.row[data-id="ISC-2"] .c-id').click();
+    const evidence2 = view.locator('.row[data-id="ISC-2"] pre.evidence');
+    await evidence2.waitFor({ timeout: 10_000 });
+    // The evidence quotes the pattern, markup and all.
+    assert.match(await evidence2.innerText(), /<script>alert/);
+    assert.equal(await view.locator('img').count(), 0, 'no img element was made');
+    // (The webview host injects a script of its own beside the bundle; none may come from the data.)
+    assert.equal(await view.locator('main script').count(), 0, 'no script element inside the table');
+    assert.equal(await view.locator('script', { hasText: 'alert' }).count(), 0, 'no script with the evidence text');
+    await workbench.screenshot('isc table finished with evidence open');
+
+    // Keyboard: focus the first row, arrow down twice, Enter opens ISC-3's evidence.
+    await view.locator('.row[data-id="ISC-1"]').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await view.locator('.row:focus').getAttribute('data-id'), 'ISC-3');
+    await page.keyboard.press('Enter');
+    await view.locator('.row[data-id="ISC-3"] pre.evidence').waitFor({ timeout: 10_000 });
+
+    // Evidence of ISC-1 names src/greet.js:<line>; its link opens the editor at that line.
+    await view.locator('.row[data-id="ISC-1"] .c-id').click();
+    const link = view.locator('.row[data-id="ISC-1"] a.loc[data-file="src/greet.js"]').first();
+    await link.waitFor({ timeout: 10_000 });
+    const line = Number(await link.getAttribute('data-line'));
+    assert.ok(line > 1, `a line of src/greet.js: ${line}`);
+    await link.click();
+    await page.locator('.tabs-container .tab', { hasText: 'greet.js' }).first().waitFor({ timeout: 15_000 });
+    const status = await workbench.statusBarTexts({ containing: `Ln ${line},` });
+    assert.ok(status.some((t) => t.startsWith(`Ln ${line}, Col 1`)), JSON.stringify(status));
+
+    // Filter to FAIL: ISC-2 and ISC-3 stay.
+    view = await table();
+    await view.locator('select.filter-outcome').selectOption('FAIL');
+    assert.deepEqual(await view.locator('.body .row').evaluateAll((els) => els.map((e) => e.dataset.id)), ['ISC-2', 'ISC-3']);
+    await workbench.screenshot('isc table filtered to FAIL');
+
+    // The workspace gets its CHANGELOG; re-verifying ISC-3 alone turns it to PASS live.
+    writeFileSync(join(workbench.workspace, 'CHANGELOG.md'), '# Changelog\n\n## 0.1.0\n- First release\n');
+    await view.locator('.row[data-id="ISC-3"]').hover();
+    await view.locator('.row[data-id="ISC-3"] button[data-action="reverify"]').click();
+    await view.locator('.status-line', { hasText: 'ISC-3' }).waitFor({ timeout: 30_000 });
+    // Filtered to FAIL, the passing row leaves the list.
+    await view.locator('.row[data-id="ISC-3"]').waitFor({ state: 'detached', timeout: 30_000 });
+    await view.locator('select.filter-outcome').selectOption('ALL');
+    assert.equal(await outcome('ISC-3'), 'PASS');
+    assert.equal(await outcome('ISC-1'), 'PASS', 'the other rows kept their outcome');
+
+    // Edit a criterion inline: F2, new text, Enter — a new criteria version.
+    await view.locator('.row[data-id="ISC-1"]').focus();
+    await page.keyboard.press('F2');
+    const input = view.locator('input.edit-text');
+    await input.fill('Greeting template in the source reads Hello, name! exactly');
+    await input.press('Enter');
+    const saved = view.locator('.status-line', { hasText: 'saved as criteria version' });
+    await saved.waitFor({ timeout: 15_000 });
+    const version = /criteria version (\d+)/.exec(await saved.innerText())[1];
+    await view.locator('.row[data-id="ISC-1"] .c-text .text', { hasText: 'Hello, name! exactly' }).waitFor({ timeout: 15_000 });
+    await view.locator('.subtitle', { hasText: `criteria v${version}` }).waitFor({ timeout: 15_000 });
+    assert.deepEqual(dialogs, [], 'nothing opened an alert');
+
+    // Reload the window: the panel serializer brings the table back with the run it showed.
+    await workbench.reloadWindow();
+    const restored = await workbench.webview('ISC · Table demo', { timeoutMs: 60_000 });
+    await restored.locator('.row[data-id="ISC-1"] .c-text .text', { hasText: 'Hello, name! exactly' }).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await restored.locator('.body .row').evaluateAll((els) => els.map((e) => e.dataset.id)), ['ISC-1', 'ISC-2', 'ISC-3']);
+    await workbench.screenshot('isc table restored after a reload');
+  });
+
+  it('opens beside the editor when a scripted run starts and follows it live to the end', async function () {
+    this.timeout(240_000);
+    const page = workbench.page;
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.runCommand('Ideal State: Run Algorithm at Effort…');
+    await workbench.pickQuickPickItem('STANDARD');
+    await workbench.typeIntoInputBox('Add a farewell(name) to src/greet.js that says Goodbye and refuses an empty name');
+    await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
+    await workbench.pickQuickPickItem('No template');
+
+    // The specialist asks to approve its edit (a modal dialog); the table is open beside it, mid-run.
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.filter({ hasText: 'Edit src/greet.js' }).waitFor({ timeout: 60_000 });
+    await page.locator('.tabs-container .tab', { hasText: 'ISC · Add a farewell' }).first().waitFor({ timeout: 15_000 });
+    // Read the table beside the dialog without clicking (the dialog is modal): nothing verified yet.
+    const beside = page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
+    await beside.locator('.body .row').first().waitFor({ timeout: 20_000 });
+    const midRun = await beside.locator('.body .row .c-outcome [data-outcome]').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')));
+    assert.ok(!midRun.includes('PASS'), `before VERIFY no row passes: ${JSON.stringify(midRun)}`);
+    await workbench.screenshot('isc table mid-run beside an approval');
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await dialog.filter({ hasText: 'verification command' }).waitFor({ timeout: 60_000 });
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
+
+    const view = await workbench.webview('ISC · Add a farewell');
+    await view.locator('.badge.state[data-state="COMPLETE"]').waitFor({ timeout: 20_000 });
+    const outcomes = await view.locator('.body .row .c-outcome [data-outcome]').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')));
+    assert.ok(outcomes.length >= 4 && outcomes.every((o) => o === 'PASS'), JSON.stringify(outcomes));
+    assert.equal(await view.locator('.step.done').count(), 7, 'every phase done');
+    await view.locator('button[data-action="rate"]').waitFor({ timeout: 10_000 });
+    await workbench.screenshot('isc table of a finished run');
+  });
+});

@@ -1,0 +1,144 @@
+import type { Protocol } from '../shared/protocol';
+
+/** The phases in order, for the stepper (the same list as src/core/model/run.ts). */
+export const TABLE_PHASES = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE', 'VERIFY', 'LEARN'] as const;
+export type TableOutcome = 'PASS' | 'FAIL' | 'PARTIAL' | 'UNKNOWN';
+export type TablePriority = 'CRITICAL' | 'IMPORTANT' | 'NICE';
+
+/** A `file:line` the evidence names; the host opens it only inside the workspace. */
+export interface EvidenceLocation {
+  file: string;
+  line: number;
+}
+
+/** One criterion or anti-criterion as the table shows it. Every string is untrusted text. */
+export interface TableRow {
+  id: string;
+  kind: 'criterion' | 'anti-criterion';
+  text: string;
+  priority: TablePriority;
+  source: string;
+  domain?: string;
+  /** "Grep: Hello", "CLI: npm test", … */
+  verify?: string;
+  status: string;
+  outcome?: TableOutcome;
+  /** Verified before the criterion (or the workspace) last changed: the outcome may no longer hold. */
+  stale: boolean;
+  evidence?: string;
+  locations: EvidenceLocation[];
+  durationMs?: number;
+  claimedBy?: string;
+}
+
+export interface BudgetFigure {
+  used: number;
+  /** No limit when left out. */
+  limit?: number;
+}
+
+/** What the stepper, the header and the budget bar show. */
+export interface TableHeader {
+  runId: string;
+  request: string;
+  effort: string;
+  state: string;
+  phase: string;
+  iteration: number;
+  criteriaVersion: number;
+  exitReason?: string;
+  prdPath?: string;
+  /** Finished: COMPLETE, BUDGET_EXHAUSTED, BLOCKED, CANCELLED or FAILED. */
+  finished: boolean;
+  budget: { seconds: BudgetFigure; tokens: BudgetFigure; usd: BudgetFigure };
+}
+
+/** An edit or command the agent waits to have approved. */
+export interface PendingApproval {
+  id: string;
+  kind: 'edit' | 'command';
+  /** The file of an edit or the command line; text. */
+  title: string;
+  /** A unified diff for an edit, the command and its folder for a command; text. */
+  detail: string;
+}
+
+/** What the host can do for this run right now (buttons are shown only when they work). */
+export interface TableAbilities {
+  verify: boolean;
+  edit: boolean;
+  cancel: boolean;
+  resume: boolean;
+  rate: boolean;
+}
+
+export interface TableSnapshot {
+  header: TableHeader;
+  rows: TableRow[];
+  approvals: PendingApproval[];
+  abilities: TableAbilities;
+}
+
+/**
+ * The smallest message that brings the view up to date (see `tableDeltas`): a whole
+ * snapshot only on ready, otherwise one row, the header, or the approvals.
+ */
+export type TableDelta =
+  | { type: 'row'; row: TableRow }
+  | { type: 'rowRemoved'; id: string }
+  /** Rows in display order when the set changed (a new criteria version). */
+  | { type: 'order'; ids: string[] }
+  | { type: 'header'; header: TableHeader }
+  | { type: 'approvals'; approvals: PendingApproval[] }
+  | { type: 'abilities'; abilities: TableAbilities };
+
+/** What the view shows, read back from its DOM (for the editor's tests and `api.iscTables`). */
+export interface ShownTable {
+  runId: string;
+  phase: string;
+  rows: { id: string; text: string; outcome: string; status: string }[];
+  /** The rows left after the filter, in display order. */
+  visibleIds: string[];
+}
+
+export interface RequestResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface IscTableProtocol extends Protocol {
+  requests: {
+    reverify: { params: { ids?: string[] }; result: RequestResult };
+    editCriterion: { params: { id: string; text: string }; result: RequestResult };
+    openLocation: { params: EvidenceLocation; result: RequestResult };
+    openPrd: { params: Record<string, never>; result: RequestResult };
+    decide: { params: { approvalId: string; approve: boolean }; result: RequestResult };
+    control: { params: { action: 'cancel' | 'resume' | 'rate' }; result: RequestResult };
+    /** The answer to a `probe` event. */
+    shown: { params: ShownTable; result: null };
+  };
+  events: {
+    snapshot: TableSnapshot;
+    delta: TableDelta;
+    /** Sent only when the editor asks what the view shows (tests). */
+    probe: Record<string, never>;
+  };
+}
+
+export type SortKey = 'id' | 'priority' | 'outcome' | 'status' | 'duration' | 'domain';
+
+export interface TableFilter {
+  outcome: TableOutcome | 'NONE' | 'ALL';
+  priority: TablePriority | 'ALL';
+  domain: string | 'ALL';
+  text: string;
+}
+
+/** What the view keeps across hide/show and reloads; `runId` is what the serializer restores. */
+export interface IscTableState {
+  runId: string;
+  filter: TableFilter;
+  sort: { key: SortKey; descending: boolean };
+  expanded: string[];
+  focusedId?: string;
+}

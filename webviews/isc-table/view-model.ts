@@ -1,0 +1,90 @@
+import type { EvidenceLocation, SortKey, TableFilter, TableRow } from './protocol';
+
+export const ALL_ROWS: TableFilter = { outcome: 'ALL', priority: 'ALL', domain: 'ALL', text: '' };
+
+export function matchesFilter(row: TableRow, filter: TableFilter): boolean {
+  if (filter.outcome !== 'ALL' && (filter.outcome === 'NONE' ? row.outcome !== undefined : row.outcome !== filter.outcome)) return false;
+  if (filter.priority !== 'ALL' && row.priority !== filter.priority) return false;
+  if (filter.domain !== 'ALL' && (row.domain ?? '') !== filter.domain) return false;
+  const text = filter.text.trim().toLowerCase();
+  if (text && !`${row.id} ${row.text} ${row.verify ?? ''} ${row.domain ?? ''}`.toLowerCase().includes(text)) return false;
+  return true;
+}
+
+const PRIORITY_RANK: Record<string, number> = { CRITICAL: 0, IMPORTANT: 1, NICE: 2 };
+// Problems first when sorting by outcome: what needs attention is at the top.
+const OUTCOME_RANK: Record<string, number> = { FAIL: 0, PARTIAL: 1, UNKNOWN: 2, NONE: 3, PASS: 4 };
+const STATUS_RANK: Record<string, number> = { ACTIVE: 0, BLOCKED: 1, PENDING: 2, ADJUSTED: 3, DONE: 4 };
+
+// One collator: localeCompare with options builds one per call, too slow for 1,000-row sorts.
+const ids = new Intl.Collator('en', { numeric: true });
+
+/** Criteria before anti-criteria, then by the number in the id (ISC-2 before ISC-10). */
+export function compareIds(a: TableRow, b: TableRow): number {
+  if (a.kind !== b.kind) return a.kind === 'criterion' ? -1 : 1;
+  return ids.compare(a.id, b.id);
+}
+
+export function compareRows(key: SortKey, a: TableRow, b: TableRow): number {
+  const by = (x: number, y: number) => x - y;
+  let order = 0;
+  switch (key) {
+    case 'priority':
+      order = by(PRIORITY_RANK[a.priority] ?? 9, PRIORITY_RANK[b.priority] ?? 9);
+      break;
+    case 'outcome':
+      order = by(OUTCOME_RANK[a.outcome ?? 'NONE'] ?? 9, OUTCOME_RANK[b.outcome ?? 'NONE'] ?? 9);
+      break;
+    case 'status':
+      order = by(STATUS_RANK[a.status] ?? 9, STATUS_RANK[b.status] ?? 9);
+      break;
+    case 'duration':
+      order = by(a.durationMs ?? -1, b.durationMs ?? -1);
+      break;
+    case 'domain':
+      order = (a.domain ?? '').localeCompare(b.domain ?? '');
+      break;
+    case 'id':
+      break;
+  }
+  return order !== 0 ? order : compareIds(a, b);
+}
+
+/** The ids to show, in order: filtered, then sorted (ties by id, so the order is stable). */
+export function visibleRows(rows: Iterable<TableRow>, filter: TableFilter, sort: { key: SortKey; descending: boolean }): TableRow[] {
+  const shown = [...rows].filter((r) => matchesFilter(r, filter));
+  shown.sort((a, b) => (sort.descending ? -1 : 1) * compareRows(sort.key, a, b));
+  return shown;
+}
+
+export type EvidencePart = { text: string } | { text: string; location: EvidenceLocation };
+
+/**
+ * Evidence as text with its `file:line` mentions marked as links: a relative path with an
+ * extension followed by `:<line>` (optionally `:<column>`). Paths that are absolute or
+ * climb out with `..` stay plain text — the host would refuse them anyway.
+ */
+export function evidenceParts(evidence: string): EvidencePart[] {
+  const parts: EvidencePart[] = [];
+  const pattern = /(?<![\w./\\-])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]+):(\d+)(?::\d+)?/g;
+  let last = 0;
+  for (const m of evidence.matchAll(pattern)) {
+    const file = m[1]!;
+    const line = Number(m[2]);
+    if (file.split('/').includes('..') || line < 1) continue;
+    if (m.index > last) parts.push({ text: evidence.slice(last, m.index) });
+    parts.push({ text: m[0], location: { file, line } });
+    last = m.index + m[0].length;
+  }
+  if (last < evidence.length) parts.push({ text: evidence.slice(last) });
+  return parts;
+}
+
+export function formatDuration(ms: number | undefined): string {
+  if (ms === undefined) return '';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  const seconds = Math.round((ms % 60_000) / 1000);
+  return seconds === 0 ? `${minutes} min` : `${minutes}m ${seconds}s`;
+}
