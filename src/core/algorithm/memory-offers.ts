@@ -11,8 +11,10 @@ import type { ManagerView } from './views';
  * the manager as suggestions, then added as INFERRED rows whose notes say where each came
  * from — in the run's PRD and ISC table, where the user drops the ones they do not want.
  * Adding rather than only offering keeps a lesson from being lost to a manager that
- * ignores it; only offers that could pass THINK's testable gate become rows (a theme's
- * suggestion is often a sentence of advice), and the rest stay suggestions in the decision.
+ * ignores it. Only a past run's own criteria become rows (with their verification method),
+ * and only when they could pass THINK's testable gate; a theme's suggested change is advice
+ * about the process, not a state of the work, so it stays a suggestion to the manager and
+ * is named in the decision.
  */
 
 export interface MemoryOffers {
@@ -44,10 +46,11 @@ export function addLearnedRows(state: AlgorithmState, ctx: NodeContext, criteria
   const have = new Set(criteria.map((c) => key(c.text)));
   let out = criteria;
   const added: string[] = [];
+  const ids: string[] = [];
   const offeredOnly: string[] = [];
   for (const offer of offers) {
     if (have.has(key(offer.text))) continue;
-    if (untestable(offer.text).length > 0 || out.length >= ctx.spec.maxCriteria) {
+    if (offer.provenance.kind !== 'past-run' || untestable(offer.text).length > 0 || out.length >= ctx.spec.maxCriteria) {
       offeredOnly.push(`"${offer.text}" (${describeProvenance(offer.provenance)})`);
       continue;
     }
@@ -55,15 +58,16 @@ export function addLearnedRows(state: AlgorithmState, ctx: NodeContext, criteria
     const row = out[out.length - 1]!;
     out = [...out.slice(0, -1), { ...row, notes: describeProvenance(offer.provenance) } as AnyCriterion];
     have.add(key(offer.text));
-    added.push(row.id);
+    added.push(`${row.id} "${row.text}" (${describeProvenance(offer.provenance)})`);
+    ids.push(row.id);
   }
-  state.memo.learned = [...new Set([...state.memo.learned, ...added])];
+  state.memo.learned = [...new Set([...state.memo.learned, ...ids])];
   const parts = [
-    added.length > 0 ? `added ${added.join(', ')} as INFERRED from memory of similar past runs` : '',
-    offeredOnly.length > 0 ? `offered only (not a testable criterion, or past the level's ${ctx.spec.maxCriteria}): ${offeredOnly.join('; ')}` : '',
+    added.length > 0 ? `added as INFERRED from similar past runs: ${added.join('; ')}` : '',
+    offeredOnly.length > 0 ? `suggested to the manager only (advice, not a testable criterion, or past the level's ${ctx.spec.maxCriteria}): ${offeredOnly.join('; ')}` : '',
   ].filter(Boolean);
   if (parts.length > 0) {
-    state.decisions.push(decision(state, 'system', `OBSERVE memory: ${parts.join('; ')}`, 'criteria that failed or were missing in similar runs rated low; each row notes where it came from, and the user may drop it in the PRD', at));
+    state.decisions.push(decision(state, 'system', `OBSERVE memory: ${parts.join('; ')}`, 'criteria that failed or were missing in similar runs the user rated low; each row notes where it came from; drop a row in the PRD to refuse it', at));
     ctx.emit(state, { kind: 'note', message: `memory: ${parts.join('; ')}`, role: 'system' });
   }
   return out;
