@@ -27,11 +27,11 @@ export {
   routeFor,
   StructuredOutputError,
   toJsonSchema,
+  usageToRunEvent,
 } from './llm';
 export { AlgorithmEngine, RunCancelledError } from './core/algorithm/engine';
 export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
 export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
-export { loadRoles, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
 export { classifyEffort } from './core/algorithm/effort-classifier';
 export { criteriaFromPrd } from './core/algorithm/prd-sync';
 export { StoreRunStorage } from './store/run-storage';
@@ -53,3 +53,11 @@ export { commandsOf } from './verify/commands';
 export { bundledRipgrep } from './verify/ripgrep-path';
 export { LearningService, formatFigures } from './core/learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
+export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
+// The editor's agent workspace (src/vscode/run): path confinement, search and commands of the verification engine.
+export { confinePath, PathEscapeError } from './agent/workspace';
+export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
+export { runCommand } from './verify/run-command';
+export { searchWorkspace } from './verify/search';
+export { SearchScope } from './verify/search-scope';
+export { compilePattern } from './verify/search-types';

@@ -19,6 +19,9 @@ export const SETTINGS = {
   budgetRunTokens: { key: 'idealState.budgets.runTokens', default: null as number | null },
   budgetRunUsd: { key: 'idealState.budgets.runUsd', default: null as number | null },
   verifyAllowedCommands: { key: 'idealState.verify.allowedCommands', default: [] as readonly string[] },
+  // A run's edits and commands need approval unless these say otherwise (never in Restricted Mode).
+  runAutoApproveEdits: { key: 'idealState.run.autoApproveEdits', default: false as boolean },
+  runAllowedCommands: { key: 'idealState.run.allowedCommands', default: [] as readonly string[] },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -6,6 +6,7 @@ import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
+import type { RunService } from './run/run-service';
 import type { EffortLevel, Run } from '../core/model';
 import type { Definitions } from '../core/definitions';
 import type { Store } from '../store/store';
@@ -35,9 +36,15 @@ export interface IdealStateApi {
   readonly learning: Pick<LearningSupport, 'host' | 'reflections' | 'status' | 'ratings'>;
   /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
+  /**
+   * Runs of the Algorithm in this window: every committed step as it happens (run id, phase,
+   * criteria rows, budget), the runs going now, and two hooks for tests — answering
+   * approvals instead of the dialog, and behaving as in Restricted Mode.
+   */
+  readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust'>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests, prd: PrdSync, learning: LearningSupport): IdealStateApi {
+export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, tests: CriteriaTests, prd: PrdSync, learning: LearningSupport, runs: RunService): IdealStateApi {
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),
@@ -50,5 +57,11 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
     criteriaTests: () => tests.items(),
     learning: { host: learning.host, reflections: learning.reflections, status: learning.status, ratings: learning.ratings },
     applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
+    runs: {
+      onDidChangeRun: runs.onDidChangeRun,
+      activeRuns: () => runs.activeRuns(),
+      answerApprovalsWith: (answerer) => runs.answerApprovalsWith(answerer),
+      simulateTrust: (trusted) => runs.simulateTrust(trusted),
+    },
   };
 }

@@ -11,6 +11,7 @@ import { ChannelLogger } from './log';
 import { ModelsHost } from './models/models-host';
 import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
+import { registerRuns } from './run';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
@@ -27,6 +28,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const models = new ModelsHost(context, settings, log.child('models'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
+  const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
 
   context.subscriptions.push(
     channel,
@@ -42,10 +44,11 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     learning,
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
     verify.disposable,
+    runs.disposable,
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, verify.tests, new PrdSync(log.child('prd')), learning);
+  return createApi(stores, definitions, models, verify.tests, new PrdSync(log.child('prd')), learning, runs.service);
 }
 
 export async function deactivate(): Promise<void> {

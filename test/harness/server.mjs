@@ -20,14 +20,20 @@ export function freePort() {
   });
 }
 
-/** A fresh pair of folders; `trusted` turns workspace trust off so no Restricted Mode. */
-export function makeProfile({ trusted }) {
+/**
+ * The sample workspace's scripted demo model (no API key needed), as `npm start` sets it up;
+ * the first-run e2e test uses the same, as a person following the README would have it.
+ */
+export const DEMO_SETTINGS = { 'idealState.models.configFile': '.ideal-state/demo/models.yaml' };
+
+/** A fresh pair of folders; `trusted` turns workspace trust off so no Restricted Mode; `settings` are added to the user settings. */
+export function makeProfile({ trusted, settings: extra = {} }) {
   const root = mkdtempSync(join(tmpdir(), 'ideal-state-vscode-'));
   const userDataDir = join(root, 'user-data');
   const extensionsDir = join(root, 'extensions');
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
-  const settings = { 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off' };
+  const settings = { 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', ...extra };
   if (trusted) settings['security.workspace.trust.enabled'] = false;
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
   return { root, userDataDir, extensionsDir };

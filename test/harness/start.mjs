@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, sampleWorkspace, vsixPath } from './paths.mjs';
-import { copySampleWorkspace, makeProfile, removeProfile, startServer } from './server.mjs';
+import { copySampleWorkspace, DEMO_SETTINGS, makeProfile, removeProfile, startServer } from './server.mjs';
 import { setup } from './setup.mjs';
 
 function run(command, args) {
@@ -20,7 +20,8 @@ if (hasDesktopCode) {
 } else {
   run('node', ['esbuild.mjs']);
   await setup();
-  const profile = makeProfile({ trusted: true });
+  // The sample's scripted demo model, so a first run needs no API key (README: Your first run).
+  const profile = makeProfile({ trusted: true, settings: DEMO_SETTINGS });
   // A throw-away copy, so what you do in the window never dirties the repository's fixture.
   const workspace = copySampleWorkspace(profile);
   const server = await startServer({ profile, logFile: join(profile.root, 'server.log') });

@@ -14,9 +14,9 @@ const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
 const slug = (text) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
 
 export class Workbench {
-  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace. */
-  static async open({ trusted = true } = {}) {
-    const profile = makeProfile({ trusted });
+  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings. */
+  static async open({ trusted = true, settings = {} } = {}) {
+    const profile = makeProfile({ trusted, settings });
     installVsix(profile);
     const workspace = copySampleWorkspace(profile);
     const server = await startServer({ profile });

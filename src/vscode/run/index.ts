@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { Settings } from '../../core/settings';
+import type { DefinitionsHost } from '../definitions-host';
+import type { ModelsHost } from '../models/models-host';
+import type { StoreHost } from '../store-host';
+import { EditorTaskRunner } from '../verify/task-runner';
+import { ProposalDocuments } from './proposal-documents';
+import { registerRunAlgorithm } from './run-algorithm-command';
+import { registerCancelRun, registerResumeRun } from './run-control-commands';
+import { registerRunOnPrd } from './run-on-prd-command';
+import { RunService } from './run-service';
+import { registerRunStatusBar } from './run-status-bar';
+import { registerUndoRunChanges } from './undo-run-changes';
+
+/** The Algorithm in the editor: its commands, the run status bar item, and the service that owns runs. */
+export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost }, log: Logger): { disposable: vscode.Disposable; service: RunService } {
+  const proposals = new ProposalDocuments();
+  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, new EditorTaskRunner(log.child('tasks')), proposals, log);
+  const disposable = vscode.Disposable.from(
+    proposals,
+    service,
+    registerRunAlgorithm(service, hosts.definitions, log),
+    registerRunOnPrd(service, hosts.definitions, log),
+    registerResumeRun(service, log),
+    registerCancelRun(service),
+    registerUndoRunChanges(service, hosts.stores, log),
+    registerRunStatusBar(service),
+  );
+  return { disposable, service };
+}

@@ -1,0 +1,114 @@
+import * as vscode from 'vscode';
+import type { RunResult } from '../../core/algorithm/engine';
+import type { Logger } from '../../core/log';
+import type { EffortLevel, EffortTable, IscDefinition } from '../../core/model';
+import type { DefinitionsHost } from '../definitions-host';
+import { engine } from '../engine';
+import { withRunProgress } from './run-progress';
+import type { RunService } from './run-service';
+
+/** For automation and tests: skips the prompts these answer. */
+export interface RunAlgorithmArgs {
+  request?: string;
+  /** An effort level, an alias or AUTO; STANDARD when left out. */
+  effort?: string;
+  /** An artifact type from the ISC registry; none when left out. */
+  template?: string;
+}
+
+const AUTO = 'AUTO';
+const NO_TEMPLATE = 'No template';
+
+/** "Ideal State: Run Algorithm at Effort…" — effort level, request, optional ISC template, then the run. */
+export function registerRunAlgorithm(service: RunService, definitions: DefinitionsHost, log: Logger): vscode.Disposable {
+  return vscode.commands.registerCommand('idealState.runAlgorithm', async (args?: RunAlgorithmArgs): Promise<RunResult | undefined> => {
+    const automated = args !== undefined && typeof args === 'object' && !(args instanceof vscode.Uri);
+    const loaded = await definitions.get();
+    const effort = automated ? resolveEffort(args.effort, loaded.effort.table) : await askEffort(loaded.effort.table);
+    if (!effort) return undefined;
+    const request = automated && args.request?.trim() ? args.request.trim() : await askRequest(effort);
+    if (!request) return undefined;
+    const template = automated ? findTemplate(args.template, loaded.isc) : await askTemplate(loaded.isc);
+    if (template === undefined) return undefined;
+    const withTemplate = template ? `${request}\n\n${templateNote(template)}` : request;
+    return withRunProgress(service, `Ideal State: ${effort === AUTO ? 'Auto' : effort} run`, log, (onStarted) => service.start({ request: withTemplate, effort }, onStarted));
+  });
+}
+
+/** The ISC template travels with the request: OBSERVE reads it as the matching template (DESIGN §4.1). */
+function templateNote(d: IscDefinition): string {
+  const lines = [`ISC template ${d.artifactType} (${d.description}): use these criteria where they fit the request.`];
+  for (const c of d.idealCriteria) lines.push(`- ${c.id}: ${c.text}`);
+  for (const c of d.antiCriteria) lines.push(`- ${c.id} (anti): ${c.text}`);
+  return lines.join('\n');
+}
+
+async function askEffort(table: EffortTable): Promise<EffortLevel | typeof AUTO | undefined> {
+  type Item = vscode.QuickPickItem & { level: EffortLevel | typeof AUTO };
+  const items: Item[] = [
+    ...engine().EFFORT_LEVELS.map((level): Item => {
+      const s = table.levels[level];
+      return { label: level, description: `${s.budgetSeconds} s · ${s.minCriteria}–${s.maxCriteria} criteria · ${s.maxIterations === null ? 'iterations until the budget' : `${s.maxIterations} iteration${s.maxIterations === 1 ? '' : 's'}`} · ${s.parallelism} parallel`, detail: s.description, level };
+    }),
+    { label: 'Auto', description: 'the effort classifier picks the level from the request', detail: 'Multi-step, file scope, research and integration cues raise it; start the request with "effort EXTENDED:" to choose yourself.', level: AUTO },
+  ];
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = 'Ideal State: Run Algorithm — effort level';
+  pick.placeholder = 'How much time, depth and parallelism may this run spend?';
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  pick.items = items;
+  pick.activeItems = items.filter((i) => i.level === 'STANDARD');
+  return new Promise((resolve) => {
+    let picked: Item['level'] | undefined;
+    pick.onDidAccept(() => {
+      picked = pick.selectedItems[0]?.level;
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      pick.dispose();
+      resolve(picked);
+    });
+    pick.show();
+  });
+}
+
+async function askRequest(effort: string): Promise<string | undefined> {
+  const editor = vscode.window.activeTextEditor;
+  const selected = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection).trim() : '';
+  const request = await vscode.window.showInputBox({
+    title: `Ideal State: Run Algorithm at ${effort === AUTO ? 'Auto' : effort} — request`,
+    prompt: 'What should be true when the run is done?',
+    placeHolder: 'e.g. greet() says "Hello, <name>!" and rejects an empty name',
+    value: selected,
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() ? undefined : 'Say what the run should achieve'),
+  });
+  return request?.trim() || undefined;
+}
+
+/** The template, null for none, undefined when the user cancelled. */
+async function askTemplate(isc: Awaited<ReturnType<DefinitionsHost['get']>>['isc']): Promise<IscDefinition | null | undefined> {
+  const items = [
+    { label: NO_TEMPLATE, description: 'the criteria come from the request alone', definition: null },
+    ...isc.list().map(({ definition: d }) => ({ label: d.artifactType, description: `${d.idealCriteria.length} criteria · ${d.antiCriteria.length} anti-criteria`, detail: d.description, definition: d })),
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: 'Ideal State: Run Algorithm — ISC template (optional)', placeHolder: 'Start from the criteria of an ISC template?', ignoreFocusOut: true, matchOnDetail: true });
+  return picked ? picked.definition : undefined;
+}
+
+function resolveEffort(effort: string | undefined, table: EffortTable): EffortLevel | typeof AUTO {
+  if (!effort) return 'STANDARD';
+  const upper = effort.toUpperCase();
+  if (upper === AUTO) return AUTO;
+  const level = (engine().EFFORT_LEVELS as readonly string[]).includes(upper) ? (upper as EffortLevel) : table.aliases[upper];
+  if (!level) throw new Error(`unknown effort level "${effort}"`);
+  return level;
+}
+
+function findTemplate(type: string | undefined, isc: Awaited<ReturnType<DefinitionsHost['get']>>['isc']): IscDefinition | null {
+  if (!type || type === NO_TEMPLATE) return null;
+  const registered = isc.get(type);
+  if (!registered) throw new Error(`no ISC template "${type}"`);
+  return registered.definition;
+}

@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import type { RunResult } from '../../core/algorithm/engine';
+import type { Logger } from '../../core/log';
+import type { RunChange, RunService } from './run-service';
+import { RunStartError } from './run-service';
+
+/** "EXECUTE 2/3 · 45 %": where a run is, for the progress notification and the status bar. */
+export function describeProgress(change: RunChange): string {
+  return `${change.phase} ${change.iteration}/${change.maxIterations ?? '∞'} · ${change.budget.percent}%`;
+}
+
+/**
+ * Runs `start` under a cancellable progress notification that follows the run's phases,
+ * then says how it ended, with the PRD one click away. Output goes to the log channel.
+ */
+export async function withRunProgress(service: RunService, title: string, log: Logger, start: (onStarted: (runId: string) => void) => Promise<RunResult>): Promise<RunResult | undefined> {
+  let runId: string | undefined;
+  let result: RunResult | undefined;
+  try {
+    result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const subscriptions = [
+        token.onCancellationRequested(() => (runId ? service.cancel(runId) : service.cancel())),
+        service.onDidChangeRun((change) => {
+          if (change.runId === runId && change.active) progress.report({ message: `${describeProgress(change)} · ${change.model}` });
+        }),
+      ];
+      try {
+        return await start((id) => {
+          runId = id;
+          if (token.isCancellationRequested) service.cancel(id);
+        });
+      } finally {
+        for (const s of subscriptions) s.dispose();
+      }
+    });
+  } catch (error) {
+    const message = error instanceof RunStartError ? error.message : `the run stopped with an error: ${error instanceof Error ? error.message : String(error)}. The log has the details.`;
+    log.error(`run failed to start or stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    void vscode.window.showErrorMessage(`Ideal State: ${message}`);
+    return undefined;
+  }
+  void announce(result, log);
+  return result;
+}
+
+async function announce(result: RunResult, log: Logger): Promise<void> {
+  const passed = result.report?.results.filter((r) => r.outcome === 'PASS').length ?? 0;
+  const total = result.criteria.length;
+  const text = `Ideal State: run ${result.state} — ${passed}/${total} criteria verified${result.reason && result.state !== 'COMPLETE' ? `: ${result.reason}` : ''}.`;
+  log.info(`${result.run.id} ended ${result.state}: ${passed}/${total} criteria verified`);
+  const buttons = [...(result.run.prdPath ? ['Open PRD'] : []), 'Show Log'];
+  const show = result.state === 'COMPLETE' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  const answer = await show(text, ...buttons);
+  if (answer === 'Open PRD' && result.run.prdPath) {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder) await vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, result.run.prdPath), { preview: false });
+  } else if (answer === 'Show Log') {
+    await vscode.commands.executeCommand('idealState.showLog');
+  }
+}

@@ -1,0 +1,252 @@
+import * as vscode from 'vscode';
+import type { ApprovalRequest } from '../../agent/approvals';
+import type { RunResult, StartInput } from '../../core/algorithm/engine';
+import type { Logger } from '../../core/log';
+import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState } from '../../core/model';
+import type { Settings } from '../../core/settings';
+import type { DefinitionsHost } from '../definitions-host';
+import { engine } from '../engine';
+import type { ModelsHost } from '../models/models-host';
+import type { StoreHost } from '../store-host';
+import type { EditorTaskRunner } from '../verify/task-runner';
+import { editorAlgorithm } from './editor-algorithm';
+import { EditorApprover, type ApprovalAnswerer } from './editor-approver';
+import type { ProposalDocuments } from './proposal-documents';
+
+/** One criterion as a run's listeners see it: enough for a table row. */
+export interface RunCriterionRow {
+  readonly id: string;
+  readonly text: string;
+  readonly anti: boolean;
+  readonly priority: string;
+  readonly status: string;
+  /** The latest verification outcome, once VERIFY has run. */
+  readonly outcome?: Outcome;
+  readonly evidence?: string;
+}
+
+/** What changed in a run, after every committed transition (for the status bar, the ISC table). */
+export interface RunChange {
+  readonly runId: string;
+  readonly request: string;
+  readonly effort: EffortLevel;
+  readonly state: RunState;
+  readonly phase: Phase;
+  readonly iteration: number;
+  /** null: until the budget runs out (COMPREHENSIVE). */
+  readonly maxIterations: number | null;
+  readonly criteria: readonly RunCriterionRow[];
+  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number };
+  /** The manager's model as routed for this run, e.g. "scripted: demo-run". */
+  readonly model: string;
+  readonly prdPath?: string;
+  readonly active: boolean;
+  /** The event that caused this change. */
+  readonly event?: RunEvent;
+}
+
+export interface StartRun {
+  readonly request: string;
+  readonly effort: EffortLevel | 'AUTO';
+  /** A PRD whose criteria are the spec (Run Algorithm on This PRD). */
+  readonly prd?: StartInput['prd'];
+}
+
+interface ActiveRun {
+  runId?: string;
+  readonly controller: AbortController;
+  readonly startedAt: number;
+  baseElapsedMs: number;
+  last?: RunChange;
+}
+
+/** A run cannot start or go on as asked; the message says what to do. */
+export class RunStartError extends Error {
+  override readonly name = 'RunStartError';
+}
+
+/**
+ * Owns the runs of this window: starts and resumes them with the editor's engine, keeps
+ * their AbortControllers for Cancel Run, and tells listeners about every committed step.
+ */
+export class RunService implements vscode.Disposable {
+  private readonly _onDidChangeRun = new vscode.EventEmitter<RunChange>();
+  readonly onDidChangeRun = this._onDidChangeRun.event;
+  private readonly active = new Set<ActiveRun>();
+  private answerer: ApprovalAnswerer | undefined;
+  private trustOverride: boolean | undefined;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly definitions: DefinitionsHost,
+    private readonly stores: StoreHost,
+    private readonly models: ModelsHost,
+    private readonly tasks: EditorTaskRunner,
+    private readonly proposals: ProposalDocuments,
+    private readonly log: Logger,
+  ) {}
+
+  /** The latest change of every run that is going now. */
+  activeRuns(): RunChange[] {
+    return [...this.active].flatMap((a) => (a.last ? [this.withBudget(a, a.last)] : []));
+  }
+
+  /** Runs in the store that stopped before an exit state (a reload or crash), newest first. */
+  async unfinishedRuns(): Promise<Run[]> {
+    const going = new Set([...this.active].map((a) => a.runId));
+    const store = await this.stores.get();
+    return store.runs
+      // Exit states are final (the engine resumes none of them); these stopped on the way.
+      .list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL'] as RunState[])
+      .filter((r) => !going.has(r.id))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** Runs whose files the run changed and kept checkpoints of, newest first. */
+  async runsWithChanges(): Promise<Run[]> {
+    const store = await this.stores.get();
+    return store.runs
+      .list()
+      .filter((r) => store.checkpoints.where('run_id = ?', [r.id]).length > 0)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  async start(input: StartRun, onStarted?: (runId: string) => void): Promise<RunResult> {
+    // Auto: the engine classifies the request again, the same way; the level here sizes the run's model budget.
+    const level = input.effort === 'AUTO' ? engine().classifyEffort(input.request, (await this.definitions.get()).effort.table).level : input.effort;
+    return this.go(level, (algo, signal) =>
+      algo.start({ request: input.request, effort: input.effort, ...(input.prd ? { prd: input.prd } : {}), workspaceFolder: this.folder().name }, signal), onStarted);
+  }
+
+  async resume(runId: string, onStarted?: (runId: string) => void): Promise<RunResult> {
+    const run = (await this.stores.get()).runs.get(runId);
+    if (!run) throw new RunStartError(`There is no run ${runId} in this workspace's store.`);
+    return this.go(run.effort, (algo, signal) => algo.resume(runId, signal), onStarted, run);
+  }
+
+  /** Stops the run (or every run) at its next safe point; its state is kept for Resume Run. */
+  cancel(runId?: string): number {
+    let count = 0;
+    for (const a of this.active) {
+      if (runId === undefined || a.runId === runId) {
+        a.controller.abort();
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** Test hook: answers approvals instead of the dialog (the policy's trust, auto-approve and allow-list still apply first). */
+  answerApprovalsWith(answerer: ApprovalAnswerer | undefined): void {
+    this.answerer = answerer;
+  }
+
+  /** Test hook: runs behave as in Restricted Mode (false) or as the workspace's trust says (undefined). */
+  simulateTrust(trusted: boolean | undefined): void {
+    this.trustOverride = trusted;
+  }
+
+  private trusted(): boolean {
+    return this.trustOverride ?? vscode.workspace.isTrusted;
+  }
+
+  private folder(): vscode.WorkspaceFolder {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') throw new RunStartError('Open a folder on disk first: a run works in a workspace folder.');
+    return folder;
+  }
+
+  private async go(level: EffortLevel, begin: (algo: Awaited<ReturnType<typeof editorAlgorithm>>['engine'], signal: AbortSignal) => Promise<RunResult>, onStarted?: (runId: string) => void, resumed?: Run): Promise<RunResult> {
+    const folder = this.folder();
+    const trusted = this.trusted();
+    const [store, definitions, models] = await Promise.all([this.stores.get(), this.definitions.get(), this.models.forRun(level)]);
+    if (store.readOnly) throw new RunStartError("Another VS Code window is writing this workspace's store, so a run here could not be saved. Run it in that window, or close it and try again.");
+    const model = safeModelName(() => models.router.route('manager', level).displayName);
+    const active: ActiveRun = { controller: new AbortController(), startedAt: Date.now(), baseElapsedMs: resumed?.elapsedMs ?? 0, ...(resumed ? { runId: resumed.id } : {}) };
+    const runLog = this.log.child('run');
+    const algo = await editorAlgorithm({
+      folder,
+      store,
+      models: models.router,
+      effort: definitions.effort.table,
+      level,
+      approver: new EditorApprover(this.settings, this.proposals, runLog, this.answerer),
+      autoApproveEdits: this.settings.get('runAutoApproveEdits'),
+      trusted,
+      prdFolder: this.settings.get('prdFolder'),
+      tasks: this.tasks,
+      logger: runLog,
+      onEvent: (event) => {
+        if (!active.runId) {
+          active.runId = event.runId;
+          onStarted?.(event.runId);
+        }
+        runLog.info(`${event.runId.slice(-6)} ${event.phase ?? ''} ${event.kind}: ${event.message}${event.model ? ` [${event.model}]` : ''}`);
+        this.changed(active, store, definitions.effort.table.levels[level].maxIterations, model, event);
+      },
+      onApproval: (request: ApprovalRequest, approved: boolean, how: string) => runLog.info(`${request.kind} ${approved ? 'approved' : 'refused'} (${how}): ${request.title}`),
+    });
+    for (const p of algo.problems) runLog.warn(`${p.file}:${p.line}:${p.column}: ${p.field ? `${p.field}: ` : ''}${p.message}`);
+    if (!trusted) runLog.warn('Restricted Mode: this run makes no edits, runs no commands and writes no PRD; trust the workspace to let it change files.');
+    runLog.info(`run with ${model} at ${level}${trusted ? '' : ' (Restricted Mode)'}`);
+    this.active.add(active);
+    try {
+      const result = await begin(algo.engine, active.controller.signal);
+      this.changed(active, store, definitions.effort.table.levels[level].maxIterations, model, undefined, false);
+      return result;
+    } finally {
+      this.active.delete(active);
+    }
+  }
+
+  private changed(active: ActiveRun, store: Awaited<ReturnType<StoreHost['get']>>, maxIterations: number | null, model: string, event?: RunEvent, going = true): void {
+    const runId = active.runId ?? event?.runId;
+    if (!runId) return;
+    const run = store.runs.get(runId);
+    if (!run) return;
+    if (event?.kind === 'phase' && /^run resumed/.test(event.message)) active.baseElapsedMs = run.elapsedMs;
+    const report = store.reports.where('run_id = ?', [runId], 'iteration DESC, created_at DESC')[0];
+    const results = new Map((report?.results ?? []).map((r) => [r.criterionId, r]));
+    const criteria = store.criteria.list(runId, run.criteriaVersion).map((c: AnyCriterion): RunCriterionRow => {
+      const r = results.get(c.id);
+      return { id: c.id, text: c.text, anti: c.kind === 'anti-criterion', priority: c.priority, status: c.status, ...(r ? { outcome: r.outcome, evidence: r.evidence } : {}) };
+    });
+    const change: RunChange = {
+      runId,
+      request: run.request,
+      effort: run.effort,
+      state: run.state,
+      phase: run.phase,
+      iteration: run.iteration,
+      maxIterations,
+      criteria,
+      budget: { seconds: run.budgetSeconds, elapsedMs: run.elapsedMs, percent: Math.round(run.elapsedMs / (run.budgetSeconds * 10)) },
+      model,
+      ...(run.prdPath ? { prdPath: run.prdPath } : {}),
+      active: going,
+      ...(event ? { event } : {}),
+    };
+    active.last = change;
+    this._onDidChangeRun.fire(going ? this.withBudget(active, change) : change);
+  }
+
+  /** Budget use as of now: the elapsed time stored at the last transition is behind while a phase runs. */
+  private withBudget(active: ActiveRun, change: RunChange): RunChange {
+    if (!change.active) return change;
+    const elapsedMs = active.baseElapsedMs + (Date.now() - active.startedAt);
+    return { ...change, budget: { ...change.budget, elapsedMs, percent: Math.round(elapsedMs / (change.budget.seconds * 10)) } };
+  }
+
+  dispose(): void {
+    this.cancel();
+    this._onDidChangeRun.dispose();
+  }
+}
+
+function safeModelName(name: () => string): string {
+  try {
+    return name();
+  } catch {
+    return 'no model';
+  }
+}

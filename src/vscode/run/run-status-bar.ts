@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+import { describeProgress } from './run-progress';
+import type { RunChange, RunService } from './run-service';
+
+const ISC_TABLE_COMMAND = 'idealState.openIscTable';
+const TICK_MS = 1000;
+
+/**
+ * While a run is going: "$(sync~spin) Ideal State: EXECUTE 2/3 · 45%" (phase, iteration of
+ * the level's maximum, budget used), refreshed every second for the budget. Clicking it
+ * opens the ISC table when that command exists, else the log.
+ */
+export function registerRunStatusBar(service: RunService): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('idealState.run', vscode.StatusBarAlignment.Left, 1);
+  item.name = 'Ideal State: Run';
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let command = 'idealState.showLog';
+  void vscode.commands.getCommands(true).then((all) => {
+    if (all.includes(ISC_TABLE_COMMAND)) command = ISC_TABLE_COMMAND;
+  });
+
+  const render = () => {
+    const active = service.activeRuns();
+    if (active.length === 0) {
+      item.hide();
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      return;
+    }
+    const run = active[active.length - 1]!;
+    item.text = `$(sync~spin) Ideal State: ${describeProgress(run)}${active.length > 1 ? ` (+${active.length - 1})` : ''}`;
+    item.tooltip = tooltip(run);
+    item.command = { command, title: 'Show the run', arguments: command === ISC_TABLE_COMMAND ? [run.runId] : [] };
+    item.show();
+    timer ??= setInterval(render, TICK_MS);
+  };
+
+  return vscode.Disposable.from(item, service.onDidChangeRun(render), { dispose: () => timer && clearInterval(timer) });
+}
+
+function tooltip(run: RunChange): vscode.MarkdownString {
+  const done = run.criteria.filter((c) => c.outcome === 'PASS').length;
+  const md = new vscode.MarkdownString(undefined, false);
+  md.appendText(`Ideal State run at ${run.effort} · ${run.model}\n`);
+  md.appendText(`${run.phase}, iteration ${run.iteration} of ${run.maxIterations ?? 'until budget'} · ${run.budget.percent}% of ${run.budget.seconds} s\n`);
+  md.appendText(`${run.criteria.length} criteria${done ? `, ${done} verified` : ''}\n`);
+  md.appendText('Click to show the run; "Ideal State: Cancel Run" stops it.');
+  return md;
+}

@@ -1,0 +1,88 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/log';
+import type { StoreHost } from '../store-host';
+import { engine } from '../engine';
+import { EditorWorkspace } from './editor-workspace';
+import { pickRun } from './run-control-commands';
+import type { RunService } from './run-service';
+
+/** For automation and tests: which run, and that the confirmation was given. */
+export interface UndoRunArgs {
+  runId?: string;
+  confirmed?: boolean;
+}
+
+const RESTORE = 'Restore Files';
+
+/**
+ * "Undo Run Changes": every file the run changed goes back to its checkpoint (the text as
+ * the run first read it), and files the run created are removed — after a confirmation
+ * listing them. The restore is itself a WorkspaceEdit (undoable), then saved; when the
+ * editor's document model cannot hold the bytes exactly (mixed line endings), the file is
+ * written as the checkpoint holds it.
+ */
+export function registerUndoRunChanges(service: RunService, stores: StoreHost, log: Logger): vscode.Disposable {
+  return vscode.commands.registerCommand('idealState.undoRunChanges', async (args?: UndoRunArgs): Promise<string[] | undefined> => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') {
+      void vscode.window.showWarningMessage('Ideal State: open the folder the run worked in to undo its changes.');
+      return undefined;
+    }
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Ideal State: in Restricted Mode nothing is written to the workspace, so run changes cannot be undone here. Trust the workspace first.');
+      return undefined;
+    }
+    const automated = args !== undefined && typeof args === 'object' && !(args instanceof vscode.Uri);
+    const runId = automated && args.runId ? args.runId : (await pickRun(await service.runsWithChanges(), 'Undo Run Changes', 'No run has changed files in this workspace.'))?.id;
+    if (!runId) return undefined;
+    if (service.activeRuns().some((r) => r.runId === runId)) {
+      void vscode.window.showWarningMessage('Ideal State: this run is still going. Cancel it first, then undo its changes.');
+      return undefined;
+    }
+    const store = await stores.get();
+    const plan = engine().undoPlan(new (engine().StoreRunStorage)(store).checkpoints(runId));
+    if (plan.length === 0) {
+      void vscode.window.showInformationMessage('Ideal State: this run changed no files.');
+      return [];
+    }
+    if (!(automated && args.confirmed)) {
+      const listing = plan.map((s) => `${s.action === 'restore' ? '↺' : '✕'} ${s.path}`).join('\n');
+      const answer = await vscode.window.showWarningMessage(
+        `Restore ${plan.length} file${plan.length === 1 ? '' : 's'} to how they were before the run?`,
+        { modal: true, detail: `${listing}\n\n↺ restored to the text before the run · ✕ created by the run, deleted.\nChanges made to these files since the run are lost.` },
+        RESTORE,
+      );
+      if (answer !== RESTORE) return undefined;
+    }
+    const workspace = new EditorWorkspace(folder.uri);
+    const changed: string[] = [];
+    const failed: string[] = [];
+    for (const step of plan) {
+      try {
+        if (step.action === 'delete') {
+          await workspace.deleteFile(step.path);
+        } else {
+          await workspace.writeFile(step.path, step.text);
+          await exactly(await workspace.uriOf(step.path), step.text, log);
+        }
+        changed.push(step.path);
+      } catch (error) {
+        failed.push(step.path);
+        log.error(`undo of ${step.path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    log.info(`undo of ${runId}: ${changed.length} file(s) restored${failed.length ? `, ${failed.length} failed` : ''}`);
+    if (failed.length > 0) void vscode.window.showErrorMessage(`Ideal State: ${failed.length} file(s) could not be restored: ${failed.join(', ')}. The log has the reason.`);
+    else void vscode.window.showInformationMessage(`Ideal State: ${changed.length} file${changed.length === 1 ? '' : 's'} restored to how they were before the run.`);
+    return changed;
+  });
+}
+
+/** The bytes on disk are the checkpoint's, or they are made so (a document normalises mixed line endings). */
+async function exactly(uri: vscode.Uri, text: string, log: Logger): Promise<void> {
+  const want = new TextEncoder().encode(text);
+  const have = await vscode.workspace.fs.readFile(uri);
+  if (have.length === want.length && have.every((b, i) => b === want[i])) return;
+  log.info(`${vscode.workspace.asRelativePath(uri)}: the editor changed the line endings; writing the checkpoint's bytes`);
+  await vscode.workspace.fs.writeFile(uri, want);
+}
