@@ -51,7 +51,7 @@ export { staleAfterChange } from './verify/staleness';
 export { buildVerificationReport } from './verify/report';
 export { commandsOf } from './verify/commands';
 export { bundledRipgrep } from './verify/ripgrep-path';
-export { LearningService, formatFigures } from './core/learning';
+export { LearningService, formatFigures, runLearning } from './core/learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
 // The editor's agent workspace (src/vscode/run): path confinement, search and commands of the verification engine.

@@ -12,6 +12,7 @@ import { ModelsHost } from './models/models-host';
 import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { registerRuns } from './run';
+import { bridgeRunsToLearning } from './learning/run-bridge';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
@@ -45,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
     verify.disposable,
     runs.disposable,
+    bridgeRunsToLearning(runs.service, learning.host),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
