@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
 import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
 import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
-import type { CriteriaVerifyOptions, PrdFile } from '../core/algorithm/ports';
+import type { CriteriaVerifyOptions, PrdFile, RunLearning } from '../core/algorithm/ports';
+import { LearningService } from '../core/learning/service';
+import { runLearning } from '../core/learning/run-learning';
 import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
 import type { DataFileProblem } from '../core/data-file';
@@ -42,6 +44,13 @@ export interface NodeAlgorithmOptions {
    * one whose writes go through WorkspaceEdit (undoable, visible in open editors).
    */
   readonly files?: WorkspaceTools;
+  /**
+   * Memory for OBSERVE and the reflection after each run; by default the LearningService
+   * over the same store, reflecting with the manager's model. False: no learning.
+   */
+  readonly learning?: RunLearning | false;
+  /** The product version recorded on reflections. */
+  readonly version?: string;
 }
 
 /** Workspace files that replace shipped data (phase graph, capabilities, roles), read when trusted. */
@@ -120,6 +129,7 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.onEvent ? { onEvent: o.onEvent } : {}),
     ...(o.verifyTimeoutMs ? { verifyTimeoutMs: o.verifyTimeoutMs } : {}),
+    ...(o.learning === false ? {} : { learning: o.learning ?? runLearning(new LearningService(o.store, { version: o.version ?? 'unknown' }), { managerModel: (l) => o.models.route('manager', l) }) }),
   });
   return { engine, problems: [...graph.problems, ...capabilities.problems, ...roles.problems], workspace, storage };
 }

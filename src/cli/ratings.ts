@@ -80,7 +80,7 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   await fs.rename(temp, target);
 }
 
-async function productVersion(): Promise<string> {
+export async function productVersion(): Promise<string> {
   try {
     return (JSON.parse(await fs.readFile(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   } catch {

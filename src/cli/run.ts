@@ -8,6 +8,7 @@ import { undoRunChanges } from '../agent/checkpoint';
 import { NodeWorkspace } from '../agent/node-workspace';
 import { StoreRunStorage } from '../store/run-storage';
 import { nodeAlgorithm } from '../agent/node-algorithm';
+import { productVersion } from './ratings';
 import { classifyEffort } from '../core/algorithm/effort-classifier';
 import type { RunResult } from '../core/algorithm/engine';
 import { criteriaFromPrd } from '../core/algorithm/prd-sync';
@@ -167,6 +168,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       autoApproveEdits: approve.has('edits'),
       allowCommands: approve.has('commands') ? ['*'] : [],
       logger,
+      version: await productVersion(),
       onEvent: (e) => {
         if (!v.json && (e.kind === 'phase' || e.kind === 'verification' || e.kind === 'budget' || e.kind === 'approval')) io.err(`[${e.phase ?? '-'}] ${e.message}`);
       },

@@ -12,6 +12,7 @@ import { ModelsHost } from './models/models-host';
 import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { registerRuns } from './run';
+import { bridgeRunsToLearning } from './learning/run-bridge';
 import { EditorSettings } from './settings';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
@@ -48,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     verify.disposable,
     runs.disposable,
     tables,
+    bridgeRunsToLearning(runs.service, learning.host),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import type { RunLearning } from '../../src/core/algorithm/ports';
 import { denyAll, type Approver } from '../../src/agent/approvals';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import type { EffortLevel, EffortTable, RunEvent } from '../../src/core/model';
@@ -93,7 +94,7 @@ export interface Harness {
   close(): void;
 }
 
-export async function harness(steps: Step[], options: { approver?: Approver; autoApproveEdits?: boolean; allowCommands?: string[]; effort?: EffortTable; workspace?: string; storeFile?: string; trusted?: boolean; budget?: BudgetLedger; clock?: { now(): Date } } = {}): Promise<Harness> {
+export async function harness(steps: Step[], options: { approver?: Approver; autoApproveEdits?: boolean; allowCommands?: string[]; effort?: EffortTable; workspace?: string; storeFile?: string; trusted?: boolean; budget?: BudgetLedger; clock?: { now(): Date }; learning?: boolean | RunLearning } = {}): Promise<Harness> {
   const workspace = options.workspace ?? tempDir('ws');
   const storeFile = options.storeFile ?? path.join(tempDir('store'), 'db.sqlite');
   const store = await Store.open({ file: storeFile, checkpointIdleMs: 60_000 });
@@ -110,6 +111,8 @@ export async function harness(steps: Step[], options: { approver?: Approver; aut
     trusted: options.trusted ?? true,
     onEvent: (e) => events.push(e),
     verifyTimeoutMs: 20_000,
+    // The engine's own tests leave learning out (it asks the model once more after a run); learning tests turn it on.
+    ...(options.learning === true ? { version: 'test' } : { learning: options.learning || (false as const) }),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   return { workspace, store, storeFile, events, router, model, engine: built.engine, storage: built.storage, close: () => store.close() };

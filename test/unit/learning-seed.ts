@@ -1,4 +1,4 @@
-import type { AnyCriterion, EffortLevel, FailureLabel, Outcome, Run, VerificationReport } from '../../src/core/model';
+import type { AnyCriterion, EffortLevel, FailureLabel, Outcome, Run, VerificationMethod, VerificationReport } from '../../src/core/model';
 import { aRun } from './builders';
 
 /** The store writes a seeded run needs (the Store satisfies it, in unit and integration tests alike). */
@@ -12,6 +12,7 @@ export interface PastCriterion {
   readonly label?: FailureLabel;
   /** Not in the run's first criteria version. */
   readonly addedLater?: boolean;
+  readonly verify?: VerificationMethod;
 }
 
 let runSeq = 0;
@@ -47,6 +48,7 @@ export function storeFinishedRun(
     priority: 'CRITICAL',
     source: 'EXPLICIT',
     status: 'DONE',
+    ...(c.verify ? { verify: c.verify } : {}),
     createdAt: finishedAt,
     updatedAt: finishedAt,
   }));

@@ -3,7 +3,7 @@ import type { AnyCriterion, Decision, EffortSpec, Phase, RunEvent } from '../mod
 import type { Capabilities } from './capabilities';
 import type { Clock } from './budget-tracker';
 import type { PhaseGraph } from './phase-graph';
-import type { CriteriaVerifier, ModelCaller, PacketWorker, RunStorage } from './ports';
+import type { CriteriaVerifier, ModelCaller, PacketWorker, RunLearning, RunStorage } from './ports';
 import type { Roles } from './roles';
 import type { AlgorithmState } from './state';
 
@@ -20,6 +20,8 @@ export interface NodeContext {
   readonly worker: PacketWorker;
   readonly verifier: CriteriaVerifier;
   readonly storage: RunStorage;
+  /** Memory of past runs for OBSERVE; absent: no memory is offered. */
+  readonly learning?: RunLearning;
   readonly clock: Clock;
   readonly logger?: Logger;
   readonly signal: AbortSignal;

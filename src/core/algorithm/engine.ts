@@ -12,7 +12,7 @@ import { decideAfterVerify, unmetCriteria } from './iteration';
 import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
-import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunStorage, StepCommit } from './ports';
+import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage, StepCommit } from './ports';
 import { syncPrdText } from './prd-sync';
 import { shippedRoles, type Roles } from './roles';
 import { emptyMemo, type AlgorithmState, type RunStep } from './state';
@@ -35,6 +35,11 @@ export interface AlgorithmDeps {
   readonly onEvent?: (event: RunEvent) => void;
   /** Per criterion, unless its method names its own. */
   readonly verifyTimeoutMs?: number;
+  /**
+   * Memory for OBSERVE and the reflection after the run (LEARN). Without it the engine
+   * writes its own numbers-only reflection with the exit state, as before learning existed.
+   */
+  readonly learning?: RunLearning;
 }
 
 export interface StartInput {
@@ -160,7 +165,27 @@ export class AlgorithmEngine {
       await this.syncPrd(state);
     }
     await this.syncPrd(state);
+    await this.afterRun(state, signal);
     return this.result(state);
+  }
+
+  /**
+   * LEARN's look back, once the exit state is committed: the learning service reflects
+   * (STANDARD and above) and mines now and then. A cancelled run may be resumed, so it waits.
+   * Whatever happens here is a run event; the run's exit state is already final.
+   */
+  private async afterRun(state: AlgorithmState, signal: AbortSignal): Promise<void> {
+    const learning = this.deps.learning;
+    if (!learning || state.run.state === 'CANCELLED') return;
+    try {
+      const done = await learning.afterRun(state.run, signal);
+      for (const line of done) this.emit(state, { kind: 'note', message: `LEARN: ${line}`, phase: 'LEARN', role: 'system' });
+    } catch (error) {
+      const why = signal.aborted ? 'cancelled' : error instanceof Error ? error.name : 'error';
+      this.deps.logger?.warn(`${state.run.id}: learning after the run failed (${why}); the run stays ${state.run.state}`);
+      this.emit(state, { kind: 'note', message: `LEARN: the reflection could not be written (${why}); the run stays ${state.run.state}`, phase: 'LEARN', role: 'system' });
+    }
+    if (this.pendingEvents.some((e) => e.runId === state.run.id)) this.commit(state, {});
   }
 
   private async runNode(committed: AlgorithmState, tracker: BudgetTracker, signal: AbortSignal): Promise<AlgorithmState> {
@@ -210,6 +235,7 @@ export class AlgorithmEngine {
       worker: this.deps.worker,
       verifier: this.deps.verifier,
       storage: this.deps.storage,
+      ...(this.deps.learning ? { learning: this.deps.learning } : {}),
       clock: this.clock,
       logger: this.deps.logger,
       signal,
@@ -303,7 +329,8 @@ export class AlgorithmEngine {
   /** LEARN: the exit state (fail-closed), a reflection, the final commit. */
   private learn(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
     const { exit, reason } = exitOf(state);
-    return this.finish(state, exit, reason, tracker, reflectionOf(state, tracker, this.clock.now().toISOString()));
+    // With a learning service, the reflection is its (after the commit, from the stored facts).
+    return this.finish(state, exit, reason, tracker, this.deps.learning ? undefined : reflectionOf(state, tracker, this.clock.now().toISOString()));
   }
 
   private transition(state: AlgorithmState, phase: Phase, gate: RunStep['gate'], next: Phase, tracker: BudgetTracker): AlgorithmState {

@@ -15,6 +15,16 @@ export function checkGate(gate: GateName, state: AlgorithmState, level: EffortSp
   return problems.length === 0 ? { ok: true } : { ok: false, problems };
 }
 
+/** Why a criterion's text is not one testable binary statement (THINK's gate); empty when it is. */
+export function untestable(text: string): string[] {
+  const words = text.trim().split(/\s+/).length;
+  const out: string[] = [];
+  if (words < 3 || words > 20) out.push(`has ${words} words; a criterion is one binary statement of 3–20 words`);
+  if (text.includes('?')) out.push('is a question, not a testable statement');
+  if (VAGUE.test(text)) out.push(`uses a vague word ("${VAGUE.exec(text)![0]}"); say what is observably true`);
+  return out;
+}
+
 const GATE_CHECKS: Record<GateName, (state: AlgorithmState, level: EffortSpec) => string[]> = {
   'min-criteria': ({ criteria }, level) => {
     // Anti-criteria count: they are criteria the verifier must prove too.
@@ -25,15 +35,7 @@ const GATE_CHECKS: Record<GateName, (state: AlgorithmState, level: EffortSpec) =
     if (count > level.maxCriteria) return [`${count} criteria; this effort level allows at most ${level.maxCriteria}`];
     return [];
   },
-  testable: ({ criteria }) =>
-    criteria.flatMap((c) => {
-      const words = c.text.trim().split(/\s+/).length;
-      const out: string[] = [];
-      if (words < 3 || words > 20) out.push(`${c.id} has ${words} words; a criterion is one binary statement of 3–20 words`);
-      if (c.text.includes('?')) out.push(`${c.id} is a question, not a testable statement`);
-      if (VAGUE.test(c.text)) out.push(`${c.id} uses a vague word ("${VAGUE.exec(c.text)![0]}"); say what is observably true`);
-      return out;
-    }),
+  testable: ({ criteria }) => criteria.flatMap((c) => untestable(c.text).map((p) => `${c.id} ${p}`)),
   covered: ({ criteria, packets, memo }) => {
     const known = new Set(criteria.map((c) => c.id));
     const out: string[] = [];

@@ -1,3 +1,4 @@
+import { reflectionId } from '../learning/reflection';
 import type { Reflection, RunState } from '../model';
 import type { BudgetTracker } from './budget-tracker';
 import { reportPasses, unmetCriteria } from './iteration';
@@ -23,7 +24,8 @@ export function reflectionOf(state: AlgorithmState, tracker: BudgetTracker, at: 
   const failed = state.report?.results.filter((r) => r.outcome === 'FAIL').length ?? 0;
   const unmet = unmetCriteria(state.report, state.criteria);
   return {
-    id: `refl-${state.run.id.slice(4)}`,
+    // The learning service's id, so its reflection of the same run replaces this one.
+    id: reflectionId(state.run.id),
     runId: state.run.id,
     timestamp: at,
     effortLevel: state.run.effort,

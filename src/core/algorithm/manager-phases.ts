@@ -4,16 +4,17 @@ import type { AnyCriterion, Packet } from '../model';
 import { decision, describeChange, type NodeContext } from './context';
 import { addRow } from './isc-manager';
 import { CriteriaDraft, CriteriaReview, OUTPUT_SCHEMAS, Plan, VerificationPlan, type DraftCriterion, type OutputSchemaName } from './outputs';
+import { addLearnedRows, memoryOffers } from './memory-offers';
 import { managerMessages } from './prompts';
 import type { AlgorithmState } from './state';
-import { managerView } from './views';
+import { managerView, type ManagerView } from './views';
 
 /** Asks the manager role for the phase's structured output and records what the call cost. */
-async function askManager<S extends z.ZodType>(state: AlgorithmState, ctx: NodeContext, schema: S): Promise<z.output<S>> {
+async function askManager<S extends z.ZodType>(state: AlgorithmState, ctx: NodeContext, schema: S, learned: ManagerView['learnedFromPastRuns'] = []): Promise<z.output<S>> {
   const role = ctx.roles.manager;
   const name = role.outputs[ctx.phase] as OutputSchemaName | undefined;
   if (!name || OUTPUT_SCHEMAS[name] !== (schema as unknown)) throw new Error(`the manager role file gives no matching output for ${ctx.phase}`);
-  const view = managerView(state, ctx.phase, { minCriteria: ctx.spec.minCriteria, maxCriteria: ctx.spec.maxCriteria });
+  const view = managerView(state, ctx.phase, { minCriteria: ctx.spec.minCriteria, maxCriteria: ctx.spec.maxCriteria }, learned);
   const result = await ctx.models.generateObject('manager', state.run.effort, {
     name: name.replace(/-/g, '_'),
     schema,
@@ -70,9 +71,11 @@ function applyCriteria(state: AlgorithmState, ctx: NodeContext, next: AnyCriteri
 }
 
 export async function observe(state: AlgorithmState, ctx: NodeContext): Promise<void> {
-  const out = await askManager(state, ctx, CriteriaDraft);
+  const memory = await memoryOffers(state, ctx);
+  const out = await askManager(state, ctx, CriteriaDraft, memory.view);
   recordDecisions(state, ctx, out.decisions);
-  applyCriteria(state, ctx, mergeCriteria(state, out.criteria, ctx.clock.now().toISOString()), 'OBSERVE turned the request into criteria');
+  const merged = mergeCriteria(state, out.criteria, ctx.clock.now().toISOString());
+  applyCriteria(state, ctx, addLearnedRows(state, ctx, merged, memory.offers), 'OBSERVE turned the request into criteria');
 }
 
 export async function think(state: AlgorithmState, ctx: NodeContext): Promise<void> {
@@ -84,6 +87,10 @@ export async function think(state: AlgorithmState, ctx: NodeContext): Promise<vo
   // A criterion the verifier found unmet cannot be reviewed away: it stays (reworded, perhaps).
   const unmet = state.report ? state.criteria.filter((c) => c.outcome !== undefined && c.outcome !== 'PASS' && !reviewed.some((r) => r.id === c.id)) : [];
   if (unmet.length > 0) ctx.emit(state, { kind: 'note', message: `THINK tried to drop unmet ${unmet.map((c) => c.id).join(', ')}; kept`, role: 'system' });
+  // Rows learned from past runs are the user's to drop (in the PRD), not the reviewer's.
+  const learned = state.criteria.filter((c) => state.memo.learned.includes(c.id) && !reviewed.some((r) => r.id === c.id) && !unmet.includes(c));
+  if (learned.length > 0) ctx.emit(state, { kind: 'note', message: `THINK tried to drop ${learned.map((c) => c.id).join(', ')}, learned from past runs; kept for the user to decide`, role: 'system' });
+  unmet.push(...learned);
   const merged = [...reviewed, ...unmet].map((c) => (state.criteria.find((o) => o.id === c.id && o.text === c.text && o.outcome === 'PASS') ? c : ({ ...c, status: 'PENDING', outcome: undefined } as AnyCriterion)));
   applyCriteria(state, ctx, merged.map(stripUndefined), 'THINK reviewed the criteria for completeness and testability');
 }

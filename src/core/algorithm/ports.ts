@@ -3,6 +3,7 @@ import type { EscalationEvent, RoutedCall } from '../../llm/router';
 import type { ObjectRequest, ObjectResult } from '../../llm/structured';
 import type { LanguageModel, ModelRole } from '../../llm/types';
 import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, FileEdit, Packet, Phase, Reflection, Run, RunEvent, VerificationReport } from '../model';
+import type { LearnedCriterion } from '../learning/memory';
 import type { AlgorithmState, RunStep } from './state';
 import type { SpecialistView } from './views';
 import type { EventDraft } from './context';
@@ -118,6 +119,17 @@ export interface PrdFile {
   readonly path: string;
   read(): Promise<string | undefined>;
   write(text: string): Promise<void>;
+}
+
+/**
+ * What the engine asks of learning (the LearningService behind `runLearning`). Both calls
+ * may fail; the engine records the failure as a run event and the run ends as it would have.
+ */
+export interface RunLearning {
+  /** Criteria learned from similar past runs (failing or missing in low-rated ones, themes' suggestions), for OBSERVE. */
+  memoryFor(request: string, signal: AbortSignal): Promise<readonly LearnedCriterion[]>;
+  /** After the exit state is committed: the reflection (STANDARD and above), mining every tenth run. Returns what it did, one line each, for the run's events. */
+  afterRun(run: Run, signal: AbortSignal): Promise<readonly string[]>;
 }
 
 export type { Phase };

@@ -8,7 +8,7 @@ import type { AuditorView, ManagerView, SpecialistView } from './views';
  */
 
 const TASK: Record<string, string> = {
-  OBSERVE: 'Reverse-engineer the request into criteria and anti-criteria. Keep every criterion the user already wrote; you may add INFERRED and IMPLICIT ones.',
+  OBSERVE: 'Reverse-engineer the request into criteria and anti-criteria. Keep every criterion the user already wrote; you may add INFERRED and IMPLICIT ones. Criteria in learnedFromPastRuns failed or were missing in similar past runs the user rated low: they are added as INFERRED rows after your answer unless you already cover them.',
   THINK: 'Review the criteria for completeness and testability: split compound ones, make vague ones observable, add missing ones. Return the whole list.',
   PLAN: 'Group the criteria into packets of work ordered by dependency. Every criterion that is not yet passing must be owned by a packet or waived with a rationale.',
   BUILD: 'Give every criterion a concrete verification method: the exact command, pattern, path or task.',

@@ -32,6 +32,8 @@ export const RunStep = z
         compressed: z.boolean().default(false),
         /** Criteria the user wrote (a PRD's): kept verbatim by OBSERVE and THINK. */
         pinned: z.array(z.string()).default([]),
+        /** Rows OBSERVE added from memory (INFERRED, provenance in their notes): THINK may reword them, not drop them; the user may. */
+        learned: z.array(z.string()).default([]),
         /** Passing results in the best report. */
         bestPassing: z.number().int().nonnegative().default(0),
         /** The exit state VERIFY decided, applied by LEARN. */
@@ -47,7 +49,7 @@ export const RunStep = z
 export type RunStep = z.infer<typeof RunStep>;
 export type StepMemo = RunStep['memo'];
 
-export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], bestPassing: 0 });
+export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0 });
 
 /** Everything the engine holds about a run between steps; rebuilt from the store on resume. */
 export interface AlgorithmState {

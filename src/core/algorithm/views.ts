@@ -40,6 +40,8 @@ export interface ManagerView {
   /** The last few decisions, for continuity; the full log is archive. */
   readonly recentDecisions: readonly { readonly decision: string; readonly rationale: string }[];
   readonly limits: { readonly minCriteria: number; readonly maxCriteria: number };
+  /** OBSERVE only: criteria learned from similar past runs, with where each came from. */
+  readonly learnedFromPastRuns?: readonly { readonly text: string; readonly from: string }[];
 }
 
 /** A specialist reads the task spec, its packet, and the reports on its own candidates. */
@@ -80,7 +82,7 @@ const failures = (results: readonly CriterionResult[]): FailureLine[] =>
 
 const RECENT_DECISIONS = 5;
 
-export function managerView(state: AlgorithmState, phase: Phase, limits: ManagerView['limits']): ManagerView {
+export function managerView(state: AlgorithmState, phase: Phase, limits: ManagerView['limits'], learned: ManagerView['learnedFromPastRuns'] = []): ManagerView {
   const { run } = state;
   return {
     role: 'manager',
@@ -96,6 +98,7 @@ export function managerView(state: AlgorithmState, phase: Phase, limits: Manager
     delta: state.memo.delta,
     recentDecisions: state.decisions.slice(-RECENT_DECISIONS).map((d: Decision) => ({ decision: d.decision, rationale: d.rationale })),
     limits,
+    ...(learned.length > 0 ? { learnedFromPastRuns: learned } : {}),
   };
 }
 

@@ -8,3 +8,4 @@ export * from './mining';
 export * from './memory';
 export * from './pai-jsonl';
 export * from './service';
+export * from './run-learning';

@@ -1,4 +1,4 @@
-import { Criterion, type CriterionSource } from '../model';
+import { Criterion, type CriterionSource, type VerificationMethod } from '../model';
 import type { Theme } from './mining';
 import type { RunFacts } from './run-facts';
 import { cosine, TfIdf } from './text-similarity';
@@ -25,6 +25,10 @@ export interface LearnedCriterion {
   readonly text: string;
   readonly source: Extract<CriterionSource, 'INFERRED'>;
   readonly provenance: Provenance;
+  /** A past run's anti-criterion is offered as one. */
+  readonly anti?: boolean;
+  /** The past run's verification method, when the offer is one of its criteria. */
+  readonly verify?: VerificationMethod;
 }
 
 export interface MemoryOptions {
@@ -53,17 +57,17 @@ export function learnedCriteria(request: string, pastRuns: readonly RunFacts[], 
 
   const offers: LearnedCriterion[] = [];
   const seen = new Set<string>();
-  const offer = (text: string, provenance: Provenance) => {
+  const offer = (text: string, provenance: Provenance, extra: Pick<LearnedCriterion, 'anti' | 'verify'> = {}) => {
     const key = text.toLowerCase().replace(/\W+/g, ' ').trim();
     if (!key || seen.has(key)) return;
     seen.add(key);
-    offers.push({ text, source: 'INFERRED', provenance });
+    offers.push({ text, source: 'INFERRED', provenance, ...extra });
   };
   for (const { run, similarity } of similar) {
     if (run.rating === undefined || run.rating >= LOW_RATED_BELOW) continue;
     for (const c of run.criteria) {
       const why = c.outcome === 'FAIL' ? 'failed' : c.outcome !== 'PASS' ? 'unproven' : c.addedLater ? 'added-later' : undefined;
-      if (why) offer(c.text, { kind: 'past-run', runId: run.runId, request: run.request, criterionId: c.id, rating: run.rating, similarity: round(similarity), why });
+      if (why) offer(c.text, { kind: 'past-run', runId: run.runId, request: run.request, criterionId: c.id, rating: run.rating, similarity: round(similarity), why }, { ...(c.kind === 'anti-criterion' ? { anti: true } : {}), ...(c.verify ? { verify: c.verify } : {}) });
     }
   }
   for (const { run, similarity } of similar) {

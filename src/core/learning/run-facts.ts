@@ -1,4 +1,4 @@
-import type { AnyCriterion, FailureLabel, Outcome, Run, VerificationReport } from '../model';
+import type { AnyCriterion, FailureLabel, Outcome, Run, VerificationMethod, VerificationReport } from '../model';
 
 /** One criterion as a finished run left it. */
 export interface CriterionFact {
@@ -10,6 +10,8 @@ export interface CriterionFact {
   readonly failureLabel?: FailureLabel;
   /** Criteria the run added after its first version: missing at the start. */
   readonly addedLater: boolean;
+  /** How it was verified, so a run that learns it can verify it the same way. */
+  readonly verify?: VerificationMethod;
 }
 
 /** What the LEARN phase knows about a finished run: the input of reflections and memory. */
@@ -63,6 +65,7 @@ export function runFacts(
         outcome: verdict?.outcome ?? c.outcome,
         ...(verdict?.failureLabel ? { failureLabel: verdict.failureLabel } : {}),
         addedLater: !original.has(c.id),
+        ...(c.verify ? { verify: c.verify } : {}),
       };
     }),
     ...(rating?.rating !== undefined ? { rating: rating.rating } : {}),

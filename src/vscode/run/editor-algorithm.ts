@@ -117,10 +117,16 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
           },
         }
       : {}),
+    // Memory of similar past runs into OBSERVE, and the reflection after the run (issue 9).
+    learning: e.runLearning(new e.LearningService(o.store, { version: extensionVersion() }), { managerModel: (l) => o.models.route('manager', l) }),
     logger: o.logger,
     onEvent: o.onEvent,
   });
   return { engine: algorithm, workspace, storage, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
+}
+
+function extensionVersion(): string {
+  return (vscode.extensions.getExtension('ideal-state.ideal-state')?.packageJSON as { version?: string } | undefined)?.version ?? 'unknown';
 }
 
 /** The run's PRD, read from its open document if any and written through WorkspaceEdit like the agent's files. */
