@@ -152,9 +152,23 @@ export class Workbench {
 
   /** The content of a webview view in the side bar (its iframe is laid over the view's pane). */
   async sideBarWebview(contentSelector, { timeoutMs = 20_000 } = {}) {
-    const content = this.page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
-    await content.locator(contentSelector).first().waitFor({ timeout: timeoutMs });
-    return content;
+    // Other webviews (an ISC table, a PRD editor) may be visible too: take the one laid over the side bar.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const name = await this.page.evaluate(() => {
+        const bar = document.querySelector('.part.sidebar')?.getBoundingClientRect();
+        if (!bar) return undefined;
+        const inside = (r) => r.width > 0 && r.height > 0 && r.left >= bar.left - 1 && r.right <= bar.right + 1 && r.top >= bar.top - 1 && r.bottom <= bar.bottom + 1;
+        return [...document.querySelectorAll('iframe.webview.ready')].find((f) => inside(f.getBoundingClientRect()))?.getAttribute('name') ?? undefined;
+      });
+      if (name) {
+        const content = this.page.frameLocator(`iframe[name="${name}"]`).frameLocator('#active-frame');
+        await content.locator(contentSelector).first().waitFor({ timeout: Math.max(1_000, deadline - Date.now()) });
+        return content;
+      }
+      if (Date.now() > deadline) throw new Error(`no webview is visible in the side bar (waiting for ${contentSelector})`);
+      await this.page.waitForTimeout(250);
+    }
   }
 
   /** Developer: Reload Window, then wait for the workbench to come back. */
