@@ -78,6 +78,8 @@ describe('API keys, as a person sets one', () => {
       .getByRole('button', { name: 'Set API Key' })
       .click();
     await workbench.pickQuickPickItem('openai');
+    // Type only once the key's own (password) box is up, not into the closing provider pick.
+    await workbench.page.locator('.quick-input-widget .quick-input-box input[type="password"]').waitFor({ timeout: 15_000 });
     await workbench.typeIntoInputBox(PLANTED);
     await workbench.notifications({ containing: 'is saved in VS Code' });
 
