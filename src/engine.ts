@@ -57,6 +57,7 @@ export { confinePath, PathEscapeError } from './agent/workspace';
 export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
 export { runCommand } from './verify/run-command';
 export { searchWorkspace } from './verify/search';
+export { searchForAgent } from './agent/workspace-search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
 export { LearningService, formatFigures, runLearning } from './core/learning';

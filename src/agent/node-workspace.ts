@@ -1,11 +1,9 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { confineGlob, confinePath as confineOnDisk } from '../verify/confine';
+import { confinePath as confineOnDisk } from '../verify/confine';
 import { runCommand } from '../verify/run-command';
-import { searchWorkspace } from '../verify/search';
-import { SearchScope } from '../verify/search-scope';
-import { compilePattern } from '../verify/search-types';
 import { confinePath, PathEscapeError, type CommandResult, type SearchHit, type WorkspaceTools } from './workspace';
+import { searchForAgent } from './workspace-search';
 
 const SKIP = new Set(['.git', 'node_modules']);
 
@@ -62,23 +60,8 @@ export class NodeWorkspace implements WorkspaceTools {
     return out;
   }
 
-  async search(pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
-    const compiled = compilePattern(pattern);
-    if (!compiled.ok) throw new Error(compiled.reason);
-    if (options.glob !== undefined) {
-      const glob = confineGlob(options.glob);
-      if (!glob.ok) throw new PathEscapeError(options.glob, glob.reason);
-    }
-    const scope = SearchScope.create(this.root, options.glob, [], []);
-    const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs: 30_000, maxLocations: options.limit }, this.ripgrepPath);
-    if (outcome.kind !== 'done') throw new Error(outcome.kind === 'error' ? outcome.reason : `search ${outcome.kind}`);
-    const hits: SearchHit[] = [];
-    const cache = new Map<string, string[]>();
-    for (const loc of outcome.locations) {
-      if (!cache.has(loc.file)) cache.set(loc.file, ((await this.readFile(loc.file)) ?? '').split(/\r?\n/));
-      hits.push({ file: loc.file, line: loc.line, text: (cache.get(loc.file)![loc.line - 1] ?? '').slice(0, 300) });
-    }
-    return hits;
+  search(pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
+    return searchForAgent({ root: this.root, ...(this.ripgrepPath ? { ripgrepPath: this.ripgrepPath } : {}), readFile: (f) => this.readFile(f) }, pattern, options);
   }
 
   async writeFile(requested: string, text: string): Promise<void> {

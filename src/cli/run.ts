@@ -251,23 +251,30 @@ function report(result: RunResult, json: boolean, io: Output): void {
   io.out(`run ${result.run.id}${result.run.prdPath ? `, PRD ${result.run.prdPath}` : ''}`);
 }
 
-async function bundle(runId: string | undefined, out: string | undefined, storeFile: string, workspace: string, io: Output): Promise<number> {
-  if (!runId || !out) {
-    io.err(`ideal-state: bundle needs RUN_ID and --out DIR\n\n${RUN_USAGE}`);
-    return 2;
-  }
+/** Opens the store, and runs `work` on a run that exists there (exit 2 when it does not). */
+async function withStoredRun(runId: string, storeFile: string, io: Output, work: (store: Store) => Promise<number>): Promise<number> {
   const store = await Store.open({ file: storeFile });
   try {
     if (!store.runs.get(runId)) {
       io.err(`ideal-state: no run ${runId} in ${store.location}`);
       return 2;
     }
-    const written = await exportRunBundle(store, runId, path.resolve(out), workspace);
-    io.out(`bundle written to ${written.folder} (${written.files.length} files)`);
-    return 0;
+    return await work(store);
   } finally {
     store.close();
   }
+}
+
+async function bundle(runId: string | undefined, out: string | undefined, storeFile: string, workspace: string, io: Output): Promise<number> {
+  if (!runId || !out) {
+    io.err(`ideal-state: bundle needs RUN_ID and --out DIR\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  return withStoredRun(runId, storeFile, io, async (store) => {
+    const written = await exportRunBundle(store, runId, path.resolve(out), workspace);
+    io.out(`bundle written to ${written.folder} (${written.files.length} files)`);
+    return 0;
+  });
 }
 
 async function undo(runId: string | undefined, storeFile: string, workspace: string, json: boolean, io: Output): Promise<number> {
@@ -275,16 +282,9 @@ async function undo(runId: string | undefined, storeFile: string, workspace: str
     io.err(`ideal-state: undo needs RUN_ID\n\n${RUN_USAGE}`);
     return 2;
   }
-  const store = await Store.open({ file: storeFile });
-  try {
-    if (!store.runs.get(runId)) {
-      io.err(`ideal-state: no run ${runId} in ${store.location}`);
-      return 2;
-    }
+  return withStoredRun(runId, storeFile, io, async (store) => {
     const restored = await undoRunChanges(new StoreRunStorage(store).checkpoints(runId), new NodeWorkspace(workspace));
     io.out(json ? JSON.stringify({ runId, restored }) : restored.length > 0 ? `restored ${restored.length} file(s): ${restored.join(', ')}` : 'the run changed no files');
     return 0;
-  } finally {
-    store.close();
-  }
+  });
 }

@@ -4,7 +4,6 @@ import type { CommandResult, SearchHit, WorkspaceTools } from '../../agent/works
 import { engine } from '../engine';
 
 const SKIP = new Set(['.git', 'node_modules']);
-const SEARCH_TIMEOUT_MS = 30_000;
 
 /**
  * A specialist's workspace in the editor. Reads see open documents first, so the agent
@@ -70,24 +69,8 @@ export class EditorWorkspace implements WorkspaceTools {
   }
 
   /** The verification engine's search (ripgrep, or its JS fallback) over files on disk. */
-  async search(pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
-    const { compilePattern, confineGlob, PathEscapeError, SearchScope, searchWorkspace } = engine();
-    const compiled = compilePattern(pattern);
-    if (!compiled.ok) throw new Error(compiled.reason);
-    if (options.glob !== undefined) {
-      const glob = confineGlob(options.glob);
-      if (!glob.ok) throw new PathEscapeError(options.glob, glob.reason);
-    }
-    const scope = SearchScope.create(this.root, options.glob, [], []);
-    const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs: SEARCH_TIMEOUT_MS, maxLocations: options.limit }, this.ripgrepPath);
-    if (outcome.kind !== 'done') throw new Error(outcome.kind === 'error' ? outcome.reason : `search ${outcome.kind}`);
-    const lines = new Map<string, string[]>();
-    const hits: SearchHit[] = [];
-    for (const loc of outcome.locations) {
-      if (!lines.has(loc.file)) lines.set(loc.file, ((await this.readFile(loc.file)) ?? '').split(/\r?\n/));
-      hits.push({ file: loc.file, line: loc.line, text: (lines.get(loc.file)![loc.line - 1] ?? '').slice(0, 300) });
-    }
-    return hits;
+  search(pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
+    return engine().searchForAgent({ root: this.root, ...(this.ripgrepPath ? { ripgrepPath: this.ripgrepPath } : {}), readFile: (f) => this.readFile(f) }, pattern, options);
   }
 
   /** The whole file becomes `text`: one undoable edit of its document, then saved; a new file is created (with its folders) the same way. */

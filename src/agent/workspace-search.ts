@@ -1,0 +1,39 @@
+import { confineGlob } from '../verify/confine';
+import { searchWorkspace } from '../verify/search';
+import { SearchScope } from '../verify/search-scope';
+import { compilePattern } from '../verify/search-types';
+import { PathEscapeError, type SearchHit } from './workspace';
+
+/** What the agent's search needs: the workspace root and a way to read a file's current text. */
+export interface SearchSource {
+  readonly root: string;
+  readonly ripgrepPath?: string;
+  readFile(relative: string): Promise<string | undefined>;
+}
+
+const SEARCH_TIMEOUT_MS = 30_000;
+
+/**
+ * The agent's search tool, shared by the editor's and the command line's workspaces: the
+ * verification engine's search (ripgrep, or its JS fallback) with the glob confined to the
+ * workspace, and each hit's line read through `readFile`, so an open editor's unsaved text
+ * is what the agent sees there.
+ */
+export async function searchForAgent(source: SearchSource, pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
+  const compiled = compilePattern(pattern);
+  if (!compiled.ok) throw new Error(compiled.reason);
+  if (options.glob !== undefined) {
+    const glob = confineGlob(options.glob);
+    if (!glob.ok) throw new PathEscapeError(options.glob, glob.reason);
+  }
+  const scope = SearchScope.create(source.root, options.glob, [], []);
+  const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs: SEARCH_TIMEOUT_MS, maxLocations: options.limit }, source.ripgrepPath);
+  if (outcome.kind !== 'done') throw new Error(outcome.kind === 'error' ? outcome.reason : `search ${outcome.kind}`);
+  const lines = new Map<string, string[]>();
+  const hits: SearchHit[] = [];
+  for (const loc of outcome.locations) {
+    if (!lines.has(loc.file)) lines.set(loc.file, ((await source.readFile(loc.file)) ?? '').split(/\r?\n/));
+    hits.push({ file: loc.file, line: loc.line, text: (lines.get(loc.file)![loc.line - 1] ?? '').slice(0, 300) });
+  }
+  return hits;
+}
