@@ -78,6 +78,8 @@ const timedStorage = {
   checkpoints: (id) => storage.checkpoints(id),
 };
 const engineOnly = [];
+const detail = [];
+let commitsAtLast = 0;
 let commitAtLast = 0;
 const engine = new lib.AlgorithmEngine({
   storage: timedStorage,
@@ -91,6 +93,8 @@ const engine = new lib.AlgorithmEngine({
       const now = performance.now();
       transitions.push(now - last);
       engineOnly.push(now - last - (commitMs - commitAtLast));
+      if (process.env.BENCH_DETAIL) detail.push(`${e.message} ${(now - last).toFixed(1)} commits ${commits - commitsAtLast} ${(commitMs - commitAtLast).toFixed(1)}`);
+      commitsAtLast = commits;
       commitAtLast = commitMs;
       last = now;
     }
@@ -132,3 +136,5 @@ const figures = {
 console.log(`transition overhead p50 ${figures.transition_overhead_ms_p50} ms (p95 ${figures.transition_overhead_ms_p95} ms) over ${transitions.length} transitions; without the durable commits ${figures.engine_only_ms_p50} ms; ${commits} commits, p50 ${figures.durable_commit_ms_p50} ms each (load average ${os.loadavg()[0].toFixed(1)})`);
 console.log(`prompt tokens per iteration: ${[...tokensByIteration].map(([i, t]) => `${i}:${t}`).join(' ')}; whole-history prompt at iteration 8 would be ${fullHistoryIter8}`);
 console.log(JSON.stringify(figures));
+if (process.env.BENCH_DETAIL) console.log(detail.join("\\n"));
+if (process.env.BENCH_PRD) fs.writeFileSync(process.env.BENCH_PRD, prdText);

@@ -31,7 +31,12 @@ export interface NodeContext {
   /** Gate problems of the previous attempt of this node, to tell the role. */
   readonly retryProblems: readonly string[];
   emit(state: AlgorithmState, event: EventDraft): RunEvent;
-  /** Commits progress inside a node (EXECUTE claims and candidates), with the events so far. */
+  /**
+   * Progress inside a node (EXECUTE claims and candidates), with the events so far: committed
+   * once the work in hand is done and the process is about to wait (a model reply, an approval,
+   * a timer), or with the node's transition if that comes first. Nothing that finished is ever
+   * left uncommitted across a wait; a node whose work never waits costs one commit, not one per step.
+   */
   commitProgress(state: AlgorithmState): void;
 }
 

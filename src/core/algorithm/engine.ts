@@ -96,6 +96,8 @@ export class AlgorithmEngine {
   private pendingEvents: RunEvent[] = [];
   /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
   private prdShown = '';
+  /** Progress (EXECUTE claims, finished packets) waiting for the event loop to be idle; see `commitBeforeWaiting`. */
+  private progress: { readonly state: AlgorithmState; readonly cancel: () => void } | undefined;
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
@@ -243,7 +245,7 @@ export class AlgorithmEngine {
       instance: `${state.run.id.slice(4, 10)}-${this.instance}`,
       retryProblems: state.memo.retry?.phase === phase ? state.memo.retry.problems : [],
       emit: (s, e) => this.emit(s, { phase, ...e }),
-      commitProgress: (s) => this.commit(s, { packets: s.packets, candidates: s.candidates }),
+      commitProgress: (s) => this.commitBeforeWaiting(s),
     };
   }
 
@@ -357,8 +359,38 @@ export class AlgorithmEngine {
     return event;
   }
 
+  /**
+   * Progress committed when the event loop is about to wait, or folded into the next commit
+   * (the node's transition) when that comes first. Work that resolves without waiting (a
+   * packet's result already in hand) is grouped; a wait for anything outside never starts
+   * with finished work uncommitted.
+   */
+  private commitBeforeWaiting(state: AlgorithmState): void {
+    if (this.progress?.state === state) return;
+    this.progress?.cancel();
+    const progress = {
+      state,
+      cancel: whenIdle(() => {
+        if (this.progress !== progress) return;
+        this.progress = undefined;
+        try {
+          this.commit(state, { packets: state.packets, candidates: state.candidates });
+        } catch (error) {
+          // The transition's commit carries the same rows (and fails the run if the store stays broken).
+          this.deps.logger?.warn(`${state.run.id}: progress could not be committed yet: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    };
+    this.progress = progress;
+  }
+
   /** One durable commit of the run with every event since the last one; listeners hear of them after. */
   private commit(state: AlgorithmState, parts: Omit<StepCommit, 'run' | 'events'>): void {
+    // Progress waiting for the loop to be idle belongs to this state: it goes now, in this commit.
+    if (this.progress && this.progress.state.run.id === state.run.id) {
+      this.progress.cancel();
+      this.progress = undefined;
+    }
     const events = this.pendingEvents.filter((e) => e.runId === state.run.id && e.seq < state.eventSeq);
     this.pendingEvents = this.pendingEvents.filter((e) => !events.includes(e));
     this.deps.storage.commit({ run: state.run, criteria: state.criteria, ...parts, events });
@@ -401,4 +433,14 @@ export class AlgorithmEngine {
 function without<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
   const { [key]: _dropped, ...rest } = o;
   return rest;
+}
+
+/** Runs `fn` once the work in hand is done and the event loop would wait (Node's check phase; a zero timer elsewhere). Returns a cancel. */
+function whenIdle(fn: () => void): () => void {
+  if (typeof setImmediate === 'function') {
+    const handle = setImmediate(fn);
+    return () => clearImmediate(handle);
+  }
+  const handle = setTimeout(fn, 0);
+  return () => clearTimeout(handle);
 }

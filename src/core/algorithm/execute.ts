@@ -13,12 +13,10 @@ function isCancel(error: unknown, signal: AbortSignal): boolean {
 /**
  * EXECUTE (DESIGN §4.5): specialists work the packets, at most the level's parallelism at
  * once. Each packet's rows are claimed before work starts and released with a final status
- * after. What changed is committed before any specialist starts working (the new claim with
- * the packets finished since the last commit) and whenever a packet finishes while no new
- * work starts; the last packets to finish ride on the transition's own commit, which follows
- * with nothing in between that touches the world. So a crash loses at most the packets in
- * flight, a resume never redoes a finished one, and a zero-wait EXECUTE costs one commit per
- * packet rather than two.
+ * after. Claims and finished packets are progress: committed before the process next waits
+ * on anything (a model, a person, a command), folded into the transition's commit when no
+ * wait comes first (see `NodeContext.commitProgress`). So a crash loses at most the packets
+ * in flight and a resume never redoes a finished one.
  */
 export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<void> {
   const parallel = Math.max(1, ctx.spec.parallelism);
@@ -40,9 +38,7 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
       const packet: Packet = { ...p, status: 'CLAIMED', claimedBy: workerId, updatedAt: at };
       state.packets = state.packets.map((x) => (x.id === p.id ? packet : x));
       ctx.emit(state, { kind: 'criterion', message: `${workerId} claimed ${p.id} (${p.criterionIds.join(', ')})`, role: 'specialist' });
-      // Before the work begins: the claim, and every packet finished since the last commit.
       ctx.commitProgress(state);
-      uncommitted = false;
       return packet;
     }
     return undefined;
@@ -76,7 +72,7 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
     }
     const what = error ?? work?.blocked;
     ctx.emit(state, { kind: 'criterion', message: `${packet.id} ${ok ? 'done' : `ended BLOCKED: ${what ?? 'no result'}`} (${packet.criterionIds.join(', ')})`, role: 'specialist' });
-    uncommitted = true;
+    ctx.commitProgress(state);
   };
 
   const work = async (packet: Packet, workerId: string): Promise<void> => {
@@ -111,15 +107,8 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
       if (ctx.signal.aborted || failure) return;
       const packet = takeNext(workerId);
       if (!packet) {
-        // Nothing starts now: with packets still in flight, what finished is committed before
-        // waiting on them; with none, the transition's commit (next, nothing in between) holds it.
-        if (active.size === 0) return;
-        if (uncommitted) {
-          ctx.commitProgress(state);
-          uncommitted = false;
-        }
         // The rows of a remaining packet may be held by a packet in flight: wait for one to end.
-        if (!state.packets.some((p) => p.status === 'PLANNED')) return;
+        if (!state.packets.some((p) => p.status === 'PLANNED') || active.size === 0) return;
         await Promise.race([...active].map((p) => p.catch(() => undefined)));
         continue;
       }
@@ -134,8 +123,6 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
   };
 
   const active = new Set<Promise<void>>();
-  /** A packet finished since the last progress commit. */
-  let uncommitted = false;
   const results = await Promise.allSettled(Array.from({ length: parallel }, (_, i) => runWorker(`${ctx.instance}-w${i + 1}`)));
   if (failure) throw failure;
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
