@@ -24,8 +24,13 @@ export interface NodeContext {
   readonly learning?: RunLearning;
   readonly clock: Clock;
   readonly logger?: Logger;
+  /** The run's cancellation; in a manager node also its share of the budget (see NodeDeadline). */
   readonly signal: AbortSignal;
   readonly verifyTimeoutMs: number;
+  /** The node's share of the budget, in ms (with the run's tolerance). */
+  readonly allowanceMs: number;
+  /** The node's share of the budget is spent: start no new packet or step. */
+  timeUp(): boolean;
   /** Unique per engine instance, so claims of a dead process are told apart from live ones. */
   readonly instance: string;
   /** Gate problems of the previous attempt of this node, to tell the role. */

@@ -11,6 +11,7 @@ import { checkGate } from './gates';
 import { decideAfterVerify, unmetCriteria } from './iteration';
 import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
+import { NodeDeadline } from './node-budget';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
 import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage, StepCommit } from './ports';
 import { syncPrdText } from './prd-sync';
@@ -33,8 +34,10 @@ export interface AlgorithmDeps {
   readonly logger?: Logger;
   /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
   readonly onEvent?: (event: RunEvent) => void;
-  /** Per criterion, unless its method names its own. */
+  /** Per criterion, unless its method names its own; at most the VERIFY node's share of the budget. */
   readonly verifyTimeoutMs?: number;
+  /** No node's share of the budget is less than this (default 15 s, see NodeDeadline). */
+  readonly minNodeMs?: number;
   /**
    * Memory for OBSERVE and the reflection after the run (LEARN). Without it the engine
    * writes its own numbers-only reflection with the exit state, as before learning existed.
@@ -80,6 +83,8 @@ export class RunCancelledError extends Error {
 
 const isExit = (s: RunState) => EXIT_STATES.includes(s);
 const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE'];
+/** How a node's work ends when its deadline aborts it (NodeDeadline): the cut itself, or the model call it cancelled. */
+const CUT_ERRORS = ['NodeBudgetCutError', 'LlmCancelledError', 'AbortError'];
 
 /**
  * The Algorithm (DESIGN §4) as a small runner over the phase graph: for each node it
@@ -207,13 +212,17 @@ export class AlgorithmEngine {
     }
 
     this.emit(state, { kind: 'phase', message: `${phase} started (iteration ${state.run.iteration})`, phase, role: node.role === 'system' ? 'system' : node.role });
-    const ctx = this.context(state, phase, spec, signal);
+    const deadline = new NodeDeadline(phase, node, tracker, signal, this.deps.minNodeMs);
+    const ctx = this.context(state, phase, spec, deadline);
     const escalated = this.deps.models.escalations?.length ?? 0;
     try {
       await HANDLERS[phase](state, ctx);
     } catch (error) {
       this.recordEscalations(state, phase, escalated);
-      return this.onNodeError(committed, state, phase, error, signal, tracker);
+      const cut = deadline.cut() && error instanceof Error && CUT_ERRORS.includes(error.name);
+      return cut ? this.cutForBudget(committed, state, phase, deadline, tracker) : this.onNodeError(committed, state, phase, error, signal, tracker);
+    } finally {
+      deadline.dispose();
     }
     this.recordEscalations(state, phase, escalated);
     const gate = checkGate(node.gate, state, spec);
@@ -226,7 +235,7 @@ export class AlgorithmEngine {
     return this.transition(state, phase, 'passed', node.next!, tracker);
   }
 
-  private context(state: AlgorithmState, phase: Phase, spec: NodeContext['spec'], signal: AbortSignal): NodeContext {
+  private context(state: AlgorithmState, phase: Phase, spec: NodeContext['spec'], deadline: NodeDeadline): NodeContext {
     return {
       phase,
       spec,
@@ -240,8 +249,10 @@ export class AlgorithmEngine {
       ...(this.deps.learning ? { learning: this.deps.learning } : {}),
       clock: this.clock,
       logger: this.deps.logger,
-      signal,
+      signal: deadline.signal,
       verifyTimeoutMs: this.deps.verifyTimeoutMs ?? 60_000,
+      allowanceMs: deadline.allowanceMs,
+      timeUp: () => deadline.timeUp(),
       instance: `${state.run.id.slice(4, 10)}-${this.instance}`,
       retryProblems: state.memo.retry?.phase === phase ? state.memo.retry.problems : [],
       emit: (s, e) => this.emit(s, { phase, ...e }),
@@ -292,6 +303,26 @@ export class AlgorithmEngine {
     }
     this.deps.logger?.error(`${kept.run.id} ${phase}: ${message}`);
     return this.finish(kept, 'FAILED', `${phase} failed: ${message}`, tracker);
+  }
+
+  /**
+   * The node ran out of its share of the budget (NodeDeadline): like a spent budget, the run
+   * compresses — what was worked is verified, then LEARN; with nothing to verify it ends
+   * BUDGET_EXHAUSTED now. The node's partial output is not kept (EXECUTE's finished packets are).
+   */
+  private cutForBudget(committed: AlgorithmState, attempted: AlgorithmState, phase: Phase, deadline: NodeDeadline, tracker: BudgetTracker): AlgorithmState {
+    const kept = phase === 'EXECUTE' ? attempted : { ...structuredClone(committed), eventSeq: attempted.eventSeq };
+    const share = Math.round(nodeOf(this.graph, phase).budget * 100);
+    const why = `${phase} used its ${share} % share of the ${kept.run.budgetSeconds} s budget (${Math.round(deadline.allowanceMs / 100) / 10} s with the run's ${this.deps.effort.compressAtPercent} % tolerance) and was cut`;
+    kept.memo.compressed = true;
+    kept.memo.stopping = 'BUDGET_EXHAUSTED';
+    kept.memo.stopReason = why;
+    const worked = kept.criteria.length > 0 && BEFORE_VERIFY.includes(phase) && kept.candidates.length > 0;
+    this.emit(kept, { kind: 'budget', message: `${why}: compressing, ${worked ? 'straight to VERIFY with what was worked' : 'nothing new to verify'}`, phase });
+    if (worked) return this.transition(kept, phase, 'skipped', 'VERIFY', tracker);
+    kept.memo.exit = 'BUDGET_EXHAUSTED';
+    kept.memo.exitReason = why;
+    return this.learn(kept, tracker);
   }
 
   /** Decide / iterate (DESIGN §4.7). */

@@ -61,6 +61,8 @@ export interface PacketAssignment {
   readonly view: SpecialistView;
   /** Model turns allowed (the level's agent steps, decayed in long loops). */
   readonly maxSteps: number;
+  /** True once EXECUTE's share of the budget is spent: take no further step (the step in flight finishes). */
+  readonly timeUp?: () => boolean;
   /** Records every model call, for the run's cost events. */
   readonly onEvent: (event: EventDraft) => void;
 }
