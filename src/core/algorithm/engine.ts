@@ -109,6 +109,9 @@ export class AlgorithmEngine {
     this.roles = deps.roles ?? shippedRoles();
     this.capabilities = deps.capabilities ?? shippedCapabilities();
     this.clock = deps.clock ?? systemClock;
+    // Each role starts on the model tier its level's capabilities name (the router falls back, with a note, when it cannot).
+    const levels = this.capabilities.levels;
+    deps.models.preferTiers?.((role, level) => levels[level]?.models[role]);
   }
 
   async start(input: StartInput, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
@@ -214,7 +217,7 @@ export class AlgorithmEngine {
     this.emit(state, { kind: 'phase', message: `${phase} started (iteration ${state.run.iteration})`, phase, role: node.role === 'system' ? 'system' : node.role });
     const deadline = new NodeDeadline(phase, node, tracker, signal, this.deps.minNodeMs);
     const ctx = this.context(state, phase, spec, deadline);
-    const escalated = this.deps.models.escalations?.length ?? 0;
+    const escalated = { escalations: this.deps.models.escalations?.length ?? 0, tierNotes: this.deps.models.tierNotes?.length ?? 0 };
     try {
       await HANDLERS[phase](state, ctx);
     } catch (error) {
@@ -260,9 +263,15 @@ export class AlgorithmEngine {
     };
   }
 
-  /** Escalations from a local to a frontier model during the node, as run events (seed 001: logged escalation). */
-  private recordEscalations(state: AlgorithmState, phase: Phase, from: number): void {
-    for (const e of this.deps.models.escalations?.slice(from) ?? []) {
+  /**
+   * Escalations from a local to a frontier model during the node, as run events (seed 001:
+   * logged escalation), and where a role could not start on its level's model tier.
+   */
+  private recordEscalations(state: AlgorithmState, phase: Phase, from: { escalations: number; tierNotes: number }): void {
+    for (const note of this.deps.models.tierNotes?.slice(from.tierNotes) ?? []) {
+      this.emit(state, { kind: 'model', message: note.message, phase, role: note.role, model: note.model });
+    }
+    for (const e of this.deps.models.escalations?.slice(from.escalations) ?? []) {
       const event = escalationToRunEvent(e, { runId: state.run.id, seq: 0, at: '', phase });
       this.emit(state, { kind: 'model', message: event.message, phase, ...(event.role ? { role: event.role } : {}), ...(event.model ? { model: event.model } : {}), ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
     }
