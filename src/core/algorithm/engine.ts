@@ -1,11 +1,11 @@
 import { escalationToRunEvent } from '../../llm/router';
-import type { Logger } from '../log';
-import { EXIT_STATES, type AnyCriterion, type EffortLevel, type EffortTable, type Phase, type Reflection, type Run, type RunEvent, type RunState, type VerificationReport } from '../model';
+import { EXIT_STATES, type AnyCriterion, type EffortLevel, type Phase, type Reflection, type Run, type RunEvent, type RunState } from '../model';
 import { createRun } from '../runs';
 import { BudgetTracker, systemClock, type Clock } from './budget-tracker';
 import { shippedCapabilities, type Capabilities } from './capabilities';
 import type { EventDraft, NodeContext } from './context';
 import { classifyEffort } from './effort-classifier';
+import type { AlgorithmDeps, RunResult, StartInput } from './engine-api';
 import { execute } from './execute';
 import { checkGate } from './gates';
 import { decideAfterVerify, unmetCriteria } from './iteration';
@@ -13,58 +13,14 @@ import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
 import { NodeDeadline } from './node-budget';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
-import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage, StepCommit } from './ports';
+import type { StepCommit } from './ports';
 import { syncPrdText } from './prd-sync';
 import { shippedRoles, type Roles } from './roles';
+import { RunCommits } from './run-commits';
 import { emptyMemo, type AlgorithmState, type RunStep } from './state';
 import { verify } from './verify-phase';
 
-export interface AlgorithmDeps {
-  readonly storage: RunStorage;
-  readonly models: ModelCaller;
-  readonly worker: PacketWorker;
-  readonly verifier: CriteriaVerifier;
-  readonly effort: EffortTable;
-  readonly graph?: PhaseGraph;
-  readonly roles?: Roles;
-  readonly capabilities?: Capabilities;
-  /** The run's PRD file; created at OBSERVE when it does not exist. */
-  readonly prdFor?: (run: Run) => PrdFile;
-  readonly clock?: Clock;
-  readonly logger?: Logger;
-  /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
-  readonly onEvent?: (event: RunEvent) => void;
-  /** Per criterion, unless its method names its own; at most the VERIFY node's share of the budget. */
-  readonly verifyTimeoutMs?: number;
-  /** No node's share of the budget is less than this (default 15 s, see NodeDeadline). */
-  readonly minNodeMs?: number;
-  /**
-   * Memory for OBSERVE and the reflection after the run (LEARN). Without it the engine
-   * writes its own numbers-only reflection with the exit state, as before learning existed.
-   */
-  readonly learning?: RunLearning;
-}
-
-export interface StartInput {
-  readonly request: string;
-  /** 'AUTO' asks the effort classifier. */
-  readonly effort: EffortLevel | 'AUTO';
-  /** A PRD whose criteria are the spec: OBSERVE may add to them, never drop or reword them. */
-  readonly prd?: { readonly path: string; readonly criteria: readonly AnyCriterion[] };
-  readonly workspaceFolder?: string;
-}
-
-/** How a run ended, for the caller and `--json`. */
-export interface RunResult {
-  readonly run: Run;
-  readonly state: RunState;
-  readonly criteria: readonly AnyCriterion[];
-  readonly report?: VerificationReport;
-  /** The report with the most passing criteria, and its candidates' ids (BUDGET_EXHAUSTED). */
-  readonly bestReportId?: string;
-  readonly unmet: readonly AnyCriterion[];
-  readonly reason?: string;
-}
+export type { AlgorithmDeps, RunResult, StartInput } from './engine-api';
 
 const HANDLERS: Record<Phase, (state: AlgorithmState, ctx: NodeContext) => Promise<void>> = {
   OBSERVE: observe,
@@ -98,17 +54,17 @@ export class AlgorithmEngine {
   private readonly capabilities: Capabilities;
   private readonly clock: Clock;
   private readonly instance = `w${Math.random().toString(36).slice(2, 8)}`;
-  private pendingEvents: RunEvent[] = [];
+  /** Events waiting for their commit, the commits themselves, and EXECUTE's progress. */
+  private readonly commits: RunCommits;
   /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
   private prdShown = '';
-  /** Progress (EXECUTE claims, finished packets) waiting for the event loop to be idle; see `commitBeforeWaiting`. */
-  private progress: { readonly state: AlgorithmState; readonly cancel: () => void } | undefined;
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
     this.roles = deps.roles ?? shippedRoles();
     this.capabilities = deps.capabilities ?? shippedCapabilities();
     this.clock = deps.clock ?? systemClock;
+    this.commits = new RunCommits(deps.storage, this.clock, deps.onEvent, deps.logger);
     // Each role starts on the model tier its level's capabilities name (the router falls back, with a note, when it cannot).
     const levels = this.capabilities.levels;
     deps.models.preferTiers?.((role, level) => levels[level]?.models[role]);
@@ -195,7 +151,7 @@ export class AlgorithmEngine {
       this.deps.logger?.warn(`${state.run.id}: learning after the run failed (${why}); the run stays ${state.run.state}`);
       this.emit(state, { kind: 'note', message: `LEARN: the reflection could not be written (${why}); the run stays ${state.run.state}`, phase: 'LEARN', role: 'system' });
     }
-    if (this.pendingEvents.some((e) => e.runId === state.run.id)) this.commit(state, {});
+    if (this.commits.hasPending(state.run.id)) this.commit(state, {});
   }
 
   private async runNode(committed: AlgorithmState, tracker: BudgetTracker, signal: AbortSignal): Promise<AlgorithmState> {
@@ -259,7 +215,7 @@ export class AlgorithmEngine {
       instance: `${state.run.id.slice(4, 10)}-${this.instance}`,
       retryProblems: state.memo.retry?.phase === phase ? state.memo.retry.problems : [],
       emit: (s, e) => this.emit(s, { phase, ...e }),
-      commitProgress: (s) => this.commitBeforeWaiting(s),
+      commitProgress: (s) => this.commits.commitBeforeWaiting(s),
     };
   }
 
@@ -394,47 +350,11 @@ export class AlgorithmEngine {
   }
 
   private emit(state: AlgorithmState, e: EventDraft): RunEvent {
-    const event: RunEvent = { inputTokens: 0, outputTokens: 0, costUsd: 0, ...e, runId: state.run.id, seq: state.eventSeq++, at: this.clock.now().toISOString() };
-    this.pendingEvents.push(event);
-    return event;
+    return this.commits.emit(state, e);
   }
 
-  /**
-   * Progress committed when the event loop is about to wait, or folded into the next commit
-   * (the node's transition) when that comes first. Work that resolves without waiting (a
-   * packet's result already in hand) is grouped; a wait for anything outside never starts
-   * with finished work uncommitted.
-   */
-  private commitBeforeWaiting(state: AlgorithmState): void {
-    if (this.progress?.state === state) return;
-    this.progress?.cancel();
-    const progress = {
-      state,
-      cancel: whenIdle(() => {
-        if (this.progress !== progress) return;
-        this.progress = undefined;
-        try {
-          this.commit(state, { packets: state.packets, candidates: state.candidates });
-        } catch (error) {
-          // The transition's commit carries the same rows (and fails the run if the store stays broken).
-          this.deps.logger?.warn(`${state.run.id}: progress could not be committed yet: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }),
-    };
-    this.progress = progress;
-  }
-
-  /** One durable commit of the run with every event since the last one; listeners hear of them after. */
   private commit(state: AlgorithmState, parts: Omit<StepCommit, 'run' | 'events'>): void {
-    // Progress waiting for the loop to be idle belongs to this state: it goes now, in this commit.
-    if (this.progress && this.progress.state.run.id === state.run.id) {
-      this.progress.cancel();
-      this.progress = undefined;
-    }
-    const events = this.pendingEvents.filter((e) => e.runId === state.run.id && e.seq < state.eventSeq);
-    this.pendingEvents = this.pendingEvents.filter((e) => !events.includes(e));
-    this.deps.storage.commit({ run: state.run, criteria: state.criteria, ...parts, events });
-    for (const e of events) this.deps.onEvent?.(e);
+    this.commits.commit(state, parts);
   }
 
   private async syncPrd(state: AlgorithmState): Promise<void> {
@@ -473,14 +393,4 @@ export class AlgorithmEngine {
 function without<T extends object, K extends keyof T>(o: T, key: K): Omit<T, K> {
   const { [key]: _dropped, ...rest } = o;
   return rest;
-}
-
-/** Runs `fn` once the work in hand is done and the event loop would wait (Node's check phase; a zero timer elsewhere). Returns a cancel. */
-function whenIdle(fn: () => void): () => void {
-  if (typeof setImmediate === 'function') {
-    const handle = setImmediate(fn);
-    return () => clearImmediate(handle);
-  }
-  const handle = setTimeout(fn, 0);
-  return () => clearTimeout(handle);
 }
