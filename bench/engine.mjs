@@ -1,8 +1,12 @@
 // Engine overhead per transition and prompt size per iteration over a 10-iteration run,
 // with a zero-latency scripted provider (a test tool, labelled scripted), a stand-in
-// specialist and verifier that take no time, and the real durable store. The alternative
-// compared in the same run: the prompt if it carried the whole history instead of the
-// working set. Last line: one JSON object with the figures.
+// specialist and verifier that take no time, and the real durable store (journal append +
+// fdatasync per commit). Each durable commit is timed, and within it the fdatasync, so the
+// figures separate the engine's work, our commit CPU and the disk. Alternatives compared in
+// the same run: the prompt if it carried the whole history instead of the working set; the
+// commits a per-claim, per-packet scheme would make; an upsert per row with the statement
+// prepared each time (as before) against the cached statement. The machine may be shared:
+// the load average is printed with the figures. Last line: one JSON object with the figures.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
