@@ -7,3 +7,6 @@ export { LlmConfig } from '../src/llm/config';
 export { ScriptedModel, Script } from '../src/llm/providers/scripted';
 export { ModelRouter } from '../src/llm/router';
 export { estimateTokens } from '../src/llm/providers/sdk-errors';
+export { loadSqlJs } from '../src/store/sqljs';
+export { MIGRATIONS } from '../src/store/migrations';
+export { runEventTable } from '../src/store/repositories';

@@ -34,7 +34,13 @@ export class SpecialistAgent implements PacketWorker {
     const messages: ChatMessage[] = specialistMessages(this.deps.role, a.view);
     let closing = '';
     let steps = 0;
+    let outOfTime = false;
     for (; steps < a.maxSteps; steps++) {
+      // EXECUTE's share of the budget is spent: stop before the next step, keep what was done.
+      if (steps > 0 && a.timeUp?.()) {
+        outOfTime = true;
+        break;
+      }
       const { response, usage } = await this.deps.models.chat('specialist', a.level, {
         messages,
         tools: toolbox.definitions(),
@@ -59,7 +65,7 @@ export class SpecialistAgent implements PacketWorker {
     const report = readClosing(closing);
     const denied = toolbox.denials.length > 0 && toolbox.edits.length === 0;
     return {
-      summary: report.summary || (steps >= a.maxSteps ? `stopped after ${a.maxSteps} steps without a closing answer` : 'no summary'),
+      summary: report.summary || (outOfTime ? `stopped after ${steps} steps: EXECUTE's share of the budget was spent` : steps >= a.maxSteps ? `stopped after ${a.maxSteps} steps without a closing answer` : 'no summary'),
       edits: toolbox.edits,
       ...(toolbox.commandOutputs.length > 0 ? { commandOutput: toolbox.commandOutputs.join('\n\n').slice(0, 20_000) } : {}),
       assumptions: report.assumptions,

@@ -2,12 +2,12 @@ import type { z } from 'zod';
 import type { Logger } from '../core/log';
 import type { EffortLevel, Phase, RunEvent } from '../core/model';
 import type { BudgetLedger } from './budgets';
-import { policyFor, routeFor } from './config';
+import { policyFor, routeFor, type RoleRoute } from './config';
 import { BudgetExceededError, isCancellation, LlmConfigError, LlmError, redact, StructuredOutputError } from './errors';
 import type { PriceTable } from './prices';
 import type { ModelSlot, ResolvedModels } from './resolve';
 import { generateObject, type ObjectRequest, type ObjectResult } from './structured';
-import type { ChatRequest, ChatResponse, LanguageModel, ModelRole } from './types';
+import type { ChatRequest, ChatResponse, LanguageModel, ModelClass, ModelRole } from './types';
 import { metered, type RunEventContext, type UsageRecord } from './usage';
 
 export type EscalationReason = 'invalid-output' | 'failure' | 'low-confidence' | 'policy';
@@ -39,6 +39,22 @@ export interface EscalationEvent {
   readonly costUsd: number;
   readonly durationMs: number;
 }
+
+/**
+ * The model tier a role wants at a level (capabilities.yaml `models:`) could not be honoured,
+ * so the role's calls go to the configured route instead; the engine reports it as a run event.
+ */
+export interface TierNote {
+  readonly role: ModelRole;
+  readonly level: EffortLevel;
+  readonly wanted: ModelClass;
+  /** The model used instead (its id). */
+  readonly model: string;
+  readonly message: string;
+}
+
+/** The tier each role should start on at each level; undefined: no preference. */
+export type TierPreference = (role: ModelRole, level: EffortLevel) => ModelClass | undefined;
 
 /** A usage record with the role and level it was spent on. */
 export interface RoutedUsage extends UsageRecord {
@@ -88,13 +104,30 @@ interface Pending {
 export class ModelRouter {
   private readonly states = new Map<string, SlotState>();
   readonly escalations: EscalationEvent[] = [];
+  /** Where a level's tier could not be honoured (see `preferTiers`), once per role and level. */
+  readonly tierNotes: TierNote[] = [];
   private readonly logger?: Logger;
+  private tierFor: TierPreference | undefined;
+  private readonly tiersLogged = new Set<string>();
 
   constructor(
     readonly resolved: ResolvedModels,
     private readonly options: RouterOptions = {},
   ) {
     this.logger = options.logger?.child('models');
+  }
+
+  /**
+   * Starts each role at each level on a model of the tier the level's capabilities name
+   * (capabilities.yaml `models: { manager, specialist, verifier }`). A role whose configured
+   * route is of another class moves to one of the wanted class: the escalation target for
+   * frontier, the first local model for local. A route named for that level in the models
+   * file (`routing.levels`) is the user's choice and stays; so does a role's policy
+   * (`local-only` never leaves the machine, `frontier-only` never goes local). With no model
+   * of the wanted class configured, the configured route serves and a note says so.
+   */
+  preferTiers(tierFor: TierPreference | undefined): void {
+    this.tierFor = tierFor;
   }
 
   /** The model that serves a role at a level now, escalation and policy included. */
@@ -265,7 +298,42 @@ export class ModelRouter {
     const slot = this.resolved.slots.get(id);
     if (!slot) throw new LlmConfigError(`routing names model "${id}", which is not configured`);
     if (!slot.ok) throw new LlmConfigError(`${role} at ${level} routes to "${id}": ${slot.reason}`);
-    return slot.model;
+    return this.tiered(role, level, slot.model);
+  }
+
+  /** The configured route, moved to the level's tier for the role when it can be (see `preferTiers`). */
+  private tiered(role: ModelRole, level: EffortLevel, configured: LanguageModel): LanguageModel {
+    const wanted = this.tierFor?.(role, level);
+    if (!wanted || configured.modelClass === wanted) return configured;
+    const policy = policyFor(this.resolved.config, role);
+    const explicit = explicitRoute(this.resolved.config.routing.levels?.[level], role);
+    let why: string | undefined;
+    let model: LanguageModel | undefined;
+    if (explicit) why = `the models file routes ${role} at ${level} to "${explicit}"`;
+    else if (wanted === 'frontier' && policy === 'local-only') why = `${role} is local-only`;
+    else if (wanted === 'local' && policy === 'frontier-only') why = `${role} is frontier-only`;
+    else {
+      model = wanted === 'frontier' ? this.escalationTarget() : this.firstOfClass('local');
+      if (!model) why = `no ${wanted} model is configured${wanted === 'frontier' ? '' : ' or available'}`;
+    }
+    const key = `${role}/${level}`;
+    if (model) {
+      if (!this.tiersLogged.has(key)) this.logger?.info(`${role} at ${level} starts on ${wanted} model "${model.id}" as the level's capabilities ask (the configured route is ${configured.modelClass} "${configured.id}")`);
+      this.tiersLogged.add(key);
+      return model;
+    }
+    if (!this.tiersLogged.has(key)) {
+      const message = `${role} at ${level}: the level's capabilities want a ${wanted} model, but ${why}; using ${configured.modelClass} model "${configured.id}"`;
+      this.logger?.info(message);
+      this.tierNotes.push({ role, level, wanted, model: configured.id, message });
+      this.tiersLogged.add(key);
+    }
+    return configured;
+  }
+
+  private firstOfClass(modelClass: ModelClass): LanguageModel | undefined {
+    for (const slot of this.resolved.slots.values()) if (slot.ok && slot.model.modelClass === modelClass) return slot.model;
+    return undefined;
   }
 
   private state(role: ModelRole, level: EffortLevel): SlotState {
@@ -278,6 +346,10 @@ export class ModelRouter {
   private report(usage: UsageRecord, role: ModelRole, level: EffortLevel, phase: Phase | undefined): void {
     this.options.onUsage?.({ ...usage, role, level, ...(phase ? { phase } : {}) });
   }
+}
+
+function explicitRoute(route: RoleRoute | undefined, role: ModelRole): string | undefined {
+  return route === undefined ? undefined : typeof route === 'string' ? route : route[role];
 }
 
 /** A top-level `confidence` number between 0 and 1 in a structured answer, if it has one. */

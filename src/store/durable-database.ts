@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Database, SqlJsStatic } from 'sql.js';
+import type { Database, SqlJsStatic, Statement } from 'sql.js';
 import { ReadOnlyStoreError } from './errors';
 import { JournalWriter, readJournal } from './journal';
 import { loadSqlJs } from './sqljs';
@@ -43,6 +43,8 @@ interface JournalRecord {
 }
 
 const PRAGMAS = 'PRAGMA foreign_keys = ON;';
+/** Distinct SQL texts kept prepared; a run's commits use a few dozen. */
+const MAX_PREPARED = 256;
 
 /**
  * A sql.js database made durable without exporting the whole file per commit
@@ -54,6 +56,8 @@ export class DurableDatabase {
   private lastSeq = 0;
   private checkpointTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Prepared statements by SQL text, reused across commits and queries (see `prepared`). */
+  private readonly statements = new Map<string, Statement>();
 
   private constructor(
     private readonly db: Database,
@@ -151,14 +155,14 @@ export class DurableDatabase {
 
   /** Rows as plain objects. */
   query<T = Record<string, SqlParam>>(sql: string, params: readonly SqlParam[] = []): T[] {
-    const statement = this.db.prepare(sql);
+    const statement = this.prepared(sql);
     try {
       statement.bind(params as SqlParam[]);
       const rows: T[] = [];
       while (statement.step()) rows.push(statement.getAsObject() as T);
       return rows;
     } finally {
-      statement.free();
+      statement.reset();
     }
   }
 
@@ -171,7 +175,7 @@ export class DurableDatabase {
     const seq = this.lastSeq + 1;
     this.db.exec('BEGIN');
     try {
-      for (const s of statements) run(this.db, s);
+      for (const s of statements) this.run(s);
       const record: JournalRecord = { seq, statements: [...statements] };
       journal.append(Buffer.from(JSON.stringify(record), 'utf8'));
     } catch (error) {
@@ -191,6 +195,8 @@ export class DurableDatabase {
     const journal = this.journal;
     if (!journal || journal.bytes === 0) return;
     this.db.run("INSERT OR REPLACE INTO store_meta (key, value) VALUES ('checkpoint_seq', ?)", [String(this.lastSeq)]);
+    // sql.js closes and reopens the database to export it, which ends every prepared statement.
+    this.forgetStatements();
     const bytes = this.db.export();
     this.db.exec(PRAGMAS);
     writeFileAtomic(this.options.file, bytes);
@@ -203,9 +209,47 @@ export class DurableDatabase {
     try {
       this.checkpoint();
     } finally {
+      this.forgetStatements();
       this.journal?.close();
       this.lock?.release();
       this.db.close();
+    }
+  }
+
+  /**
+   * The statement for a SQL text, prepared once and reused: preparing (parsing and planning
+   * the SQL in SQLite) cost more than binding and running a row in a commit. Texts that vary
+   * (IN lists, LIMITs) could grow the cache without end, so the least recently used go.
+   */
+  private prepared(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement) {
+      this.statements.delete(sql);
+    } else {
+      statement = this.db.prepare(sql);
+      if (this.statements.size >= MAX_PREPARED) {
+        const [oldest, stale] = this.statements.entries().next().value as [string, Statement];
+        this.statements.delete(oldest);
+        stale.free();
+      }
+    }
+    this.statements.set(sql, statement);
+    return statement;
+  }
+
+  private forgetStatements(): void {
+    for (const statement of this.statements.values()) statement.free();
+    this.statements.clear();
+  }
+
+  /** One statement of a commit: with parameters through its prepared statement, without as a script (migrations). */
+  private run(statement: SqlStatement): void {
+    if (!statement.params || statement.params.length === 0) return void this.db.exec(statement.sql);
+    const prepared = this.prepared(statement.sql);
+    try {
+      prepared.run(statement.params as SqlParam[]);
+    } finally {
+      prepared.reset();
     }
   }
 

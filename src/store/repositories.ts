@@ -1,6 +1,8 @@
 import {
-  AnyCriterion,
+  AntiCriterion,
   Candidate,
+  Criterion,
+  type AnyCriterion,
   Decision,
   Packet,
   PrdIndexEntry,
@@ -15,7 +17,13 @@ import { z } from 'zod';
 import { JsonTable, type RowReader, type StatementSink } from './json-table';
 
 /** The columns a stored criterion carries beside the criterion itself. */
-const StoredCriterionKey = z.object({ runId: z.string().min(1), version: z.number().int().nonnegative() });
+const StoredCriterionKey = { runId: z.string().min(1), version: z.number().int().nonnegative() };
+/**
+ * A criterion with its key, as one discriminated union rather than `AnyCriterion.and(key)`:
+ * the intersection parsed every row twice and merged the results, the largest share of a
+ * commit's validation in profiles. Same rules, same errors.
+ */
+const StoredCriterion = z.discriminatedUnion('kind', [Criterion.extend(StoredCriterionKey), AntiCriterion.extend(StoredCriterionKey)]);
 
 export class RunRepository {
   readonly table: JsonTable<Run>;
@@ -57,7 +65,7 @@ export class CriterionRepository {
     this.table = new JsonTable(
       {
         table: 'criteria',
-        schema: AnyCriterion.and(StoredCriterionKey),
+        schema: StoredCriterion,
         key: ['run_id', 'version', 'id'],
         columns: {
           run_id: (c) => c.runId,

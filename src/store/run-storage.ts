@@ -20,22 +20,53 @@ export function checkpointTable(reader: RowReader, sink: StatementSink): JsonTab
  * The engine's storage port over the workspace store: each step is one `batch`, so the
  * run row, its criteria version, packets, candidates, report, decisions, events and the
  * step record land together or not at all.
+ *
+ * The engine hands over the whole state at every step; rows identical to what this storage
+ * last wrote are left alone, so a step costs what it changed, not the run's size (validating
+ * and writing every row again dominated a transition). A commit that fails remembers nothing.
  */
+/** Runs whose last written rows are remembered (a window runs one at a time; tests run several). */
+const REMEMBERED_RUNS = 8;
+
 export class StoreRunStorage implements RunStorage {
+  /** Per run: row key → the JSON last committed for it. */
+  private readonly written = new Map<string, Map<string, string>>();
+
   constructor(private readonly store: Store) {}
 
   commit(c: StepCommit): void {
+    const runId = c.run.id;
+    const known = this.written.get(runId) ?? new Map<string, string>();
+    const wrote = new Map<string, string>();
+    const changed = <T>(key: string, row: T): boolean => {
+      const json = JSON.stringify(row);
+      if (known.get(key) === json) return false;
+      wrote.set(key, json);
+      return true;
+    };
+    const fresh = <T extends { id: string }>(kind: string, rows: readonly T[] | undefined): T[] => (rows ?? []).filter((r) => changed(`${kind}/${r.id}`, r));
     this.store.batch((tx) => {
-      tx.runs.save(c.run);
-      if (c.criteria) tx.criteria.saveVersion(c.run.id, c.run.criteriaVersion, c.criteria);
-      if (c.packets && c.packets.length > 0) tx.packets.save(...c.packets);
-      if (c.candidates && c.candidates.length > 0) tx.candidates.save(...c.candidates);
-      if (c.report) tx.reports.save(c.report);
-      if (c.decisions && c.decisions.length > 0) tx.decisions.save(...c.decisions);
+      if (changed('run', c.run)) tx.runs.save(c.run);
+      if (c.criteria) {
+        const rows = fresh(`criteria/${c.run.criteriaVersion}`, c.criteria);
+        if (rows.length > 0) tx.criteria.saveVersion(runId, c.run.criteriaVersion, rows);
+      }
+      const packets = fresh('packet', c.packets);
+      if (packets.length > 0) tx.packets.save(...packets);
+      const candidates = fresh('candidate', c.candidates);
+      if (candidates.length > 0) tx.candidates.save(...candidates);
+      if (c.report && changed(`report/${c.report.id}`, c.report)) tx.reports.save(c.report);
+      const decisions = fresh('decision', c.decisions);
+      if (decisions.length > 0) tx.decisions.save(...decisions);
       if (c.reflection) tx.reflections.save(c.reflection);
       if (c.events.length > 0) tx.events.save(...c.events);
       if (c.step) tx.steps.save(c.step);
     });
+    for (const [key, json] of wrote) known.set(key, json);
+    // The most recent runs only: a forgotten run's next commit writes every row, as it always may.
+    this.written.delete(runId);
+    this.written.set(runId, known);
+    if (this.written.size > REMEMBERED_RUNS) this.written.delete(this.written.keys().next().value!);
   }
 
   load(runId: string): AlgorithmState | undefined {

@@ -24,14 +24,24 @@ export interface NodeContext {
   readonly learning?: RunLearning;
   readonly clock: Clock;
   readonly logger?: Logger;
+  /** The run's cancellation; in a manager node also its share of the budget (see NodeDeadline). */
   readonly signal: AbortSignal;
   readonly verifyTimeoutMs: number;
+  /** The node's share of the budget, in ms (with the run's tolerance). */
+  readonly allowanceMs: number;
+  /** The node's share of the budget is spent: start no new packet or step. */
+  timeUp(): boolean;
   /** Unique per engine instance, so claims of a dead process are told apart from live ones. */
   readonly instance: string;
   /** Gate problems of the previous attempt of this node, to tell the role. */
   readonly retryProblems: readonly string[];
   emit(state: AlgorithmState, event: EventDraft): RunEvent;
-  /** Commits progress inside a node (EXECUTE claims and candidates), with the events so far. */
+  /**
+   * Progress inside a node (EXECUTE claims and candidates), with the events so far: committed
+   * once the work in hand is done and the process is about to wait (a model reply, an approval,
+   * a timer), or with the node's transition if that comes first. Nothing that finished is ever
+   * left uncommitted across a wait; a node whose work never waits costs one commit, not one per step.
+   */
   commitProgress(state: AlgorithmState): void;
 }
 

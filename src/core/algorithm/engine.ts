@@ -1,67 +1,26 @@
 import { escalationToRunEvent } from '../../llm/router';
-import type { Logger } from '../log';
-import { EXIT_STATES, type AnyCriterion, type EffortLevel, type EffortTable, type Phase, type Reflection, type Run, type RunEvent, type RunState, type VerificationReport } from '../model';
+import { EXIT_STATES, type AnyCriterion, type EffortLevel, type Phase, type Reflection, type Run, type RunEvent, type RunState } from '../model';
 import { createRun } from '../runs';
 import { BudgetTracker, systemClock, type Clock } from './budget-tracker';
 import { shippedCapabilities, type Capabilities } from './capabilities';
 import type { EventDraft, NodeContext } from './context';
 import { classifyEffort } from './effort-classifier';
+import type { AlgorithmDeps, RunResult, StartInput } from './engine-api';
 import { execute } from './execute';
 import { checkGate } from './gates';
 import { decideAfterVerify, unmetCriteria } from './iteration';
 import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
+import { NodeDeadline } from './node-budget';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
-import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage, StepCommit } from './ports';
+import type { StepCommit } from './ports';
 import { syncPrdText } from './prd-sync';
 import { shippedRoles, type Roles } from './roles';
+import { RunCommits } from './run-commits';
 import { emptyMemo, type AlgorithmState, type RunStep } from './state';
 import { verify } from './verify-phase';
 
-export interface AlgorithmDeps {
-  readonly storage: RunStorage;
-  readonly models: ModelCaller;
-  readonly worker: PacketWorker;
-  readonly verifier: CriteriaVerifier;
-  readonly effort: EffortTable;
-  readonly graph?: PhaseGraph;
-  readonly roles?: Roles;
-  readonly capabilities?: Capabilities;
-  /** The run's PRD file; created at OBSERVE when it does not exist. */
-  readonly prdFor?: (run: Run) => PrdFile;
-  readonly clock?: Clock;
-  readonly logger?: Logger;
-  /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
-  readonly onEvent?: (event: RunEvent) => void;
-  /** Per criterion, unless its method names its own. */
-  readonly verifyTimeoutMs?: number;
-  /**
-   * Memory for OBSERVE and the reflection after the run (LEARN). Without it the engine
-   * writes its own numbers-only reflection with the exit state, as before learning existed.
-   */
-  readonly learning?: RunLearning;
-}
-
-export interface StartInput {
-  readonly request: string;
-  /** 'AUTO' asks the effort classifier. */
-  readonly effort: EffortLevel | 'AUTO';
-  /** A PRD whose criteria are the spec: OBSERVE may add to them, never drop or reword them. */
-  readonly prd?: { readonly path: string; readonly criteria: readonly AnyCriterion[] };
-  readonly workspaceFolder?: string;
-}
-
-/** How a run ended, for the caller and `--json`. */
-export interface RunResult {
-  readonly run: Run;
-  readonly state: RunState;
-  readonly criteria: readonly AnyCriterion[];
-  readonly report?: VerificationReport;
-  /** The report with the most passing criteria, and its candidates' ids (BUDGET_EXHAUSTED). */
-  readonly bestReportId?: string;
-  readonly unmet: readonly AnyCriterion[];
-  readonly reason?: string;
-}
+export type { AlgorithmDeps, RunResult, StartInput } from './engine-api';
 
 const HANDLERS: Record<Phase, (state: AlgorithmState, ctx: NodeContext) => Promise<void>> = {
   OBSERVE: observe,
@@ -80,6 +39,8 @@ export class RunCancelledError extends Error {
 
 const isExit = (s: RunState) => EXIT_STATES.includes(s);
 const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE'];
+/** How a node's work ends when its deadline aborts it (NodeDeadline): the cut itself, or the model call it cancelled. */
+const CUT_ERRORS = ['NodeBudgetCutError', 'LlmCancelledError', 'AbortError'];
 
 /**
  * The Algorithm (DESIGN §4) as a small runner over the phase graph: for each node it
@@ -93,7 +54,8 @@ export class AlgorithmEngine {
   private readonly capabilities: Capabilities;
   private readonly clock: Clock;
   private readonly instance = `w${Math.random().toString(36).slice(2, 8)}`;
-  private pendingEvents: RunEvent[] = [];
+  /** Events waiting for their commit, the commits themselves, and EXECUTE's progress. */
+  private readonly commits: RunCommits;
   /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
   private prdShown = '';
 
@@ -102,6 +64,10 @@ export class AlgorithmEngine {
     this.roles = deps.roles ?? shippedRoles();
     this.capabilities = deps.capabilities ?? shippedCapabilities();
     this.clock = deps.clock ?? systemClock;
+    this.commits = new RunCommits(deps.storage, this.clock, deps.onEvent, deps.logger);
+    // Each role starts on the model tier its level's capabilities name (the router falls back, with a note, when it cannot).
+    const levels = this.capabilities.levels;
+    deps.models.preferTiers?.((role, level) => levels[level]?.models[role]);
   }
 
   async start(input: StartInput, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
@@ -185,7 +151,7 @@ export class AlgorithmEngine {
       this.deps.logger?.warn(`${state.run.id}: learning after the run failed (${why}); the run stays ${state.run.state}`);
       this.emit(state, { kind: 'note', message: `LEARN: the reflection could not be written (${why}); the run stays ${state.run.state}`, phase: 'LEARN', role: 'system' });
     }
-    if (this.pendingEvents.some((e) => e.runId === state.run.id)) this.commit(state, {});
+    if (this.commits.hasPending(state.run.id)) this.commit(state, {});
   }
 
   private async runNode(committed: AlgorithmState, tracker: BudgetTracker, signal: AbortSignal): Promise<AlgorithmState> {
@@ -205,13 +171,17 @@ export class AlgorithmEngine {
     }
 
     this.emit(state, { kind: 'phase', message: `${phase} started (iteration ${state.run.iteration})`, phase, role: node.role === 'system' ? 'system' : node.role });
-    const ctx = this.context(state, phase, spec, signal);
-    const escalated = this.deps.models.escalations?.length ?? 0;
+    const deadline = new NodeDeadline(phase, node, tracker, signal, this.deps.minNodeMs);
+    const ctx = this.context(state, phase, spec, deadline);
+    const escalated = { escalations: this.deps.models.escalations?.length ?? 0, tierNotes: this.deps.models.tierNotes?.length ?? 0 };
     try {
       await HANDLERS[phase](state, ctx);
     } catch (error) {
       this.recordEscalations(state, phase, escalated);
-      return this.onNodeError(committed, state, phase, error, signal, tracker);
+      const cut = deadline.cut() && error instanceof Error && CUT_ERRORS.includes(error.name);
+      return cut ? this.cutForBudget(committed, state, phase, deadline, tracker) : this.onNodeError(committed, state, phase, error, signal, tracker);
+    } finally {
+      deadline.dispose();
     }
     this.recordEscalations(state, phase, escalated);
     const gate = checkGate(node.gate, state, spec);
@@ -224,7 +194,7 @@ export class AlgorithmEngine {
     return this.transition(state, phase, 'passed', node.next!, tracker);
   }
 
-  private context(state: AlgorithmState, phase: Phase, spec: NodeContext['spec'], signal: AbortSignal): NodeContext {
+  private context(state: AlgorithmState, phase: Phase, spec: NodeContext['spec'], deadline: NodeDeadline): NodeContext {
     return {
       phase,
       spec,
@@ -238,18 +208,26 @@ export class AlgorithmEngine {
       ...(this.deps.learning ? { learning: this.deps.learning } : {}),
       clock: this.clock,
       logger: this.deps.logger,
-      signal,
+      signal: deadline.signal,
       verifyTimeoutMs: this.deps.verifyTimeoutMs ?? 60_000,
+      allowanceMs: deadline.allowanceMs,
+      timeUp: () => deadline.timeUp(),
       instance: `${state.run.id.slice(4, 10)}-${this.instance}`,
       retryProblems: state.memo.retry?.phase === phase ? state.memo.retry.problems : [],
       emit: (s, e) => this.emit(s, { phase, ...e }),
-      commitProgress: (s) => this.commit(s, { packets: s.packets, candidates: s.candidates }),
+      commitProgress: (s) => this.commits.commitBeforeWaiting(s),
     };
   }
 
-  /** Escalations from a local to a frontier model during the node, as run events (seed 001: logged escalation). */
-  private recordEscalations(state: AlgorithmState, phase: Phase, from: number): void {
-    for (const e of this.deps.models.escalations?.slice(from) ?? []) {
+  /**
+   * Escalations from a local to a frontier model during the node, as run events (seed 001:
+   * logged escalation), and where a role could not start on its level's model tier.
+   */
+  private recordEscalations(state: AlgorithmState, phase: Phase, from: { escalations: number; tierNotes: number }): void {
+    for (const note of this.deps.models.tierNotes?.slice(from.tierNotes) ?? []) {
+      this.emit(state, { kind: 'model', message: note.message, phase, role: note.role, model: note.model });
+    }
+    for (const e of this.deps.models.escalations?.slice(from.escalations) ?? []) {
       const event = escalationToRunEvent(e, { runId: state.run.id, seq: 0, at: '', phase });
       this.emit(state, { kind: 'model', message: event.message, phase, ...(event.role ? { role: event.role } : {}), ...(event.model ? { model: event.model } : {}), ...(event.durationMs !== undefined ? { durationMs: event.durationMs } : {}) });
     }
@@ -290,6 +268,26 @@ export class AlgorithmEngine {
     }
     this.deps.logger?.error(`${kept.run.id} ${phase}: ${message}`);
     return this.finish(kept, 'FAILED', `${phase} failed: ${message}`, tracker);
+  }
+
+  /**
+   * The node ran out of its share of the budget (NodeDeadline): like a spent budget, the run
+   * compresses — what was worked is verified, then LEARN; with nothing to verify it ends
+   * BUDGET_EXHAUSTED now. The node's partial output is not kept (EXECUTE's finished packets are).
+   */
+  private cutForBudget(committed: AlgorithmState, attempted: AlgorithmState, phase: Phase, deadline: NodeDeadline, tracker: BudgetTracker): AlgorithmState {
+    const kept = phase === 'EXECUTE' ? attempted : { ...structuredClone(committed), eventSeq: attempted.eventSeq };
+    const share = Math.round(nodeOf(this.graph, phase).budget * 100);
+    const why = `${phase} used its ${share} % share of the ${kept.run.budgetSeconds} s budget (${Math.round(deadline.allowanceMs / 100) / 10} s with the run's ${this.deps.effort.compressAtPercent} % tolerance) and was cut`;
+    kept.memo.compressed = true;
+    kept.memo.stopping = 'BUDGET_EXHAUSTED';
+    kept.memo.stopReason = why;
+    const worked = kept.criteria.length > 0 && BEFORE_VERIFY.includes(phase) && kept.candidates.length > 0;
+    this.emit(kept, { kind: 'budget', message: `${why}: compressing, ${worked ? 'straight to VERIFY with what was worked' : 'nothing new to verify'}`, phase });
+    if (worked) return this.transition(kept, phase, 'skipped', 'VERIFY', tracker);
+    kept.memo.exit = 'BUDGET_EXHAUSTED';
+    kept.memo.exitReason = why;
+    return this.learn(kept, tracker);
   }
 
   /** Decide / iterate (DESIGN §4.7). */
@@ -352,17 +350,11 @@ export class AlgorithmEngine {
   }
 
   private emit(state: AlgorithmState, e: EventDraft): RunEvent {
-    const event: RunEvent = { inputTokens: 0, outputTokens: 0, costUsd: 0, ...e, runId: state.run.id, seq: state.eventSeq++, at: this.clock.now().toISOString() };
-    this.pendingEvents.push(event);
-    return event;
+    return this.commits.emit(state, e);
   }
 
-  /** One durable commit of the run with every event since the last one; listeners hear of them after. */
   private commit(state: AlgorithmState, parts: Omit<StepCommit, 'run' | 'events'>): void {
-    const events = this.pendingEvents.filter((e) => e.runId === state.run.id && e.seq < state.eventSeq);
-    this.pendingEvents = this.pendingEvents.filter((e) => !events.includes(e));
-    this.deps.storage.commit({ run: state.run, criteria: state.criteria, ...parts, events });
-    for (const e of events) this.deps.onEvent?.(e);
+    this.commits.commit(state, parts);
   }
 
   private async syncPrd(state: AlgorithmState): Promise<void> {

@@ -2,6 +2,7 @@ import type { Candidate, Packet } from '../model';
 import type { NodeContext } from './context';
 import { decayedSteps } from './iteration';
 import { claimRows, releaseRows } from './isc-manager';
+import { NodeBudgetCutError } from './node-budget';
 import type { PacketWork } from './ports';
 import type { AlgorithmState } from './state';
 import { specialistView } from './views';
@@ -13,8 +14,10 @@ function isCancel(error: unknown, signal: AbortSignal): boolean {
 /**
  * EXECUTE (DESIGN §4.5): specialists work the packets, at most the level's parallelism at
  * once. Each packet's rows are claimed before work starts and released with a final status
- * after; a claim and each finished packet are committed on their own, so a crash loses at
- * most the packets in flight and a resume never redoes a finished one.
+ * after. Claims and finished packets are progress: committed before the process next waits
+ * on anything (a model, a person, a command), folded into the transition's commit when no
+ * wait comes first (see `NodeContext.commitProgress`). So a crash loses at most the packets
+ * in flight and a resume never redoes a finished one.
  */
 export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<void> {
   const parallel = Math.max(1, ctx.spec.parallelism);
@@ -25,6 +28,8 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
   state.criteria = state.criteria.map((c) => (state.memo.coverage[c.id]?.[0] === 'waived' && c.status === 'PENDING' ? { ...c, status: 'ADJUSTED', updatedAt: at } : c));
 
   const takeNext = (workerId: string): Packet | undefined => {
+    // Past the node's share of the budget no packet starts (NodeDeadline): the safe point.
+    if (ctx.timeUp()) return undefined;
     for (const p of state.packets) {
       if (p.status !== 'PLANNED') continue;
       const deps = p.dependsOn.every((d) => state.packets.find((x) => x.id === d)?.status !== 'PLANNED' && state.packets.find((x) => x.id === d)?.status !== 'CLAIMED');
@@ -85,6 +90,7 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
           packet,
           view: specialistView(state, packet),
           maxSteps: steps,
+          timeUp: () => ctx.timeUp(),
           onEvent: (e) => ctx.emit(state, { ...e, phase: 'EXECUTE' }),
         },
         ctx.signal,
@@ -125,6 +131,7 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
   if (failure) throw failure;
   const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (rejected) throw rejected.reason;
+  if (ctx.timeUp() && state.packets.some((p) => p.status === 'PLANNED')) throw new NodeBudgetCutError('EXECUTE', ctx.allowanceMs);
 }
 
 function dropUndefined<T extends object>(o: T): T {

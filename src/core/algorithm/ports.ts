@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EscalationEvent, RoutedCall } from '../../llm/router';
+import type { EscalationEvent, RoutedCall, TierNote, TierPreference } from '../../llm/router';
 import type { ObjectRequest, ObjectResult } from '../../llm/structured';
 import type { LanguageModel, ModelRole } from '../../llm/types';
 import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, FileEdit, Packet, Phase, Reflection, Run, RunEvent, VerificationReport } from '../model';
@@ -48,6 +48,10 @@ export interface FileCheckpoint {
 export interface ModelCaller {
   /** Escalations so far (ModelRouter keeps them); the engine turns new ones into run events. */
   readonly escalations?: readonly EscalationEvent[];
+  /** Where a level's model tier could not be honoured so far; the engine turns new ones into run events. */
+  readonly tierNotes?: readonly TierNote[];
+  /** The tier each role starts on at each level (the capabilities' `models:`); the engine sets it from its capabilities. */
+  preferTiers?(tierFor: TierPreference): void;
   generateObject<S extends z.ZodType>(role: ModelRole, level: EffortLevel, request: ObjectRequest<S> & RoutedCall<z.output<S>>): Promise<ObjectResult<z.output<S>> & { model: LanguageModel }>;
 }
 
@@ -61,6 +65,8 @@ export interface PacketAssignment {
   readonly view: SpecialistView;
   /** Model turns allowed (the level's agent steps, decayed in long loops). */
   readonly maxSteps: number;
+  /** True once EXECUTE's share of the budget is spent: take no further step (the step in flight finishes). */
+  readonly timeUp?: () => boolean;
   /** Records every model call, for the run's cost events. */
   readonly onEvent: (event: EventDraft) => void;
 }

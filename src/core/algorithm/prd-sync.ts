@@ -1,7 +1,12 @@
+import { isScalar, stringify } from 'yaml';
+import { renderSegments, renderVerify } from '../../prd/criterion-line';
 import { applyEdits, type PrdEdit } from '../../prd/edit';
+import { findPair } from '../../prd/frontmatter';
+import { joinLines, type SourceLine } from '../../prd/lines';
+import type { PrdDocument } from '../../prd/model';
 import { newPrdText } from '../../prd/new-prd';
 import { parsePrd } from '../../prd/parse';
-import type { AnyCriterion, EffortTable } from '../model';
+import type { AnyCriterion, Decision, EffortTable, VerificationMethod } from '../model';
 import type { AlgorithmState } from './state';
 
 /**
@@ -57,9 +62,86 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
       },
     });
   }
-  text = applyEdits(doc, edits);
-  doc = parsePrd(text);
-  return addDecisions(text, doc, state);
+  // Decisions are only ever appended, after the other edits; which are missing, the first parse tells.
+  const missing = missingDecisions(doc, state);
+  const inPlace = rewriteInPlace(doc, edits);
+  if (inPlace.rest.length > 0) text = applyEdits(inPlace.changed ? inPlace.text : doc, inPlace.rest);
+  else if (inPlace.changed) text = inPlace.text;
+  if (missing.length === 0) return text;
+  const edited = inPlace.changed || inPlace.rest.length > 0;
+  return addDecisions(text, edited ? parsePrd(text) : doc, missing);
+}
+
+/**
+ * Makes the edits that rewrite a single line where it stands (a criterion's box, text or
+ * verify part; a frontmatter value on one line) all at once on the parsed lines. `applyEdits`
+ * parses the whole file again after every edit, which made a sync cost a parse per changed
+ * criterion; these edits move no line, so the parse they start from stays true for all of them.
+ * Whatever else (new criteria, LOG entries, a key the frontmatter lacks) is left for `applyEdits`.
+ */
+function rewriteInPlace(doc: PrdDocument, edits: readonly PrdEdit[]): { text: string; changed: boolean; rest: PrdEdit[] } {
+  const lines = doc.source.lines.map((l) => ({ ...l }));
+  const rest: PrdEdit[] = [];
+  const touched = new Set<number>();
+  const patches = new Map<string, { check?: string; text?: string; verify?: VerificationMethod }>();
+  for (const edit of edits) {
+    if (edit.kind === 'setChecked' || edit.kind === 'setText' || edit.kind === 'setVerify') {
+      const patch = patches.get(edit.id) ?? {};
+      if (edit.kind === 'setChecked') patch.check = edit.checked ? 'x' : ' ';
+      else if (edit.kind === 'setText') patch.text = oneLine(edit.text);
+      else patch.verify = edit.verify;
+      patches.set(edit.id, patch);
+      continue;
+    }
+    if (edit.kind === 'setFrontmatter') {
+      const line = setScalarInPlace(doc, lines, edit.key, edit.value, touched);
+      if (line !== undefined) {
+        touched.add(line);
+        continue;
+      }
+    }
+    rest.push(edit);
+  }
+  for (const [id, patch] of patches) {
+    const c = doc.criteria.find((x) => x.id === id);
+    if (!c || touched.has(c.line)) {
+      // Not where the parse put it (cannot happen for ids from this parse): the careful way.
+      if (patch.text !== undefined) rest.push({ kind: 'setText', id, text: patch.text });
+      if (patch.verify) rest.push({ kind: 'setVerify', id, verify: patch.verify });
+      if (patch.check !== undefined) rest.push({ kind: 'setChecked', id, checked: patch.check === 'x' });
+      continue;
+    }
+    const s = c.segments;
+    const text = patch.text ?? s.text;
+    const next = {
+      ...s,
+      ...(patch.text !== undefined ? { text } : {}),
+      // As applyEdits does: a bare `Custom` verify part keeps meaning "check this text", so it is rendered against the new text.
+      ...(patch.verify ? { verify: renderVerify(patch.verify, patch.text !== undefined ? text : c.text) } : {}),
+      ...(patch.check !== undefined && (s.check !== ' ') !== (patch.check === 'x') ? { check: patch.check } : {}),
+    };
+    lines[c.line]!.text = renderSegments(next);
+    touched.add(c.line);
+  }
+  const changed = lines.some((l, i) => l.text !== doc.source.lines[i]!.text);
+  return { text: changed ? joinLines({ bom: doc.source.bom, lines }) : '', changed, rest };
+}
+
+/** A frontmatter value that is a scalar on one line, replaced in place as `applyEdits` would; undefined when it is not that simple. */
+function setScalarInPlace(doc: PrdDocument, lines: SourceLine[], key: string, value: unknown, touched: ReadonlySet<number>): number | undefined {
+  const fm = doc.frontmatter;
+  if (!fm?.ok) return undefined;
+  const rendered = stringify(value, { flowCollectionPadding: false, collectionStyle: 'flow' }).trimEnd();
+  const node = findPair(fm.document, key)?.value;
+  if (!isScalar(node) || !node.range || rendered.includes('\n')) return undefined;
+  const start = fm.lineCounter.linePos(node.range[0]);
+  const end = fm.lineCounter.linePos(node.range[1]);
+  // linePos is 1-based and counts from the YAML's first line (the line after the opening fence).
+  const line = start.line + fm.open;
+  if (start.line !== end.line || touched.has(line) || !lines[line]) return undefined;
+  const old = lines[line]!.text;
+  lines[line]!.text = old.slice(0, start.col - 1) + rendered + old.slice(end.col - 1);
+  return line;
 }
 
 function titleOf(request: string): string {
@@ -67,10 +149,13 @@ function titleOf(request: string): string {
   return first.length > 80 ? `${first.slice(0, 79)}…` : first || 'Run';
 }
 
-/** Appends decisions the file does not show yet, in the seed's `### date: title` form. */
-function addDecisions(text: string, doc: ReturnType<typeof parsePrd>, state: AlgorithmState): string {
+function missingDecisions(doc: PrdDocument, state: AlgorithmState): Decision[] {
   const known = new Set(doc.decisions.map((d) => d.title.trim()));
-  const missing = state.decisions.filter((d) => !known.has(oneLine(d.decision)));
+  return state.decisions.filter((d) => !known.has(oneLine(d.decision)));
+}
+
+/** Appends decisions the file does not show yet, in the seed's `### date: title` form. */
+function addDecisions(text: string, doc: PrdDocument, missing: readonly Decision[]): string {
   const section = doc.sections.find((s) => s.kind === 'decisions');
   if (missing.length === 0 || !section) return text;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';

@@ -26,7 +26,8 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
   const outcome = toRun.length === 0 ? { results: [], passed: true, summary: 'nothing to re-verify' } : await ctx.verifier.verify(toRun, {
     signal: ctx.signal,
     parallelism: ctx.spec.parallelism,
-    timeoutMs: ctx.verifyTimeoutMs,
+    // The node's share of the budget bounds each criterion, so a report comes out within it (NodeDeadline).
+    timeoutMs: Math.min(ctx.verifyTimeoutMs, ctx.allowanceMs),
     criteriaVersion: state.run.criteriaVersion,
     candidateFor: (id) => ownerOf.get(id),
     earlierResults: (id) => (previous?.results ?? []).filter((r) => r.criterionId === id),
