@@ -123,7 +123,8 @@ describe('the Runs view context actions', function () {
     const store = await api.store();
     const kept = `run-${stamp}del`;
     storeTableRun(store, kept, 'Integration: delete this run, keep its PRD');
-    store.runs.save({ ...store.runs.get(kept)!, prdPath: prdOf('keep') });
+    // A finished run (a rating needs one).
+    store.runs.save({ ...store.runs.get(kept)!, state: 'COMPLETE', finishedAt: new Date().toISOString(), prdPath: prdOf('keep') });
     store.events.save({ runId: kept, seq: 0, at: new Date().toISOString(), kind: 'note', message: 'a stored event', inputTokens: 0, outputTokens: 0, costUsd: 0 });
     await api.learning.host.rate(kept, { rating: 7 });
     const before = rowsOf(store, kept);
