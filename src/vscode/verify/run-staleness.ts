@@ -83,11 +83,6 @@ export class RunStaleness implements vscode.Disposable {
     return new Set(this.sync(runId, criteria, reports).stale.keys());
   }
 
-  /** Why a criterion's PASS is stale, if it is. */
-  staleBecause(runId: string, criterionId: string): string | undefined {
-    return this.runs.get(runId)?.stale.get(criterionId);
-  }
-
   /** Brings the tracker up to the newest verdicts: a new verdict is watched afresh and clears the row's mark. */
   private sync(runId: string, criteria: readonly AnyCriterion[], reports: readonly VerificationReport[]): Followed {
     let followed = this.runs.get(runId);
