@@ -4,6 +4,7 @@
  */
 export { formatProblem } from './core/data-file';
 export { loadDefinitions } from './core/definitions';
+export { templateCriteria } from './core/isc-registry';
 export { EFFORT_LEVELS } from './core/model/effort';
 export { createRun } from './core/runs';
 export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';

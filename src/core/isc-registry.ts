@@ -1,4 +1,5 @@
 import { parseYamlDataFile, type DataFileProblem } from './data-file';
+import type { AnyCriterion } from './model/criterion';
 import { IscDefinition } from './model/isc-definition';
 
 export type DefinitionOrigin = 'shipped' | 'workspace';
@@ -66,4 +67,30 @@ export class IscRegistry {
   list(): RegisteredDefinition[] {
     return [...this.byType.values()].sort((a, b) => a.definition.artifactType.localeCompare(b.definition.artifactType));
   }
+}
+
+/**
+ * A template's criteria as a run's starting criteria (Run Algorithm with an ISC template):
+ * same ids, text, priority, domain and verification method, PENDING. Their source is
+ * IMPLICIT — "implied by the domain", the closest the schema has to "from a template": the
+ * user did not state them for this request — and their notes name the template, so the PRD
+ * and the table show where each came from. OBSERVE refines them like any draft.
+ */
+export function templateCriteria(definition: IscDefinition, at: string): AnyCriterion[] {
+  const note = `from ISC template ${definition.artifactType} ${definition.version}`;
+  const row = (kind: AnyCriterion['kind'], c: IscDefinition['idealCriteria'][number]): AnyCriterion =>
+    ({
+      kind,
+      id: c.id,
+      text: c.text,
+      priority: c.priority,
+      source: 'IMPLICIT',
+      ...(c.domain ? { domain: c.domain } : {}),
+      verify: c.verify,
+      status: 'PENDING',
+      createdAt: at,
+      updatedAt: at,
+      notes: note,
+    }) as AnyCriterion;
+  return [...definition.idealCriteria.map((c) => row('criterion', c)), ...definition.antiCriteria.map((c) => row('anti-criterion', c))];
 }

@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
   const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
-  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service }, log.child('runs'));
+  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, staleness: verify.staleness }, log.child('runs'));
 
   context.subscriptions.push(
     channel,

@@ -362,6 +362,7 @@ export class IscTableApp implements RowActions, HeaderActions {
       text: tr.querySelector('.c-text .text')?.textContent ?? '',
       outcome: tr.querySelector('.c-outcome [data-outcome]')?.getAttribute('data-outcome') ?? '',
       status: tr.querySelector('.c-status')?.textContent ?? '',
+      stale: tr.classList.contains('stale'),
     }));
     return {
       runId: this.snapshot?.header.runId ?? '',

@@ -96,7 +96,7 @@ export type TableDelta =
 export interface ShownTable {
   runId: string;
   phase: string;
-  rows: { id: string; text: string; outcome: string; status: string }[];
+  rows: { id: string; text: string; outcome: string; status: string; stale: boolean }[];
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
 }

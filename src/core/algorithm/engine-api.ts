@@ -40,6 +40,8 @@ export interface StartInput {
   readonly effort: EffortLevel | 'AUTO';
   /** A PRD whose criteria are the spec: OBSERVE may add to them, never drop or reword them. */
   readonly prd?: { readonly path: string; readonly criteria: readonly AnyCriterion[] };
+  /** Starting criteria (an ISC template's): OBSERVE sees them and refines them; unlike a PRD's they are not pinned. */
+  readonly seed?: { readonly from: string; readonly criteria: readonly AnyCriterion[] };
   readonly workspaceFolder?: string;
 }
 

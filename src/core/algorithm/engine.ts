@@ -88,7 +88,7 @@ export class AlgorithmEngine {
     const run: Run = { ...created, state: 'RUNNING', phase: this.graph.entry, iteration: 1, startedAt: now.toISOString(), ...(input.prd ? { prdPath: input.prd.path } : {}) };
     const state: AlgorithmState = {
       run,
-      criteria: [...(input.prd?.criteria ?? [])],
+      criteria: [...(input.prd?.criteria ?? []), ...(input.seed?.criteria ?? []).filter((c) => !input.prd?.criteria.some((p) => p.id === c.id))],
       packets: [],
       candidates: [],
       decisions: [],
@@ -98,6 +98,7 @@ export class AlgorithmEngine {
     };
     this.emit(state, { kind: 'phase', message: `run started: ${why}`, role: 'system' });
     if (input.prd) this.emit(state, { kind: 'note', message: `spec from ${input.prd.path}: ${input.prd.criteria.length} criteria kept as written`, role: 'user' });
+    if (input.seed) this.emit(state, { kind: 'note', message: `starting criteria from ${input.seed.from}: ${input.seed.criteria.map((c) => c.id).join(', ')}; OBSERVE refines them`, role: 'user' });
     this.commit(state, {});
     await this.syncPrd(state);
     return this.loop(state, signal);

@@ -8,6 +8,7 @@ import type { RunService } from '../run/run-service';
 import { RunWatch } from '../runs/run-watch';
 import { RUNS_VIEW_ID, RunsTreeProvider } from '../runs/runs-tree';
 import type { StoreHost } from '../store-host';
+import type { RunStaleness } from '../verify/run-staleness';
 import type { PrdVerifier } from '../verify/verify-prd';
 import { IscTables } from './isc-tables';
 import { TableSteering } from './table-steering';
@@ -21,13 +22,13 @@ export interface RunsSupport extends vscode.Disposable {
 /** The ISC table panels, the sidebar's Runs view and their commands. */
 export function registerRunsSupport(
   context: vscode.ExtensionContext,
-  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService },
+  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; staleness?: RunStaleness },
   log: Logger,
 ): RunsSupport {
   const watch = new RunWatch(hosts.stores, log.child('watch'));
   const control = new LiveRunControl(hosts.service);
   const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, log);
-  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'));
+  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.staleness);
   const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
   let watching: vscode.Disposable | undefined;
@@ -56,6 +57,8 @@ export function registerRunsSupport(
     hosts.learning.host.onDidChange(() => watch.touch()),
     new vscode.Disposable(() => watching?.dispose()),
     registerRunCommands({ stores: hosts.stores, tables, control, watch, log }),
+    // Rows whose evidence files changed are marked stale: runs that end here are followed, and the tables refresh.
+    ...(hosts.staleness ? [hosts.staleness.followRunsOf(hosts.service), hosts.staleness.onDidChange((runId) => watch.touch(runId))] : []),
   );
   return { tables, runs, watch, dispose: () => disposable.dispose() };
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../../core/log';
 import type { IscTableState, ShownTable } from '../../../webviews/isc-table/protocol';
 import type { RunWatch } from '../runs/run-watch';
 import type { StoreHost } from '../store-host';
+import type { RunStaleness } from '../verify/run-staleness';
 import { ISC_TABLE_VIEW_TYPE, IscTablePanel, type SentMessage } from './table-panel';
 import { loadTableSnapshot } from './table-source';
 import type { TableSteering } from './table-steering';
@@ -18,6 +19,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
     private readonly steering: TableSteering,
     private readonly watch: RunWatch,
     private readonly log: Logger,
+    private readonly staleness?: Pick<RunStaleness, 'staleIds'>,
   ) {
     const refresh = (runId: string | undefined) => {
       for (const panel of this.panels.values()) if (runId === undefined || panel.runId === runId) panel.refresh();
@@ -53,7 +55,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
-    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.steering, id), this.steering, this.log);
+    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.steering, id, this.staleness), this.steering, this.log);
     this.panels.set(runId, panel);
     const watching = this.watch.watch(panel);
     panel.onDidDispose(() => {

@@ -1,11 +1,12 @@
 import type { TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
+import type { RunStaleness } from '../verify/run-staleness';
 import { isFinished, tableSnapshot } from './snapshot';
 import type { TableSteering } from './table-steering';
 
 /** A run's table as the store holds it, with a re-verification in progress laid over it. */
-export async function loadTableSnapshot(stores: StoreHost, steering: TableSteering, runId: string): Promise<TableSnapshot | undefined> {
+export async function loadTableSnapshot(stores: StoreHost, steering: TableSteering, runId: string, staleness?: Pick<RunStaleness, 'staleIds'>): Promise<TableSnapshot | undefined> {
   const store = await stores.get();
   const run = store.runs.get(runId);
   if (!run) return undefined;
@@ -24,6 +25,8 @@ export async function loadTableSnapshot(stores: StoreHost, steering: TableSteeri
     reports,
     events,
     caps,
+    // PASSes whose evidence files changed since (fed by file saves and the watcher).
+    ...(staleness ? { staleIds: staleness.staleIds(runId, criteria, reports.filter((r) => r.id !== 'live')) } : {}),
     approvals: control.approvals(runId),
     abilities: {
       verify: steering.canVerify() && !live && !store.readOnly,

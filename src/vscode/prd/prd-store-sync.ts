@@ -5,6 +5,7 @@ import type { PrdStoreSync } from '../../prd';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
+import { enginePrdWrites } from './engine-writes';
 
 /** Only a file that starts with frontmatter can be a PRD; anything else never loads the engine. */
 export function mayBePrd(document: vscode.TextDocument): boolean {
@@ -36,6 +37,8 @@ export class PrdStoreSyncOnSave implements vscode.Disposable {
   async sync(document: vscode.TextDocument): Promise<PrdStoreSync | undefined> {
     if (!mayBePrd(document) || !engine().isPrdDocument(engine().parsePrd(document.getText()))) return undefined;
     const path = prdPath(document.uri);
+    // A run saving its own PRD is not the user editing it: the run's store commit already holds those criteria.
+    if (enginePrdWrites.isRunsOwn(path, document.getText())) return undefined;
     try {
       const [store, definitions] = await Promise.all([this.stores.get(), this.definitions.get()]);
       const result = engine().syncPrdToStore(store, { text: document.getText(), path, effortTable: definitions.effort.table });

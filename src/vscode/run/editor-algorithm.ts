@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { enginePrdWrites } from '../prd/engine-writes';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
 import type { AlgorithmEngine } from '../../core/algorithm/engine';
 import type { CriteriaVerifyOptions, PrdFile } from '../../core/algorithm/ports';
@@ -131,5 +132,13 @@ function extensionVersion(): string {
 
 /** The run's PRD, read from its open document if any and written through WorkspaceEdit like the agent's files. */
 function editorPrdFile(workspace: EditorWorkspace, rel: string): PrdFile {
-  return { path: rel, read: () => workspace.readFile(rel), write: (text) => workspace.writeFile(rel, text) };
+  return {
+    path: rel,
+    read: () => workspace.readFile(rel),
+    write: (text) => {
+      // Its save is the run's, not the user's edit (see EnginePrdWrites).
+      enginePrdWrites.wrote(rel, text);
+      return workspace.writeFile(rel, text);
+    },
+  };
 }

@@ -30,17 +30,10 @@ export function registerRunAlgorithm(service: RunService, definitions: Definitio
     if (!request) return undefined;
     const template = automated ? findTemplate(args.template, loaded.isc) : await askTemplate(loaded.isc);
     if (template === undefined) return undefined;
-    const withTemplate = template ? `${request}\n\n${templateNote(template)}` : request;
-    return withRunProgress(service, `Ideal State: ${effort === AUTO ? 'Auto' : effort} run`, log, (onStarted) => service.start({ request: withTemplate, effort }, onStarted));
+    // A template's criteria are the run's starting criteria (DESIGN §4.1: OBSERVE starts from the matching template and refines it).
+    const seed = template ? { from: `ISC template ${template.artifactType}`, criteria: engine().templateCriteria(template, new Date().toISOString()) } : undefined;
+    return withRunProgress(service, `Ideal State: ${effort === AUTO ? 'Auto' : effort} run`, log, (onStarted) => service.start({ request, effort, ...(seed ? { seed } : {}) }, onStarted));
   });
-}
-
-/** The ISC template travels with the request: OBSERVE reads it as the matching template (DESIGN §4.1). */
-function templateNote(d: IscDefinition): string {
-  const lines = [`ISC template ${d.artifactType} (${d.description}): use these criteria where they fit the request.`];
-  for (const c of d.idealCriteria) lines.push(`- ${c.id}: ${c.text}`);
-  for (const c of d.antiCriteria) lines.push(`- ${c.id} (anti): ${c.text}`);
-  return lines.join('\n');
 }
 
 async function askEffort(table: EffortTable): Promise<EffortLevel | typeof AUTO | undefined> {

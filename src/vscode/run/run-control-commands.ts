@@ -5,10 +5,10 @@ import type { Run } from '../../core/model';
 import { withRunProgress } from './run-progress';
 import type { RunService } from './run-service';
 
-/** "Resume Run": a run that stopped before an exit state (reload, crash) goes on from its last committed step. */
+/** "Resume Run": a run that stopped before an exit state (reload, crash) or was cancelled goes on from its last committed step. */
 export function registerResumeRun(service: RunService, log: Logger): vscode.Disposable {
   return vscode.commands.registerCommand('idealState.resumeRun', async (runId?: string): Promise<RunResult | undefined> => {
-    const id = typeof runId === 'string' ? runId : (await pickRun(await service.unfinishedRuns(), 'Resume Run', 'There is no unfinished run to resume in this workspace.'))?.id;
+    const id = typeof runId === 'string' ? runId : (await pickRun(await service.unfinishedRuns(), 'Resume Run', 'There is no stopped or cancelled run to resume in this workspace.'))?.id;
     if (!id) return undefined;
     return withRunProgress(service, 'Ideal State: resumed run', log, (onStarted) => service.resume(id, onStarted));
   });

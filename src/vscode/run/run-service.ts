@@ -50,6 +50,8 @@ export interface StartRun {
   readonly effort: EffortLevel | 'AUTO';
   /** A PRD whose criteria are the spec (Run Algorithm on This PRD). */
   readonly prd?: StartInput['prd'];
+  /** Starting criteria OBSERVE refines (an ISC template's). */
+  readonly seed?: StartInput['seed'];
 }
 
 interface ActiveRun {
@@ -91,13 +93,13 @@ export class RunService implements vscode.Disposable {
     return [...this.active].flatMap((a) => (a.last ? [this.withBudget(a, a.last)] : []));
   }
 
-  /** Runs in the store that stopped before an exit state (a reload or crash), newest first. */
+  /** Runs in the store that stopped before an exit state (a reload or crash) or were cancelled, newest first. */
   async unfinishedRuns(): Promise<Run[]> {
     const going = new Set([...this.active].map((a) => a.runId));
     const store = await this.stores.get();
     return store.runs
-      // Exit states are final (the engine resumes none of them); these stopped on the way.
-      .list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL'] as RunState[])
+      // These stopped on the way; a cancelled run keeps its state for Resume Run. The other exit states are final.
+      .list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED'] as RunState[])
       .filter((r) => !going.has(r.id))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
@@ -115,7 +117,7 @@ export class RunService implements vscode.Disposable {
     // Auto: the engine classifies the request again, the same way; the level here sizes the run's model budget.
     const level = input.effort === 'AUTO' ? engine().classifyEffort(input.request, (await this.definitions.get()).effort.table).level : input.effort;
     return this.go(level, (algo, signal) =>
-      algo.start({ request: input.request, effort: input.effort, ...(input.prd ? { prd: input.prd } : {}), workspaceFolder: this.folder().name }, signal), onStarted);
+      algo.start({ request: input.request, effort: input.effort, ...(input.prd ? { prd: input.prd } : {}), ...(input.seed ? { seed: input.seed } : {}), workspaceFolder: this.folder().name }, signal), onStarted);
   }
 
   async resume(runId: string, onStarted?: (runId: string) => void): Promise<RunResult> {

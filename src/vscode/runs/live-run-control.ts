@@ -4,12 +4,13 @@ import type { PendingApproval, RequestResult } from '../../../webviews/isc-table
 import type { RunService } from '../run/run-service';
 import type { RunControl } from './run-control';
 
-const STOPPED_ON_THE_WAY = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL']);
+/** A run stopped on the way (reload, crash) or cancelled keeps its state and can go on; the other exit states are final. */
+const RESUMABLE = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED']);
 
 /**
  * Cancel and resume through the editor's run service. A run going in this window can be
  * cancelled (it stops at its next safe point, resumable); one that stopped before an exit
- * state — a reload, a crash, a cancel — can be resumed. The service asks for approvals in
+ * state — a reload, a crash — or was cancelled can be resumed. The service asks for approvals in
  * its own modal dialog and keeps no list of pending ones, so the table has none to show.
  */
 export class LiveRunControl implements RunControl, vscode.Disposable {
@@ -35,7 +36,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
   }
 
   canResume(run: Run): boolean {
-    return STOPPED_ON_THE_WAY.has(run.state) && !this.going(run.id);
+    return RESUMABLE.has(run.state) && !this.going(run.id);
   }
 
   async resume(runId: string): Promise<RequestResult> {

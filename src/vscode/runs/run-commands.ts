@@ -15,21 +15,46 @@ interface Deps {
   log: Logger;
 }
 
-/** A run id from a command argument: the id itself (palette, links, table) or a Runs view node. */
+/** States a run can go on from: stopped on the way (reload, crash) or cancelled; the other exit states are final. */
+const RESUMABLE = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED']);
+const GOING = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL']);
+
+/** For automation and tests: which run, and the answers the dialogs would ask for. */
+export interface RunCommandArgs {
+  runId: string;
+  /** Export Run Bundle: the folder the bundle goes into (instead of the folder dialog). */
+  folder?: string;
+  /** Delete Run: the confirmation given — the run alone, or the run and its PRD file. */
+  confirmed?: 'run' | 'run-and-prd';
+}
+
+/** What Delete Run did, for automation and tests. */
+export interface DeleteRunResult {
+  deleted: boolean;
+  prdDeleted: boolean;
+}
+
+/** A run id from a command argument: the id itself (palette, links, table), a Runs view node, or automation args. */
 function runIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string') return arg;
-  if (typeof arg === 'object' && arg !== null && (arg as RunsNode).kind === 'run') return (arg as Extract<RunsNode, { kind: 'run' }>).run.id;
-  return undefined;
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  if ((arg as RunsNode).kind === 'run') return (arg as Extract<RunsNode, { kind: 'run' }>).run.id;
+  const runId = (arg as Partial<RunCommandArgs>).runId;
+  return typeof runId === 'string' ? runId : undefined;
+}
+
+function automation(arg: unknown): Partial<RunCommandArgs> {
+  return typeof arg === 'object' && arg !== null && (arg as RunsNode).kind === undefined ? (arg as Partial<RunCommandArgs>) : {};
 }
 
 /** Open ISC Table, Export Run Bundle, Delete Run, and Cancel/Resume for the run a Runs view item or the table names. */
 export function registerRunCommands(deps: Deps): vscode.Disposable {
-  const pickRun = async (title: string, arg: unknown, filter: (state: string) => boolean = () => true): Promise<string | undefined> => {
+  const pickRun = async (title: string, arg: unknown, filter: (state: string) => boolean = () => true, none = 'there are no runs in this workspace yet. Start one with "Ideal State: Run Algorithm".'): Promise<string | undefined> => {
     const id = runIdOf(arg);
     if (id) return id;
     const runs = (await deps.stores.get()).runs.list().filter((r) => filter(r.state));
     if (runs.length === 0) {
-      void vscode.window.showInformationMessage('Ideal State: there are no runs in this workspace yet. Start one with "Ideal State: Run Algorithm".');
+      void vscode.window.showInformationMessage(`Ideal State: ${none}`);
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
@@ -42,6 +67,7 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
   const report = (result: { ok: boolean; message: string }) => {
     if (result.ok) void vscode.window.showInformationMessage(`Ideal State: ${result.message}`);
     else void vscode.window.showWarningMessage(`Ideal State: ${result.message}`);
+    return result;
   };
 
   return vscode.Disposable.from(
@@ -55,71 +81,109 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
       deps.tables.open(runId);
     }),
     vscode.commands.registerCommand('idealState.cancelRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Cancel Run', arg, (s) => ['PENDING', 'RUNNING', 'NEEDS_APPROVAL'].includes(s));
-      if (runId) report(await deps.control.cancel(runId));
+      const runId = await pickRun('Cancel Run', arg, (s) => GOING.has(s), 'no run is going in this workspace.');
+      if (!runId) return undefined;
+      const result = report(await deps.control.cancel(runId));
       deps.watch.touch(runId);
+      return result;
     }),
     vscode.commands.registerCommand('idealState.resumeRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Resume Run', arg, (s) => s !== 'COMPLETE');
-      if (runId) report(await deps.control.resume(runId));
+      const runId = await pickRun('Resume Run', arg, (s) => RESUMABLE.has(s), 'there is no stopped or cancelled run to resume in this workspace.');
+      if (!runId) return undefined;
+      const run = (await deps.stores.get()).runs.get(runId);
+      const result = !run
+        ? { ok: false, message: `there is no run ${runId} in this workspace's store.` }
+        : !deps.control.canResume(run)
+          ? { ok: false, message: `${runId} is ${run.state.replace(/_/g, ' ')}${GOING.has(run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
+          : await deps.control.resume(runId);
+      report(result);
       deps.watch.touch(runId);
+      return result;
     }),
-    vscode.commands.registerCommand('idealState.exportRunBundle', async (arg?: unknown) => {
+    vscode.commands.registerCommand('idealState.exportRunBundle', async (arg?: unknown): Promise<string | undefined> => {
       const runId = await pickRun('Export Run Bundle', arg);
       const folder = vscode.workspace.workspaceFolders?.[0];
-      if (!runId) return;
+      if (!runId) return undefined;
       if (!folder || folder.uri.scheme !== 'file') {
-        void vscode.window.showWarningMessage('Ideal State: open the run\'s workspace folder to export its bundle.');
-        return;
+        void vscode.window.showWarningMessage("Ideal State: open the run's workspace folder to export its bundle.");
+        return undefined;
       }
-      const target = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: folder.uri, openLabel: 'Export Here', title: `Export the bundle of ${runId} into…` });
-      if (!target?.[0]) return;
+      const given = automation(arg).folder;
+      const target = given ? vscode.Uri.file(given) : (await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, canSelectMany: false, defaultUri: folder.uri, openLabel: 'Export Here', title: `Export the bundle of ${runId} into…` }))?.[0];
+      if (!target) return undefined;
       try {
-        const bundle = await engine().exportRunBundle(await deps.stores.get(), runId, target[0].fsPath, folder.uri.fsPath);
+        const bundle = await engine().exportRunBundle(await deps.stores.get(), runId, target.fsPath, folder.uri.fsPath);
         deps.log.info(`${runId}: bundle exported to ${bundle.folder} (${bundle.files.length} files)`);
-        const reveal = await vscode.window.showInformationMessage(`Ideal State: the bundle of ${runId} is in ${bundle.folder} (${bundle.files.length} files).`, 'Reveal');
-        if (reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(bundle.folder));
+        void vscode.window.showInformationMessage(`Ideal State: the bundle of ${runId} is in ${bundle.folder} (${bundle.files.length} files).`, 'Reveal').then((reveal) => {
+          if (reveal) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(bundle.folder));
+        });
+        return bundle.folder;
       } catch (error) {
         deps.log.error(`exporting the bundle of ${runId} failed: ${error instanceof Error ? error.message : String(error)}`);
         void vscode.window.showErrorMessage(`Ideal State: exporting the bundle of ${runId} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
       }
     }),
-    vscode.commands.registerCommand('idealState.deleteRun', async (arg?: unknown) => {
+    vscode.commands.registerCommand('idealState.deleteRun', async (arg?: unknown): Promise<DeleteRunResult> => {
+      const nothing: DeleteRunResult = { deleted: false, prdDeleted: false };
       const runId = await pickRun('Delete Run', arg);
-      if (!runId) return;
+      if (!runId) return nothing;
       const store = await deps.stores.get();
       const run = store.runs.get(runId);
-      if (!run) return;
+      if (!run) {
+        void vscode.window.showWarningMessage(`Ideal State: there is no run ${runId} in this workspace's store.`);
+        return nothing;
+      }
       if (store.readOnly) {
         void vscode.window.showWarningMessage('Ideal State: the store is open read-only in this window (another window writes it); delete the run there.');
-        return;
+        return nothing;
+      }
+      if (GOING.has(run.state) && deps.control.canCancel(run)) {
+        void vscode.window.showWarningMessage(`Ideal State: ${runId} is going in this window; cancel it first, then delete it.`);
+        return nothing;
       }
       const deleteRun = 'Delete Run';
       const andPrd = 'Delete Run and PRD';
-      const answer = await vscode.window.showWarningMessage(
-        `Delete the run "${run.request}"?`,
-        { modal: true, detail: `${runId} and its criteria, reports, decisions and events are removed from the store. Ratings stay.${run.prdPath ? ` The PRD ${run.prdPath} stays unless you choose "${andPrd}".` : ''}` },
-        ...(run.prdPath ? [deleteRun, andPrd] : [deleteRun]),
-      );
-      if (answer !== deleteRun && answer !== andPrd) return;
+      const given = automation(arg).confirmed;
+      const answer = given
+        ? given === 'run-and-prd' ? andPrd : deleteRun
+        : await vscode.window.showWarningMessage(
+            `Delete the run "${run.request}"?`,
+            { modal: true, detail: `${runId} and its criteria, reports, decisions and events are removed from the store. Ratings stay.${run.prdPath ? ` The PRD ${run.prdPath} stays unless you choose "${andPrd}" (it goes to the trash where there is one).` : ''}` },
+            ...(run.prdPath ? [deleteRun, andPrd] : [deleteRun]),
+          );
+      if (answer !== deleteRun && answer !== andPrd) return nothing;
       deps.tables.close(runId);
       engine().deleteRun(store, runId);
       deps.log.info(`${runId} deleted from the store`);
-      if (answer === andPrd && run.prdPath) await deletePrd(run.prdPath, deps.log);
+      const prdDeleted = answer === andPrd && run.prdPath ? await deletePrd(run.prdPath, deps.log) : false;
       deps.watch.touch(runId);
+      return { deleted: true, prdDeleted };
     }),
   );
 }
 
-/** The PRD goes to the trash, and only when it lies inside the workspace folder. */
-async function deletePrd(prdPath: string, log: Logger): Promise<void> {
+/**
+ * The PRD goes to the trash, and only when it lies inside the workspace folder. Where the
+ * file system has no trash (a remote or web workbench), the user's explicit "Delete Run and
+ * PRD" deletes it outright.
+ */
+async function deletePrd(prdPath: string, log: Logger): Promise<boolean> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder || folder.uri.scheme !== 'file') return;
+  if (!folder || folder.uri.scheme !== 'file') return false;
   const confined = await engine().confineOnDisk(folder.uri.fsPath, prdPath);
   if (!confined.ok || !confined.exists) {
     void vscode.window.showWarningMessage(`Ideal State: the PRD ${prdPath} was not deleted: ${confined.ok ? 'it does not exist' : confined.reason}.`);
-    return;
+    return false;
   }
-  await vscode.workspace.fs.delete(vscode.Uri.file(confined.absolute), { useTrash: true });
-  log.info(`PRD ${confined.relative} moved to the trash`);
+  const uri = vscode.Uri.file(confined.absolute);
+  try {
+    await vscode.workspace.fs.delete(uri, { useTrash: true });
+    log.info(`PRD ${confined.relative} moved to the trash`);
+  } catch (error) {
+    log.info(`PRD ${confined.relative}: no trash here (${error instanceof Error ? error.message : String(error)}); deleting it as asked`);
+    await vscode.workspace.fs.delete(uri, { useTrash: false });
+    log.info(`PRD ${confined.relative} deleted`);
+  }
+  return true;
 }

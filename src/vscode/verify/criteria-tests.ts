@@ -62,6 +62,8 @@ export class CriteriaTests implements vscode.Disposable {
       files.onDidChange((uri) => this.markStale(uri)),
       files.onDidCreate((uri) => this.markStale(uri)),
       files.onDidDelete((uri) => this.markStale(uri)),
+      // A save in the editor is known at once; the watcher may report it late.
+      vscode.workspace.onDidSaveTextDocument((document) => this.markStale(document.uri)),
     );
   }
 
@@ -83,14 +85,20 @@ export class CriteriaTests implements vscode.Disposable {
 
   /** Shows a verification the command made as a test run, so the Testing view agrees with the PRD. */
   async showVerification(verification: PrdVerification): Promise<void> {
-    const prd = await this.refresh(verification.uri);
+    await this.showResults(verification.uri, `Verify Criteria: ${verification.path}`, verification.criteria, verification.set.results, verification.set.coverage);
+  }
+
+  /** Shows results given elsewhere (Verify Criteria, a run's VERIFY) as a test run on the PRD's criteria; their PASSes go stale when covered files change. */
+  async showResults(uri: vscode.Uri, title: string, criteria: readonly AnyCriterion[], results: readonly CriterionResult[], coverage: Readonly<Record<string, Coverage>>): Promise<void> {
+    const prd = await this.refresh(uri);
     if (!prd) return;
-    const items = verification.criteria.map((c) => prd.children.get(childId(prd, c.id))).filter((i): i is vscode.TestItem => i !== undefined);
-    const run = this.controller.createTestRun(new vscode.TestRunRequest(items), `Verify Criteria: ${verification.path}`, true);
-    for (const result of verification.set.results) {
+    const items = criteria.map((c) => prd.children.get(childId(prd, c.id))).filter((i): i is vscode.TestItem => i !== undefined);
+    if (items.length === 0) return;
+    const run = this.controller.createTestRun(new vscode.TestRunRequest(items), title, true);
+    for (const result of results) {
       const item = prd.children.get(childId(prd, result.criterionId));
-      const criterion = verification.criteria.find((c) => c.id === result.criterionId);
-      if (item && criterion) this.report(run, item, result, criterion, verification.set.coverage[result.criterionId] ?? { workspace: true });
+      const criterion = criteria.find((c) => c.id === result.criterionId);
+      if (item && criterion) this.report(run, item, result, criterion, coverage[result.criterionId] ?? { workspace: true });
     }
     run.end();
   }

@@ -9,15 +9,18 @@ import { ModelJudgeSource } from './model-judge';
 import { EditorTaskRunner } from './task-runner';
 import { registerVerifyCommand } from './verify-command';
 import { PrdVerifier } from './verify-prd';
+import { RunStaleness } from './run-staleness';
 
-/** Verification in the editor: "Verify Criteria" and the criteria in the Testing view. */
+/** Verification in the editor: "Verify Criteria", the criteria in the Testing view, and staleness of runs' results. */
 export function registerVerify(
   context: vscode.ExtensionContext,
   hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost },
   log: Logger,
-): { disposable: vscode.Disposable; tests: CriteriaTests; verifier: PrdVerifier } {
+): { disposable: vscode.Disposable; tests: CriteriaTests; verifier: PrdVerifier; staleness: RunStaleness } {
   const verifier = new PrdVerifier(context, hosts.settings, hosts.definitions, hosts.stores, new EditorTaskRunner(log.child('tasks')), new ModelJudgeSource(hosts.models, hosts.settings, log), log);
   const tests = new CriteriaTests(verifier, log.child('tests'));
   const command = registerVerifyCommand(verifier, (v) => void tests.showVerification(v).catch((e: unknown) => log.error(`showing results in the Testing view failed: ${String(e)}`)), log);
-  return { disposable: vscode.Disposable.from(tests, command), tests, verifier };
+  // Runs' PASS results that workspace changes make stale, for the ISC table and the Testing view.
+  const staleness = new RunStaleness(hosts.stores, tests, log.child('staleness'));
+  return { disposable: vscode.Disposable.from(tests, command, staleness), tests, verifier, staleness };
 }
