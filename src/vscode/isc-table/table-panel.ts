@@ -54,7 +54,14 @@ export class IscTablePanel implements vscode.Disposable {
         },
         openLocation: (location) => steering.openLocation(runId, location),
         openPrd: () => steering.openPrd(runId),
-        decide: ({ approvalId, approve }) => act(() => steering.control.decide(runId, approvalId, approve === true)),
+        decide: ({ approvalId, answer }) => {
+          if (typeof approvalId !== 'string') throw new WebviewRequestRefused('a decision needs the approval\'s id', 'bad-request');
+          return act(() => steering.control.decide(runId, approvalId, answer));
+        },
+        showDiff: ({ approvalId }) => {
+          if (typeof approvalId !== 'string') throw new WebviewRequestRefused('Show Diff needs the approval\'s id', 'bad-request');
+          return steering.control.showDiff(runId, approvalId);
+        },
         control: ({ action }) =>
           act(() => {
             if (action === 'cancel') return steering.control.cancel(runId);
