@@ -1,6 +1,6 @@
 import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
-import { renderApprovals, type ApprovalActions } from './approvals';
+import { renderApprovals, shownApprovals, type ApprovalActions } from './approvals';
 import { renderHeader, type HeaderActions } from './header';
 import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
@@ -373,6 +373,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
       phase: this.headerEl.querySelector('.step.current')?.getAttribute('data-phase') ?? '',
       rows,
       visibleIds: Array.from(this.tbody.querySelectorAll<HTMLElement>('.row'), (tr) => tr.dataset.id ?? ''),
+      approvals: shownApprovals(this.approvalsEl),
     };
   }
 }

@@ -1,6 +1,6 @@
 import { h, replaceChildren } from '../shared/dom';
 import './approvals.css';
-import type { ApprovalAnswer, PendingApproval } from './protocol';
+import type { ApprovalAnswer, PendingApproval, ShownTable } from './protocol';
 
 export interface ApprovalActions {
   decide(approvalId: string, answer: ApprovalAnswer): void;
@@ -101,4 +101,14 @@ function changeCounts(summary: string): HTMLElement {
 function clock(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/** What the approvals panel shows, read from its DOM (for the editor's tests). */
+export function shownApprovals(root: HTMLElement): NonNullable<ShownTable['approvals']> {
+  return Array.from(root.querySelectorAll<HTMLElement>('.approval'), (el) => ({
+    id: el.dataset.approval ?? '',
+    kind: el.dataset.kind ?? '',
+    what: (el.querySelector('.approval-path') ?? el.querySelector('.approval-command pre'))?.textContent?.replace(/^\$ /, '').trim() ?? '',
+    buttons: Array.from(el.querySelectorAll<HTMLButtonElement>('.approval-actions button'), (b) => b.textContent ?? ''),
+  }));
 }

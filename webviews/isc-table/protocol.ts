@@ -111,6 +111,8 @@ export interface ShownTable {
   rows: { id: string; text: string; outcome: string; status: string }[];
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
+  /** The pending approvals the view shows: id, kind, and the path or command it names. */
+  approvals?: { id: string; kind: string; what: string; buttons: string[] }[];
 }
 
 export interface RequestResult {

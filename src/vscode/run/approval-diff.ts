@@ -11,9 +11,10 @@ export interface DiffShown {
  * "Show Diff" of a pending edit: VS Code's diff editor with the file as the workspace has it
  * now on the left (an open editor's unsaved text included) and the proposal, a read-only
  * virtual document, on the right. A new file is diffed against an empty one. Nothing is
- * written: the file changes only once the edit is approved.
+ * written: the file changes only once the edit is approved. `viewColumn` keeps the diff out
+ * of the way of what asked for it (the ISC table).
  */
-export async function showApprovalDiff(approval: PendingApproval, proposals: ProposalDocuments, folder: vscode.WorkspaceFolder | undefined): Promise<DiffShown> {
+export async function showApprovalDiff(approval: PendingApproval, proposals: ProposalDocuments, folder: vscode.WorkspaceFolder | undefined, viewColumn?: vscode.ViewColumn): Promise<DiffShown> {
   if (approval.kind !== 'edit') return { ok: false, message: `${approval.title} is a command; there is no diff to show.` };
   const name = (approval.path ?? approval.title.replace(/^(Edit|Create)\s+/, '')).split('/').pop() || 'change';
   if (approval.path !== undefined && approval.proposed !== undefined && folder) {
@@ -21,13 +22,13 @@ export async function showApprovalDiff(approval: PendingApproval, proposals: Pro
     const exists = !approval.creates && (await vscode.workspace.fs.stat(file).then(() => true, () => false));
     const current = exists ? file : proposals.add(`${approval.id}:empty`, name, '');
     const proposed = proposals.add(approval.id, name, approval.proposed);
-    await vscode.commands.executeCommand('vscode.diff', current, proposed, diffTitle(approval.path, !exists), { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', current, proposed, diffTitle(approval.path, !exists), { preview: true, ...(viewColumn ? { viewColumn } : {}) });
     return { ok: true, message: `The diff of ${approval.path} is open: approve or deny it here or in the notification.` };
   }
   // A request that carries only its summary (an older engine): show that, as a diff document.
   const uri = proposals.add(approval.id, `${name}.diff`, approval.summary);
   const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'diff');
-  await vscode.window.showTextDocument(document, { preview: true });
+  await vscode.window.showTextDocument(document, { preview: true, ...(viewColumn ? { viewColumn } : {}) });
   return { ok: true, message: `The change to ${name} is open.` };
 }
 

@@ -105,10 +105,10 @@ export class RunService implements vscode.Disposable {
   }
 
   /** Opens the real diff of a pending edit (the file beside the proposal); writes nothing. */
-  async showApprovalDiff(approvalId: string): Promise<DiffShown> {
+  async showApprovalDiff(approvalId: string, viewColumn?: vscode.ViewColumn): Promise<DiffShown> {
     const approval: PendingApproval | undefined = this.approvals.get(approvalId);
     if (!approval) return { ok: false, message: 'That change was already answered (or its run ended).' };
-    return showApprovalDiff(approval, this.proposals, vscode.workspace.workspaceFolders?.[0]);
+    return showApprovalDiff(approval, this.proposals, vscode.workspace.workspaceFolders?.[0], viewColumn);
   }
 
   /** The latest change of every run that is going now. */

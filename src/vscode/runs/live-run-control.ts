@@ -71,10 +71,10 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
     return { ok: true, message: `${done}: ${approval.title}.` };
   }
 
-  async showDiff(runId: string, approvalId: string): Promise<RequestResult> {
+  async showDiff(runId: string, approvalId: string, viewColumn?: vscode.ViewColumn): Promise<RequestResult> {
     const approval = this.service.approvals.get(approvalId);
     if (!approval || approval.runId !== runId) return { ok: false, message: 'That change was already answered (or its run ended).' };
-    return this.service.showApprovalDiff(approvalId);
+    return this.service.showApprovalDiff(approvalId, viewColumn);
   }
 
   dispose(): void {

@@ -19,5 +19,5 @@ export interface RunControl {
   /** Answers one of them; the first answer from any surface wins. */
   decide(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<RequestResult>;
   /** Opens a pending edit's real diff (the file beside the proposal). */
-  showDiff(runId: string, approvalId: string): Promise<RequestResult>;
+  showDiff(runId: string, approvalId: string, viewColumn?: vscode.ViewColumn): Promise<RequestResult>;
 }
