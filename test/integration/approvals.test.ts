@@ -95,6 +95,10 @@ describe('approvals of a run as state: the ISC table, the diff editor, the Runs 
     const approved = await panel.requestAsView('decide', { approvalId: edit.id, answer: 'approve' });
     assert.equal(approved.ok, true, approved.message);
     assert.equal(api.runs.decideApproval(edit.id, 'deny', 'the notification').decided, false);
+    // The answered edit's diff editor closes: its proposal is no longer kept.
+    await until('the diff editor to close', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME) ? undefined : true,
+    10_000);
 
     // VERIFY's commands: the exact command lines, answered through the palette command's scripted form.
     const commands = await until<PendingApproval>('the verification commands', () => api.runs.approvals.list(runId).find((a) => a.kind === 'command'));

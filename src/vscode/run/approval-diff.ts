@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PendingApproval } from '../../agent/pending-approvals';
-import type { ProposalDocuments } from './proposal-documents';
+import { PROPOSAL_SCHEME, type ProposalDocuments } from './proposal-documents';
 
 export interface DiffShown {
   readonly ok: boolean;
@@ -35,4 +35,10 @@ export async function showApprovalDiff(approval: PendingApproval, proposals: Pro
 /** The diff editor's title, e.g. "greet.js (current ↔ proposed by the run)". */
 export function diffTitle(path: string, creates: boolean): string {
   return `${path} (${creates ? 'new file' : 'current'} ↔ proposed by the run)`;
+}
+
+/** Closes the diff editors of an approval once it is answered: both sides would show the same text (or a stale proposal). */
+export async function closeApprovalDiffs(approvalId: string): Promise<void> {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME && t.input.modified.query === approvalId);
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }

@@ -11,7 +11,7 @@ import type { ModelsHost } from '../models/models-host';
 import type { StoreHost } from '../store-host';
 import type { EditorTaskRunner } from '../verify/task-runner';
 import { editorAlgorithm } from './editor-algorithm';
-import { showApprovalDiff, type DiffShown } from './approval-diff';
+import { closeApprovalDiffs, showApprovalDiff, type DiffShown } from './approval-diff';
 import { EditorApprover, type ApprovalAnswerer } from './editor-approver';
 import type { ProposalDocuments } from './proposal-documents';
 
@@ -95,7 +95,10 @@ export class RunService implements vscode.Disposable {
   ) {
     this.approvalListeners = [
       this.approvals.onDidChange((runId) => this._onDidChangeApprovals.fire(runId)),
-      this.approvals.onDidDecide(({ approval, answer, via }) => this.log.child('run').info(`${approval.runId.slice(-6)} ${approval.title}: ${answer} (from ${via})`)),
+      this.approvals.onDidDecide(({ approval, answer, via }) => {
+        this.log.child('run').info(`${approval.runId.slice(-6)} ${approval.title}: ${answer} (from ${via})`);
+        void closeApprovalDiffs(approval.id).catch(() => undefined);
+      }),
     ];
   }
 
