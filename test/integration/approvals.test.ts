@@ -43,8 +43,9 @@ describe('approvals of a run as state: the ISC table, the diff editor, the Runs 
   });
 
   afterEach(() => {
-    // A failed test leaves nothing waiting for the next one.
+    // A failed test leaves nothing waiting and no changed file for the next one.
     for (const a of api.runs.approvals.list()) api.runs.decideApproval(a.id, 'deny', 'the test ended');
+    if (!onDisk('src/greet.js').equals(original)) fs.writeFileSync(path.join(folder().fsPath, 'src/greet.js'), original);
   });
 
   after(async () => {
@@ -95,10 +96,11 @@ describe('approvals of a run as state: the ISC table, the diff editor, the Runs 
     const approved = await panel.requestAsView('decide', { approvalId: edit.id, answer: 'approve' });
     assert.equal(approved.ok, true, approved.message);
     assert.equal(api.runs.decideApproval(edit.id, 'deny', 'the notification').decided, false);
-    // The answered edit's diff editor closes: its proposal is no longer kept.
+    // Once the run has written and saved the file, the answered edit's diff editor closes.
     await until('the diff editor to close', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME) ? undefined : true,
-    10_000);
+    30_000);
+    assert.match(onDisk('src/greet.js').toString('utf8'), /export function farewell\(name\)/, 'written before its diff closed');
 
     // VERIFY's commands: the exact command lines, answered through the palette command's scripted form.
     const commands = await until<PendingApproval>('the verification commands', () => api.runs.approvals.list(runId).find((a) => a.kind === 'command'));

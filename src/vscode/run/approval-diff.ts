@@ -37,8 +37,31 @@ export function diffTitle(path: string, creates: boolean): string {
   return `${path} (${creates ? 'new file' : 'current'} ↔ proposed by the run)`;
 }
 
-/** Closes the diff editors of an approval once it is answered: both sides would show the same text (or a stale proposal). */
-export async function closeApprovalDiffs(approvalId: string): Promise<void> {
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME && t.input.modified.query === approvalId);
-  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
+/** How long an approved edit's diff stays open at most while the run writes the file. */
+const WRITE_WAIT_MS = 60_000;
+
+/**
+ * Closes the diff editors of an answered approval: both sides would soon show the same text.
+ * A denied edit's close at once; an approved one's only once the run has saved the file —
+ * closing the file's editor while the run's WorkspaceEdit is being applied and saved would
+ * close the very document it writes.
+ */
+export function closeApprovalDiffs(approval: PendingApproval, approved: boolean, folder: vscode.WorkspaceFolder | undefined): void {
+  const close = () => {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME && t.input.modified.query === approval.id);
+    if (tabs.length > 0) void vscode.window.tabGroups.close(tabs, true).then(undefined, () => undefined);
+  };
+  if (!approved || approval.kind !== 'edit' || approval.path === undefined || !folder) return close();
+  const file = vscode.Uri.joinPath(folder.uri, approval.path).toString();
+  const stop = () => {
+    clearTimeout(timer);
+    saved.dispose();
+  };
+  const saved = vscode.workspace.onDidSaveTextDocument((document) => {
+    if (document.uri.toString() !== file) return;
+    stop();
+    close();
+  });
+  // A write that never comes (the run failed or was cancelled) leaves the diff to the person.
+  const timer = setTimeout(stop, WRITE_WAIT_MS);
 }

@@ -7,9 +7,6 @@ import { allowList } from '../verify/allowed-commands';
 import { showApprovalDiff } from './approval-diff';
 import type { ProposalDocuments } from './proposal-documents';
 
-/** Kept for callers that name the editor's request: the agent's request carries path and proposal itself now. */
-export type EditorApprovalRequest = ApprovalRequest;
-
 /** Answers approvals instead of the person: the integration tests' hook (see RunService.answerApprovalsWith). */
 export type ApprovalAnswerer = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
@@ -99,7 +96,7 @@ export function approvalMessage(approval: PendingApproval): string {
     return `Ideal State run: ${approval.title}? ${lines.join(' ; ')}${where}.`;
   }
   const { added, removed } = lineCounts(approval.summary);
-  return `Ideal State run: ${approval.title} (+${added} −${removed})? Show Diff opens the change beside the file; it is undoable, and "Undo Run Changes" restores every file the run changed.`;
+  return `Ideal State run: ${approval.title} (+${added} −${removed})? Show Diff opens it beside the file; an approved edit is undoable, and "Undo Run Changes" restores every file the run changed.`;
 }
 
 function lineCounts(summary: string): { added: number; removed: number } {

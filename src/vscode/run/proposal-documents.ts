@@ -28,10 +28,6 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
     for (const key of [...this.texts.keys()]) if (key === prefix || key.startsWith(`${prefix}:`)) this.texts.delete(key);
   }
 
-  has(key: string): boolean {
-    return this.texts.has(key);
-  }
-
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.query) ?? '(this proposal was answered and is no longer kept)';
   }

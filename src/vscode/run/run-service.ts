@@ -97,7 +97,7 @@ export class RunService implements vscode.Disposable {
       this.approvals.onDidChange((runId) => this._onDidChangeApprovals.fire(runId)),
       this.approvals.onDidDecide(({ approval, answer, via }) => {
         this.log.child('run').info(`${approval.runId.slice(-6)} ${approval.title}: ${answer} (from ${via})`);
-        void closeApprovalDiffs(approval.id).catch(() => undefined);
+        closeApprovalDiffs(approval, answer !== 'deny', vscode.workspace.workspaceFolders?.[0]);
       }),
     ];
   }
