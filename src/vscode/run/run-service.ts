@@ -165,7 +165,7 @@ export class RunService implements vscode.Disposable {
     return count;
   }
 
-  /** Test hook: answers approvals instead of the dialog (the policy's trust, auto-approve and allow-list still apply first). */
+  /** Test hook: answers approvals instead of a person (the policy's trust, auto-approve and allow-list still apply first). */
   answerApprovalsWith(answerer: ApprovalAnswerer | undefined): void {
     this.answerer = answerer;
   }
