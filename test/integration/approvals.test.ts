@@ -56,6 +56,9 @@ describe('approvals of a run as state: the ISC table, the diff editor, the Runs 
   });
 
   it('an edit waits for approval in the registry and the table; Show Diff opens the file beside the proposal; Approve in the table applies the WorkspaceEdit', async () => {
+    // The file is open in an editor, as a person working on it would have it: the run's edit must show there, saved.
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder(), 'src/greet.js'));
+    await vscode.window.showTextDocument(document);
     const running = Promise.resolve(vscode.commands.executeCommand<RunResult | undefined>('idealState.runAlgorithm', { request: REQUEST, effort: 'STANDARD' }));
     const edit = await until<PendingApproval>('the edit to wait for approval', () => api.runs.approvals.list().find((a) => a.kind === 'edit'));
     const runId = edit.runId;
@@ -111,8 +114,9 @@ describe('approvals of a run as state: the ISC table, the diff editor, the Runs 
     assert.ok(result, 'the command returned the run');
     assert.equal(result.state, 'COMPLETE', result.reason);
     assert.match(onDisk('src/greet.js').toString('utf8'), /export function farewell\(name\)/);
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === vscode.Uri.joinPath(folder(), 'src/greet.js').toString());
-    assert.ok(document && !document.isDirty, 'applied through the editor and saved');
+    assert.match(document.getText(), /export function farewell\(name\)/, 'applied through the editor');
+    assert.equal(document.isDirty, false, 'and saved');
+    assert.equal(document.getText(), onDisk('src/greet.js').toString('utf8'));
     assert.deepEqual(api.runs.approvals.list(runId), []);
     const after = await api.iscTable.runs.getChildren();
     assert.ok(!after.some((g) => g.kind === 'group' && g.group.id === 'approval'), 'nothing waits any more');
