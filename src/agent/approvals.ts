@@ -3,10 +3,20 @@ export type ApprovalAnswer = 'approve' | 'deny' | 'always';
 
 export interface ApprovalRequest {
   readonly kind: 'edit' | 'command';
-  /** One line for the prompt, e.g. "Edit src/app.ts (+3 −1)". */
+  /** One line for the prompt, e.g. "Edit src/app.ts". */
   readonly title: string;
-  /** The diff of an edit or the command line. */
+  /** A line summary of an edit's change, or the command line(s). */
   readonly detail: string;
+  /** An edit's workspace-relative path (forward slashes), so an editor can diff the file itself. */
+  readonly path?: string;
+  /** An edit's whole proposed text: what the file holds once approved. */
+  readonly proposed?: string;
+  /** An edit that creates the file (nothing to diff against but emptiness). */
+  readonly creates?: boolean;
+  /** A command's exact command line(s), one a line. */
+  readonly command?: string;
+  /** Where a command runs: the workspace folder. */
+  readonly cwd?: string;
 }
 
 /** Asks a person: the editor shows a modal with the diff, the terminal a prompt. */
@@ -46,7 +56,7 @@ export class ApprovalPolicy {
     };
     if (!this.settings.trusted) return decide(false, 'untrusted workspace');
     if (request.kind === 'edit' && this.settings.autoApproveEdits) return decide(true, 'auto-approved edits');
-    if (request.kind === 'command' && allowed(request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
+    if (request.kind === 'command' && allowed(request.command ?? request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
     if (this.always.has(request.kind)) return decide(true, `always for this run`);
     const answer = await this.approver.ask(request, signal);
     if (answer === 'always') this.always.add(request.kind);

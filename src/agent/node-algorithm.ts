@@ -88,7 +88,7 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
     ...(o.ripgrepPath ? { ripgrepPath: o.ripgrepPath } : {}),
     // Commands of criteria are approved like the agent's, once for the set.
     approver: {
-      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n') }, signal) }),
+      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n'), command: commands.join('\n'), cwd: workspace.root }, signal) }),
     },
     get judge() {
       return new ModelJudge(o.models, roles.roles.verifier, level, judgeUsage);

@@ -100,7 +100,7 @@ export class AgentToolbox {
         return this.write(path, await this.files.readFile(path), args.text!, signal);
       }
       case 'run_command': {
-        const ok = await this.approvals.approve({ kind: 'command', title: `Run a command in ${this.files.root}`, detail: args.command! }, signal);
+        const ok = await this.approvals.approve({ kind: 'command', title: `Run a command in ${this.files.root}`, detail: args.command!, command: args.command!, cwd: this.files.root }, signal);
         if (!ok) {
           this.denials.push(`command: ${args.command}`);
           return { content: 'the command was not approved; do not try to work around it', isError: true };
@@ -115,7 +115,10 @@ export class AgentToolbox {
 
   private async write(path: string, before: string | undefined, after: string, signal: AbortSignal): Promise<ToolOutcome> {
     const kind = before === undefined ? 'create' : 'modify';
-    const ok = await this.approvals.approve({ kind: 'edit', title: `${kind === 'create' ? 'Create' : 'Edit'} ${path}`, detail: diffSummary(path, before, after) }, signal);
+    const ok = await this.approvals.approve(
+      { kind: 'edit', title: `${kind === 'create' ? 'Create' : 'Edit'} ${path}`, detail: diffSummary(path, before, after), path, proposed: after, creates: kind === 'create' },
+      signal,
+    );
     if (!ok) {
       this.denials.push(`edit: ${path}`);
       return { content: `the ${kind === 'create' ? 'new file' : 'edit'} was not approved; do not try to work around it`, isError: true };

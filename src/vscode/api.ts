@@ -39,10 +39,11 @@ export interface IdealStateApi {
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
   /**
    * Runs of the Algorithm in this window: every committed step as it happens (run id, phase,
-   * criteria rows, budget), the runs going now, and two hooks for tests — answering
-   * approvals instead of the dialog, and behaving as in Restricted Mode.
+   * criteria rows, budget), the runs going now, their pending approvals (answered like the
+   * ISC table does), and two hooks for tests — answering approvals instead of a person, and
+   * behaving as in Restricted Mode.
    */
-  readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust'>;
+  readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust' | 'approvals' | 'decideApproval'>;
   /** The ISC tables (what each shows, what was sent to it) and the Runs view. */
   readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
 }
@@ -65,6 +66,8 @@ export function createApi(stores: StoreHost, definitions: DefinitionsHost, model
       activeRuns: () => runs.activeRuns(),
       answerApprovalsWith: (answerer) => runs.answerApprovalsWith(answerer),
       simulateTrust: (trusted) => runs.simulateTrust(trusted),
+      approvals: runs.approvals,
+      decideApproval: (approvalId, answer, via) => runs.decideApproval(approvalId, answer, via),
     },
     iscTable: { tables: tables.tables, runs: tables.runs, watch: tables.watch },
   };

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../harness/server.mjs';
+import { answerApprovalNotification } from './approval-notifications.mjs';
 import { useWorkbench } from './workbench-suite.mjs';
 
 // The sample workspace's scripted demo (labelled "scripted: demo-run"), as in run.test.mjs.
@@ -21,12 +22,10 @@ describe('Learning after a real run: a person finishes a scripted run and rates 
     await workbench.typeIntoInputBox(REQUEST);
     await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
     await workbench.pickQuickPickItem('No template');
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Edit src/greet.js' }).waitFor({ timeout: 60_000 });
+    await workbench.notifications({ containing: 'Edit src/greet.js', timeoutMs: 60_000 });
     await workbench.statusBarTexts({ containing: 'Ideal State: EXECUTE' });
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
-    await dialog.filter({ hasText: 'verification command' }).waitFor({ timeout: 60_000 });
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve');
+    await answerApprovalNotification(workbench, 'verification command', 'Approve');
     const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
     assert.ok(done.some((t) => t.includes('run COMPLETE')), JSON.stringify(done));
     const prds = readdirSync(join(workbench.workspace, '.ideal-state', 'prds')).filter((n) => !prdsBefore.includes(n));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../harness/server.mjs';
+import { answerApprovalNotification } from './approval-notifications.mjs';
 import { useWorkbench } from './workbench-suite.mjs';
 
 // What the README's "Your first run" walks a newcomer through: the sample workspace with its
@@ -11,7 +12,7 @@ const REQUEST = 'Add a farewell(name) to src/greet.js that says Goodbye and refu
 describe('a first run of the Algorithm from the palette', () => {
   const workbench = useWorkbench({ trusted: true, settings: DEMO_SETTINGS });
 
-  it('runs at STANDARD, asks to approve the edit with its diff, and finishes with the PRD showing checked criteria and a LOG entry', async function () {
+  it('runs at STANDARD, asks to approve the edit with its real diff, and finishes with the PRD showing checked criteria and a LOG entry', async function () {
     this.timeout(240_000);
     const page = workbench.page;
     const prdsBefore = readdirSync(join(workbench.workspace, '.ideal-state', 'prds'));
@@ -25,24 +26,23 @@ describe('a first run of the Algorithm from the palette', () => {
     await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
     await workbench.pickQuickPickItem('No template');
 
-    // The specialist proposes its edit: a modal dialog with the change, while the status bar shows the run.
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Edit src/greet.js' }).waitFor({ timeout: 60_000 });
+    // The specialist proposes its edit: a notification (not modal: the workbench stays usable), while the status bar shows the run.
+    const asked = await workbench.notifications({ containing: 'Edit src/greet.js', timeoutMs: 60_000 });
+    assert.ok(asked.some((t) => /Edit src\/greet\.js \(\+\d+ −0\)/.test(t)), JSON.stringify(asked));
     const status = await workbench.statusBarTexts({ containing: 'Ideal State: EXECUTE' });
     assert.ok(status.some((t) => /Ideal State: EXECUTE 1\/2 · \d+%/.test(t)), JSON.stringify(status));
-    assert.match(await dialog.innerText(), /\+export function farewell\(name\) \{/);
     await workbench.screenshot('run approval of an edit with the status bar mid-run');
 
-    // Show Diff opens the change, then asks again.
-    await dialog.getByRole('button', { name: 'Show Diff', exact: true }).click();
-    await page.locator('.tabs-container .tab', { hasText: 'greet.js.diff' }).first().waitFor({ timeout: 15_000 });
-    await dialog.filter({ hasText: 'Edit src/greet.js' }).waitFor({ timeout: 15_000 });
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    // Show Diff opens VS Code's diff editor (the file beside the proposal), then asks again.
+    await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Show Diff');
+    await page.locator('.tabs-container .tab', { hasText: 'src/greet.js (current ↔ proposed by the run)' }).first().waitFor({ timeout: 15_000 });
+    await page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'export function farewell(name) {' }).first().waitFor({ timeout: 15_000 });
+    await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve', { timeoutMs: 15_000 });
 
-    // VERIFY runs the criteria's commands: asked once for the set.
-    await dialog.filter({ hasText: 'verification command' }).waitFor({ timeout: 60_000 });
-    assert.match(await dialog.innerText(), /node -e/);
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    // VERIFY runs the criteria's commands: asked once for the set, with the exact command lines.
+    const commands = await workbench.notifications({ containing: 'verification command', timeoutMs: 60_000 });
+    assert.ok(commands.some((t) => t.includes('verification command') && t.includes('node -e')), JSON.stringify(commands));
+    await answerApprovalNotification(workbench, 'verification command', 'Approve');
 
     const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
     assert.ok(done.some((t) => t.includes('run COMPLETE — 5/5 criteria verified')), JSON.stringify(done));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../harness/server.mjs';
+import { answerApprovalNotification } from './approval-notifications.mjs';
 import { useWorkbench } from './workbench-suite.mjs';
 
 const HOSTILE_TEXT = '<img src=x onerror=alert(1)>';
@@ -145,19 +146,17 @@ describe('the ISC table, as a person uses it', () => {
     await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
     await workbench.pickQuickPickItem('No template');
 
-    // The specialist asks to approve its edit (a modal dialog); the table is open beside it, mid-run.
-    const dialog = page.locator('.monaco-dialog-box');
-    await dialog.filter({ hasText: 'Edit src/greet.js' }).waitFor({ timeout: 60_000 });
+    // The specialist asks to approve its edit (a notification); the table is open beside it, mid-run.
+    await workbench.notifications({ containing: 'Edit src/greet.js', timeoutMs: 60_000 });
     await page.locator('.tabs-container .tab', { hasText: 'ISC · Add a farewell' }).first().waitFor({ timeout: 15_000 });
-    // Read the table beside the dialog without clicking (the dialog is modal): nothing verified yet.
+    // Read the table beside the notification without clicking: nothing verified yet.
     const beside = page.frameLocator('iframe.webview.ready:visible').frameLocator('#active-frame');
     await beside.locator('.body .row').first().waitFor({ timeout: 20_000 });
     const midRun = await beside.locator('.body .row .c-outcome [data-outcome]').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')));
     assert.ok(!midRun.includes('PASS'), `before VERIFY no row passes: ${JSON.stringify(midRun)}`);
     await workbench.screenshot('isc table mid-run beside an approval');
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
-    await dialog.filter({ hasText: 'verification command' }).waitFor({ timeout: 60_000 });
-    await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
+    await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve');
+    await answerApprovalNotification(workbench, 'verification command', 'Approve');
     await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
 
     const view = await workbench.webview('ISC · Add a farewell');

@@ -97,7 +97,7 @@ describe('ISC table deltas', () => {
     const before = tableSnapshot(input());
     const base = input();
     const criteria = [...base.criteria.filter((c) => c.id !== 'ISC-10'), aCriterion({ id: 'ISC-3', text: 'Third' })];
-    const after = tableSnapshot({ ...base, criteria, approvals: [{ id: 'a1', kind: 'command', title: 'npm test', detail: 'npm test in .' }] });
+    const after = tableSnapshot({ ...base, criteria, approvals: [{ id: 'a1', kind: 'command', title: 'Run a command', detail: 'npm test', command: 'npm test', cwd: '/work', createdAt: '2026-01-01T00:00:00.000Z' }] });
     const deltas = tableDeltas(before, after);
     assert.deepEqual(applyDeltas(before, deltas), after);
     assert.ok(deltas.some((d) => d.type === 'rowRemoved' && d.id === 'ISC-10'));

@@ -1,7 +1,8 @@
 import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
-import { renderApprovals, renderHeader, type HeaderActions } from './header';
-import type { EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
+import { renderApprovals, shownApprovals, type ApprovalActions } from './approvals';
+import { renderHeader, type HeaderActions } from './header';
+import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
 import { ALL_ROWS, visibleRows } from './view-model';
 
@@ -14,7 +15,7 @@ const FIRST_SCREEN = 50;
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
  * deltas — one row, the header, the approvals — which change just those elements.
  */
-export class IscTableApp implements RowActions, HeaderActions {
+export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   private snapshot: TableSnapshot | undefined;
   private readonly rows = new Map<string, TableRow>();
   private order: string[] = [];
@@ -250,8 +251,12 @@ export class IscTableApp implements RowActions, HeaderActions {
     void this.ask('', this.bridge.request('control', { action }));
   }
 
-  decide(approvalId: string, approve: boolean): void {
-    void this.ask(approve ? 'Approving…' : 'Denying…', this.bridge.request('decide', { approvalId, approve }));
+  decide(approvalId: string, answer: ApprovalAnswer): void {
+    void this.ask(answer === 'deny' ? 'Denying…' : 'Approving…', this.bridge.request('decide', { approvalId, answer }));
+  }
+
+  showDiff(approvalId: string): void {
+    void this.ask('', this.bridge.request('showDiff', { approvalId }));
   }
 
   startEdit(id: string): void {
@@ -369,6 +374,7 @@ export class IscTableApp implements RowActions, HeaderActions {
       phase: this.headerEl.querySelector('.step.current')?.getAttribute('data-phase') ?? '',
       rows,
       visibleIds: Array.from(this.tbody.querySelectorAll<HTMLElement>('.row'), (tr) => tr.dataset.id ?? ''),
+      approvals: shownApprovals(this.approvalsEl),
     };
   }
 }

@@ -1,11 +1,10 @@
 import { h, replaceChildren } from '../shared/dom';
-import { TABLE_PHASES, type BudgetFigure, type PendingApproval, type TableAbilities, type TableHeader } from './protocol';
+import { TABLE_PHASES, type BudgetFigure, type TableAbilities, type TableHeader } from './protocol';
 
 export interface HeaderActions {
   reverifyAll(): void;
   openPrd(): void;
   control(action: 'cancel' | 'resume' | 'rate'): void;
-  decide(approvalId: string, approve: boolean): void;
 }
 
 const STATE_CLASS: Record<string, string> = {
@@ -85,34 +84,4 @@ function seconds(n: number): string {
   const m = Math.floor(n / 60);
   if (m >= 60) return `${Math.floor(m / 60)} h ${m % 60} min`;
   return n % 60 === 0 ? `${m} min` : `${m} min ${n % 60} s`;
-}
-
-/** Pending edits and commands of the agent, each with its diff or command and a decision. */
-export function renderApprovals(root: HTMLElement, approvals: readonly PendingApproval[], actions: HeaderActions): void {
-  root.hidden = approvals.length === 0;
-  replaceChildren(
-    root,
-    approvals.length === 0 ? null : h('h2', {}, `Waiting for your approval (${approvals.length})`),
-    ...approvals.map((a) =>
-      h(
-        'section',
-        { class: `approval ${a.kind}`, dataset: { approval: a.id } },
-        h('div', { class: 'approval-title' }, h('span', { class: 'badge warn' }, a.kind === 'edit' ? 'Edit' : 'Command'), h('code', {}, a.title)),
-        h('pre', { class: `approval-detail${a.kind === 'edit' ? ' diff' : ''}` }, ...diffLines(a)),
-        h(
-          'div',
-          { class: 'approval-actions' },
-          h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'approve' }, on: { click: () => actions.decide(a.id, true) } }, 'Approve'),
-          h('button', { attrs: { type: 'button', 'data-action': 'deny' }, on: { click: () => actions.decide(a.id, false) } }, 'Deny'),
-        ),
-      ),
-    ),
-  );
-}
-
-function diffLines(a: PendingApproval): HTMLElement[] {
-  return a.detail.split('\n').map((line) => {
-    const kind = a.kind !== 'edit' ? '' : line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '';
-    return h('span', { class: `line ${kind}` }, `${line}\n`);
-  });
 }

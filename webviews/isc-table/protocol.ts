@@ -53,15 +53,27 @@ export interface TableHeader {
   budget: { seconds: BudgetFigure; tokens: BudgetFigure; usd: BudgetFigure };
 }
 
-/** An edit or command the agent waits to have approved. */
+/** An edit or command the agent waits to have approved. Every string is untrusted text. */
 export interface PendingApproval {
   id: string;
   kind: 'edit' | 'command';
-  /** The file of an edit or the command line; text. */
+  /** One line, e.g. "Edit src/app.ts". */
   title: string;
-  /** A unified diff for an edit, the command and its folder for a command; text. */
+  /** A line summary of an edit (`+`/`-` lines), or the exact command line(s). */
   detail: string;
+  /** An edit's workspace-relative path. */
+  path?: string;
+  /** The edit creates the file. */
+  creates?: boolean;
+  /** A command's exact command line(s) and the folder it runs in. */
+  command?: string;
+  cwd?: string;
+  /** ISO time the agent asked. */
+  createdAt: string;
 }
+
+/** Approve once, deny, or approve every further request of this kind in the run. */
+export type ApprovalAnswer = 'approve' | 'deny' | 'always';
 
 /** What the host can do for this run right now (buttons are shown only when they work). */
 export interface TableAbilities {
@@ -99,6 +111,8 @@ export interface ShownTable {
   rows: { id: string; text: string; outcome: string; status: string; stale: boolean }[];
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
+  /** The pending approvals the view shows: id, kind, and the path or command it names. */
+  approvals?: { id: string; kind: string; what: string; buttons: string[] }[];
 }
 
 export interface RequestResult {
@@ -112,7 +126,9 @@ export interface IscTableProtocol extends Protocol {
     editCriterion: { params: { id: string; text: string }; result: RequestResult };
     openLocation: { params: EvidenceLocation; result: RequestResult };
     openPrd: { params: Record<string, never>; result: RequestResult };
-    decide: { params: { approvalId: string; approve: boolean }; result: RequestResult };
+    decide: { params: { approvalId: string; answer: ApprovalAnswer }; result: RequestResult };
+    /** Opens the real diff editor of a pending edit: the file beside the proposal. */
+    showDiff: { params: { approvalId: string }; result: RequestResult };
     control: { params: { action: 'cancel' | 'resume' | 'rate' }; result: RequestResult };
     /** The answer to a `probe` event. */
     shown: { params: ShownTable; result: null };

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
-import type { IscTableProtocol, ShownTable, TableDelta, TableSnapshot } from '../../../webviews/isc-table/protocol';
+import type { IscTableProtocol, RequestResult, ShownTable, TableDelta, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
+import type { RequestHandlers } from '../webview/bridge';
 import { tableDeltas } from './snapshot';
 import type { TableSteering } from './table-steering';
 
@@ -25,6 +26,7 @@ export class IscTablePanel implements vscode.Disposable {
   private shownSnapshot: TableSnapshot | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private readonly probes: ((shown: ShownTable) => void)[] = [];
+  private readonly handlers: RequestHandlers<IscTableProtocol>;
   readonly sent: SentMessage[] = [];
 
   constructor(
@@ -44,31 +46,36 @@ export class IscTablePanel implements vscode.Disposable {
         this.refresh();
       }
     };
-    this.bridge = new WebviewBridge<IscTableProtocol>(
-      panel.webview,
-      {
-        reverify: ({ ids }) => act(() => steering.reverify(runId, ids)),
-        editCriterion: ({ id, text }) => {
-          if (typeof id !== 'string' || typeof text !== 'string') throw new WebviewRequestRefused('an edit needs a criterion id and its text', 'bad-request');
-          return act(() => steering.edit(runId, id, text));
-        },
-        openLocation: (location) => steering.openLocation(runId, location),
-        openPrd: () => steering.openPrd(runId),
-        decide: ({ approvalId, approve }) => act(() => steering.control.decide(runId, approvalId, approve === true)),
-        control: ({ action }) =>
-          act(() => {
-            if (action === 'cancel') return steering.control.cancel(runId);
-            if (action === 'resume') return steering.control.resume(runId);
-            if (action === 'rate') return steering.rate(runId);
-            throw new WebviewRequestRefused(`no action "${String(action)}"`, 'bad-request');
-          }),
-        shown: (shown) => {
-          for (const resolve of this.probes.splice(0)) resolve(shown);
-          return null;
-        },
+    this.handlers = {
+      reverify: ({ ids }) => act(() => steering.reverify(runId, ids)),
+      editCriterion: ({ id, text }) => {
+        if (typeof id !== 'string' || typeof text !== 'string') throw new WebviewRequestRefused('an edit needs a criterion id and its text', 'bad-request');
+        return act(() => steering.edit(runId, id, text));
       },
-      log,
-    );
+      openLocation: (location) => steering.openLocation(runId, location),
+      openPrd: () => steering.openPrd(runId),
+      decide: ({ approvalId, answer }) => {
+        if (typeof approvalId !== 'string') throw new WebviewRequestRefused('a decision needs the approval\'s id', 'bad-request');
+        return act(() => steering.control.decide(runId, approvalId, answer));
+      },
+      showDiff: ({ approvalId }) => {
+        if (typeof approvalId !== 'string') throw new WebviewRequestRefused('Show Diff needs the approval\'s id', 'bad-request');
+        // Beside the table, not over it: the code's column when the table is beside it.
+        return steering.control.showDiff(runId, approvalId, panel.viewColumn === vscode.ViewColumn.One ? vscode.ViewColumn.Two : vscode.ViewColumn.One);
+      },
+      control: ({ action }) =>
+        act(() => {
+          if (action === 'cancel') return steering.control.cancel(runId);
+          if (action === 'resume') return steering.control.resume(runId);
+          if (action === 'rate') return steering.rate(runId);
+          throw new WebviewRequestRefused(`no action "${String(action)}"`, 'bad-request');
+        }),
+      shown: (shown) => {
+        for (const resolve of this.probes.splice(0)) resolve(shown);
+        return null;
+      },
+    };
+    this.bridge = new WebviewBridge<IscTableProtocol>(panel.webview, this.handlers, log);
     this.disposables.push(
       this.bridge,
       // A (re)loaded view has nothing: it gets the whole table, then deltas.
@@ -109,6 +116,12 @@ export class IscTablePanel implements vscode.Disposable {
     }
     if (this.sent.length > 200) this.sent.splice(0, this.sent.length - 200);
     this.shownSnapshot = next;
+  }
+
+  /** For the editor's tests: handles a request exactly as if the view had sent it (a button's click). */
+  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify'>(method: M, params: Parameters<RequestHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
+    const handler = this.handlers[method] as (p: typeof params) => RequestResult | Promise<RequestResult>;
+    return handler(params);
   }
 
   /** What the view shows, read back from its DOM. */

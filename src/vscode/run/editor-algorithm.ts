@@ -45,7 +45,7 @@ export interface EditorAlgorithm {
 /**
  * The Algorithm wired for the editor, the same way `nodeAlgorithm` wires it for the
  * command line: the workspace through WorkspaceEdit, the editor's tasks and diagnostics
- * for verification, approvals in a dialog, the run's model router and the store.
+ * for verification, approvals as pending requests (notification, ISC table, palette), the run's model router and the store.
  */
 export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<EditorAlgorithm> {
   const e = engine();

@@ -1,53 +1,82 @@
 import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals';
+import type { PendingApproval, PendingApprovals } from '../../agent/pending-approvals';
 import type { Logger } from '../../core/log';
 import type { Settings } from '../../core/settings';
 import { allowList } from '../verify/allowed-commands';
+import { showApprovalDiff } from './approval-diff';
 import type { ProposalDocuments } from './proposal-documents';
 
-/** An approval request that may also carry the edit's file and its full proposed text (for a side-by-side diff). */
-export type EditorApprovalRequest = ApprovalRequest & { readonly path?: string; readonly proposed?: string };
-
-/** Answers approvals instead of the dialog: the integration tests' hook (see RunService.answerApprovalsWith). */
+/** Answers approvals instead of the person: the integration tests' hook (see RunService.answerApprovalsWith). */
 export type ApprovalAnswerer = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
-const APPROVE = 'Approve';
-const ALWAYS = 'Always for this run';
-const SHOW_DIFF = 'Show Diff';
-const DENY = 'Deny';
-const DETAIL_LINES = 14;
+export const APPROVE = 'Approve';
+export const ALWAYS = 'Always for this run';
+export const SHOW_DIFF = 'Show Diff';
+export const DENY = 'Deny';
 
 /**
- * Asks the person at the editor, in a modal dialog: Approve / Always for this run / Deny,
- * and for an edit "Show Diff", which opens the change beside the file and asks again.
- * Commands matching `idealState.run.allowedCommands` (the same pattern syntax as
- * `idealState.verify.allowedCommands`: `*` never spans a shell operator) are approved
- * without asking. Trust and auto-approve are decided before this, by the run's policy.
+ * Asks the person at the editor about one run's edits and commands. Each request becomes a
+ * pending approval (see PendingApprovals) that the ISC table, the Runs view and the palette
+ * show too, and a notification offers Approve / Always for this run / Deny — and Show Diff for
+ * an edit, which opens the real diff editor and asks again. The notification is deliberately
+ * not modal: a modal dialog blocks the whole workbench, so the person could neither read the
+ * diff beside the file nor answer from the table. The first answer from any of them wins.
+ * Commands matching `idealState.run.allowedCommands` are approved without asking; trust and
+ * auto-approve are decided before this, by the run's policy.
  */
 export class EditorApprover implements Approver {
   constructor(
     private readonly settings: Settings,
     private readonly proposals: ProposalDocuments,
+    private readonly pending: PendingApprovals,
+    private readonly runId: () => string | undefined,
+    private readonly folder: vscode.WorkspaceFolder,
     private readonly log: Logger,
     private readonly answerer?: ApprovalAnswerer,
   ) {}
 
-  async ask(request: EditorApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+  async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (signal.aborted) return 'deny';
-    if (request.kind === 'command' && this.allowListed(request.detail)) {
+    if (request.kind === 'command' && this.allowListed(request.command ?? request.detail)) {
       this.log.info('command approved by idealState.run.allowedCommands');
       return 'approve';
     }
-    if (this.answerer) return this.answerer(request);
+    const { approval, answer } = this.pending.add(this.runId() ?? 'run', request, signal);
+    if (this.answerer) {
+      const answerer = this.answerer;
+      void Promise.resolve()
+        .then(() => answerer(request))
+        .then(
+          (a) => this.pending.decide(approval.id, a, 'the test hook'),
+          () => this.pending.decide(approval.id, 'deny', 'the test hook failed'),
+        );
+    } else {
+      void this.notify(approval).catch((error: unknown) => this.log.warn(`the approval notification failed: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    try {
+      return await answer;
+    } finally {
+      this.proposals.release(approval.id);
+    }
+  }
+
+  /** The notification, again after Show Diff; an answer given elsewhere first makes a late click change nothing. */
+  private async notify(approval: PendingApproval): Promise<void> {
     for (;;) {
-      const buttons = request.kind === 'edit' ? [APPROVE, ALWAYS, SHOW_DIFF, DENY] : [APPROVE, ALWAYS, DENY];
-      const answer = await vscode.window.showWarningMessage(`Ideal State run: ${request.title}?`, { modal: true, detail: this.detail(request) }, ...buttons);
-      if (signal.aborted) return 'deny';
-      if (answer === SHOW_DIFF) {
-        await this.showDiff(request);
+      const buttons = approval.kind === 'edit' ? [APPROVE, ALWAYS, SHOW_DIFF, DENY] : [APPROVE, ALWAYS, DENY];
+      const choice = await vscode.window.showWarningMessage(approvalMessage(approval), ...buttons);
+      if (!this.pending.get(approval.id)) return;
+      if (choice === SHOW_DIFF) {
+        await showApprovalDiff(approval, this.proposals, this.folder);
         continue;
       }
-      return answer === APPROVE ? 'approve' : answer === ALWAYS ? 'always' : 'deny';
+      if (choice === undefined) {
+        this.log.info(`${approval.title}: the notification was closed; the request waits in the ISC table and "Ideal State: Approve or Deny Pending Changes…"`);
+        return;
+      }
+      this.pending.decide(approval.id, choice === APPROVE ? 'approve' : choice === ALWAYS ? 'always' : 'deny', 'the notification');
+      return;
     }
   }
 
@@ -57,30 +86,25 @@ export class EditorApprover implements Approver {
     const lines = commands.split('\n').map((c) => c.trim()).filter(Boolean);
     return lines.length > 0 && lines.every((c) => list.match(c) !== undefined);
   }
+}
 
-  private detail(request: EditorApprovalRequest): string {
-    if (request.kind === 'command') {
-      return `${request.detail}\n\nIt runs in the workspace folder. "Always for this run" approves the run's further commands without asking; commands you always trust can go in the setting idealState.run.allowedCommands.`;
-    }
-    const lines = request.detail.split('\n');
-    const shown = lines.length > DETAIL_LINES ? [...lines.slice(0, DETAIL_LINES), `… ${lines.length - DETAIL_LINES} more lines (Show Diff)`] : lines;
-    return `${shown.join('\n')}\n\nThe edit is undoable, and "Undo Run Changes" restores every file the run changed. "Always for this run" approves the run's further edits without asking.`;
+/** One line for the notification: a notification shows no detail, so the essentials go here. */
+export function approvalMessage(approval: PendingApproval): string {
+  if (approval.kind === 'command') {
+    const lines = (approval.command ?? approval.summary).split('\n').filter((l) => l.trim() !== '');
+    const where = approval.cwd === undefined ? ' — in the workspace folder' : approval.title.includes(approval.cwd) ? '' : ` — in ${approval.cwd}`;
+    return `Ideal State run: ${approval.title}? ${lines.join(' ; ')}${where}.`;
   }
+  const { added, removed } = lineCounts(approval.summary);
+  return `Ideal State run: ${approval.title} (+${added} −${removed})? Show Diff opens it beside the file; an approved edit is undoable, and "Undo Run Changes" restores every file the run changed.`;
+}
 
-  /** The file beside its proposed text when the request carries it; else the change as a diff document. */
-  private async showDiff(request: EditorApprovalRequest): Promise<void> {
-    const name = (request.path ?? request.title.replace(/^(Edit|Create)\s+/, '')).split('/').pop() || 'change';
-    if (request.path !== undefined && request.proposed !== undefined) {
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      if (folder) {
-        const current = vscode.Uri.joinPath(folder.uri, request.path);
-        const proposed = this.proposals.add(name, request.proposed);
-        await vscode.commands.executeCommand('vscode.diff', current, proposed, `${request.path} ↔ proposed by the run`, { preview: true });
-        return;
-      }
-    }
-    const uri = this.proposals.add(`${name}.diff`, request.detail);
-    const document = await vscode.workspace.openTextDocument(uri);
-    await vscode.window.showTextDocument(vscode.languages.setTextDocumentLanguage ? await vscode.languages.setTextDocumentLanguage(document, 'diff') : document, { preview: true });
+function lineCounts(summary: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of summary.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) added++;
+    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
   }
+  return { added, removed };
 }

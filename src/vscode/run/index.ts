@@ -5,6 +5,7 @@ import type { DefinitionsHost } from '../definitions-host';
 import type { ModelsHost } from '../models/models-host';
 import type { StoreHost } from '../store-host';
 import { EditorTaskRunner } from '../verify/task-runner';
+import { registerDecideApproval } from './decide-approval-command';
 import { ProposalDocuments } from './proposal-documents';
 import { registerRunAlgorithm } from './run-algorithm-command';
 import { registerCancelRun, registerResumeRun } from './run-control-commands';
@@ -24,6 +25,7 @@ export function registerRuns(hosts: { settings: Settings; definitions: Definitio
     registerRunOnPrd(service, hosts.definitions, log),
     registerResumeRun(service, log),
     registerCancelRun(service),
+    registerDecideApproval(service),
     registerUndoRunChanges(service, hosts.stores, log),
     registerRunStatusBar(service),
   );

@@ -3,24 +3,29 @@ import * as vscode from 'vscode';
 export const PROPOSAL_SCHEME = 'ideal-state-proposal';
 
 /**
- * Read-only virtual documents for what a run proposes (an edit's new text, or its diff
- * when only that is known), so "Show Diff" can open `vscode.diff` without touching disk.
- * Each proposal lives until the approval it belongs to is answered.
+ * Read-only virtual documents for what a run proposes (an edit's whole new text, or its
+ * summary when only that is known), so "Show Diff" can open `vscode.diff` beside the file
+ * without writing anything. A text provider's documents cannot be edited or saved, and a
+ * proposal lives only until the approval it belongs to is answered.
  */
 export class ProposalDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
-  private next = 0;
+  private readonly _onDidChange = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this._onDidChange.event;
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this);
 
-  /** A URI whose document holds `text`; `name` keeps the file name (and so its language). */
-  add(name: string, text: string): vscode.Uri {
-    const key = `${++this.next}`;
+  /** A URI whose document holds `text`, kept under `key` (an approval's id); `name` keeps the file name and so its language. */
+  add(key: string, name: string, text: string): vscode.Uri {
     this.texts.set(key, text);
-    return vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: key });
+    const uri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${name}`, query: key });
+    // A document already open under this URI shows the text as it is now.
+    this._onDidChange.fire(uri);
+    return uri;
   }
 
-  remove(uri: vscode.Uri): void {
-    this.texts.delete(uri.query);
+  /** Forgets every proposal kept under keys starting with `prefix` (an approval's id). */
+  release(prefix: string): void {
+    for (const key of [...this.texts.keys()]) if (key === prefix || key.startsWith(`${prefix}:`)) this.texts.delete(key);
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -29,6 +34,7 @@ export class ProposalDocuments implements vscode.TextDocumentContentProvider, vs
 
   dispose(): void {
     this.registration.dispose();
+    this._onDidChange.dispose();
     this.texts.clear();
   }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ApprovalRequest } from '../../agent/approvals';
+import type { ApprovalAnswer, ApprovalRequest } from '../../agent/approvals';
+import { PendingApprovals, type DecideResult, type PendingApproval } from '../../agent/pending-approvals';
 import type { RunResult, StartInput } from '../../core/algorithm/engine';
 import type { Logger } from '../../core/log';
 import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState } from '../../core/model';
@@ -10,6 +11,7 @@ import type { ModelsHost } from '../models/models-host';
 import type { StoreHost } from '../store-host';
 import type { EditorTaskRunner } from '../verify/task-runner';
 import { editorAlgorithm } from './editor-algorithm';
+import { closeApprovalDiffs, showApprovalDiff, type DiffShown } from './approval-diff';
 import { EditorApprover, type ApprovalAnswerer } from './editor-approver';
 import type { ProposalDocuments } from './proposal-documents';
 
@@ -77,6 +79,12 @@ export class RunService implements vscode.Disposable {
   private readonly active = new Set<ActiveRun>();
   private answerer: ApprovalAnswerer | undefined;
   private trustOverride: boolean | undefined;
+  /** The edits and commands the runs wait to have approved: the notification, the ISC table and the palette all answer here. */
+  readonly approvals = new PendingApprovals();
+  private readonly _onDidChangeApprovals = new vscode.EventEmitter<string>();
+  /** Fires with a run's id when its pending approvals changed. */
+  readonly onDidChangeApprovals = this._onDidChangeApprovals.event;
+  private readonly approvalListeners: { dispose(): void }[];
 
   constructor(
     private readonly settings: Settings,
@@ -86,7 +94,27 @@ export class RunService implements vscode.Disposable {
     private readonly tasks: EditorTaskRunner,
     private readonly proposals: ProposalDocuments,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.approvalListeners = [
+      this.approvals.onDidChange((runId) => this._onDidChangeApprovals.fire(runId)),
+      this.approvals.onDidDecide(({ approval, answer, via }) => {
+        this.log.child('run').info(`${approval.runId.slice(-6)} ${approval.title}: ${answer} (from ${via})`);
+        closeApprovalDiffs(approval, answer !== 'deny', vscode.workspace.workspaceFolders?.[0]);
+      }),
+    ];
+  }
+
+  /** Answers a pending approval from any surface; the first answer wins. */
+  decideApproval(approvalId: string, answer: ApprovalAnswer, via: string): DecideResult {
+    return this.approvals.decide(approvalId, answer, via);
+  }
+
+  /** Opens the real diff of a pending edit (the file beside the proposal); writes nothing. */
+  async showApprovalDiff(approvalId: string, viewColumn?: vscode.ViewColumn): Promise<DiffShown> {
+    const approval: PendingApproval | undefined = this.approvals.get(approvalId);
+    if (!approval) return { ok: false, message: 'That change was already answered (or its run ended).' };
+    return showApprovalDiff(approval, this.proposals, vscode.workspace.workspaceFolders?.[0], viewColumn);
+  }
 
   /** The latest change of every run that is going now. */
   activeRuns(): RunChange[] {
@@ -132,13 +160,14 @@ export class RunService implements vscode.Disposable {
     for (const a of this.active) {
       if (runId === undefined || a.runId === runId) {
         a.controller.abort();
+        if (a.runId) this.approvals.cancelRun(a.runId);
         count++;
       }
     }
     return count;
   }
 
-  /** Test hook: answers approvals instead of the dialog (the policy's trust, auto-approve and allow-list still apply first). */
+  /** Test hook: answers approvals instead of a person (the policy's trust, auto-approve and allow-list still apply first). */
   answerApprovalsWith(answerer: ApprovalAnswerer | undefined): void {
     this.answerer = answerer;
   }
@@ -172,7 +201,7 @@ export class RunService implements vscode.Disposable {
       models: models.router,
       effort: definitions.effort.table,
       level,
-      approver: new EditorApprover(this.settings, this.proposals, runLog, this.answerer),
+      approver: new EditorApprover(this.settings, this.proposals, this.approvals, () => active.runId, folder, runLog, this.answerer),
       autoApproveEdits: this.settings.get('runAutoApproveEdits'),
       trusted,
       prdFolder: this.settings.get('prdFolder'),
@@ -198,6 +227,8 @@ export class RunService implements vscode.Disposable {
       return result;
     } finally {
       this.active.delete(active);
+      // Nothing of a run that ended waits on: its approvals would answer no one.
+      if (active.runId) this.approvals.cancelRun(active.runId, 'the run ended');
     }
   }
 
@@ -242,6 +273,8 @@ export class RunService implements vscode.Disposable {
   dispose(): void {
     this.cancel();
     this._onDidChangeRun.dispose();
+    for (const l of this.approvalListeners) l.dispose();
+    this._onDidChangeApprovals.dispose();
   }
 }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Run } from '../../core/model';
-import type { PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { RunService } from '../run/run-service';
 import type { RunControl } from './run-control';
 
@@ -10,8 +10,8 @@ const RESUMABLE = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED'])
 /**
  * Cancel and resume through the editor's run service. A run going in this window can be
  * cancelled (it stops at its next safe point, resumable); one that stopped before an exit
- * state — a reload, a crash — or was cancelled can be resumed. The service asks for approvals in
- * its own modal dialog and keeps no list of pending ones, so the table has none to show.
+ * state — a reload, a crash, a cancel — can be resumed. The run's pending approvals are the
+ * service's: the table shows them and answers them there, like the notification does.
  */
 export class LiveRunControl implements RunControl, vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string>();
@@ -19,7 +19,10 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly service: RunService) {
-    this.subscription = service.onDidChangeRun((change) => this._onDidChange.fire(change.runId));
+    this.subscription = vscode.Disposable.from(
+      service.onDidChangeRun((change) => this._onDidChange.fire(change.runId)),
+      service.onDidChangeApprovals((runId) => this._onDidChange.fire(runId)),
+    );
   }
 
   private going(runId: string): boolean {
@@ -45,12 +48,34 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
     return { ok: true, message: `${runId} is resuming.` };
   }
 
-  approvals(): PendingApproval[] {
-    return [];
+  approvals(runId: string): PendingApproval[] {
+    return this.service.approvals.list(runId).map((a) => ({
+      id: a.id,
+      kind: a.kind,
+      title: a.title,
+      detail: a.kind === 'command' ? (a.command ?? a.summary) : a.summary,
+      ...(a.path !== undefined ? { path: a.path } : {}),
+      ...(a.creates ? { creates: true } : {}),
+      ...(a.command !== undefined ? { command: a.command } : {}),
+      ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
+      createdAt: a.createdAt,
+    }));
   }
 
-  async decide(): Promise<RequestResult> {
-    return { ok: false, message: 'Approvals of a run are asked in a dialog when the run needs them.' };
+  async decide(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<RequestResult> {
+    if (answer !== 'approve' && answer !== 'deny' && answer !== 'always') return { ok: false, message: `"${String(answer)}" is not an answer: approve, deny or always.` };
+    const approval = this.service.approvals.get(approvalId);
+    if (!approval || approval.runId !== runId) return { ok: false, message: 'That change was already answered (or its run ended).' };
+    const result = this.service.decideApproval(approvalId, answer, 'the ISC table');
+    if (!result.decided) return { ok: false, message: `Not answered: ${result.reason}.` };
+    const done = answer === 'deny' ? 'Denied' : answer === 'always' ? 'Approved, with the rest of this run\'s ' + (approval.kind === 'edit' ? 'edits' : 'commands') : 'Approved';
+    return { ok: true, message: `${done}: ${approval.title}.` };
+  }
+
+  async showDiff(runId: string, approvalId: string, viewColumn?: vscode.ViewColumn): Promise<RequestResult> {
+    const approval = this.service.approvals.get(approvalId);
+    if (!approval || approval.runId !== runId) return { ok: false, message: 'That change was already answered (or its run ended).' };
+    return this.service.showApprovalDiff(approvalId, viewColumn);
   }
 
   dispose(): void {

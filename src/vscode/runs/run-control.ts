@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Run } from '../../core/model';
-import type { PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 
 /**
  * What the ISC table and the Runs view may do to a run beyond reading it: cancel, resume,
@@ -14,6 +14,10 @@ export interface RunControl {
   cancel(runId: string): Promise<RequestResult>;
   canResume(run: Run): boolean;
   resume(runId: string): Promise<RequestResult>;
+  /** The run's edits and commands waiting for a person, oldest first. */
   approvals(runId: string): PendingApproval[];
-  decide(runId: string, approvalId: string, approve: boolean): Promise<RequestResult>;
+  /** Answers one of them; the first answer from any surface wins. */
+  decide(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<RequestResult>;
+  /** Opens a pending edit's real diff (the file beside the proposal). */
+  showDiff(runId: string, approvalId: string, viewColumn?: vscode.ViewColumn): Promise<RequestResult>;
 }

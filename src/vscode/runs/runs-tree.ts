@@ -7,7 +7,7 @@ import type { RunWatch } from './run-watch';
 
 export const RUNS_VIEW_ID = 'idealState.runs';
 
-/** The view's groups, in order, and the states each holds. */
+/** The view's groups, in order, and the states each holds (a run with pending approvals goes under "Needs approval" whatever its state). */
 export const RUN_GROUPS: readonly { id: string; label: string; icon: string; states: readonly RunState[] }[] = [
   { id: 'running', label: 'Running', icon: 'sync', states: ['RUNNING', 'PENDING'] },
   { id: 'approval', label: 'Needs approval', icon: 'bell-dot', states: ['NEEDS_APPROVAL'] },
@@ -29,6 +29,14 @@ export interface RunSummary {
   prdPath?: string;
   canCancel: boolean;
   canResume: boolean;
+  /** Edits and commands of the run waiting for a person in this window. */
+  pendingApprovals: number;
+}
+
+/** The group a run shows under: waiting approvals first, then its state. */
+export function groupOf(run: Pick<RunSummary, 'state' | 'pendingApprovals'>): (typeof RUN_GROUPS)[number]['id'] | undefined {
+  if (run.pendingApprovals > 0) return 'approval';
+  return RUN_GROUPS.find((g) => g.states.includes(run.state))?.id;
 }
 
 /**
@@ -72,7 +80,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
       this.log.error(`listing runs failed: ${error instanceof Error ? error.message : String(error)}`);
       this.summaries = [];
     }
-    return RUN_GROUPS.map((group) => ({ kind: 'group' as const, group, runs: this.summaries.filter((r) => group.states.includes(r.state)) })).filter((g) => g.runs.length > 0);
+    return RUN_GROUPS.map((group) => ({ kind: 'group' as const, group, runs: this.summaries.filter((r) => groupOf(r) === group.id) })).filter((g) => g.runs.length > 0);
   }
 
   private async load(): Promise<RunSummary[]> {
@@ -91,6 +99,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         ...(run.prdPath ? { prdPath: run.prdPath } : {}),
         canCancel: this.control.canCancel(run),
         canResume: this.control.canResume(run),
+        pendingApprovals: this.control.approvals(run.id).length,
       };
     });
   }
@@ -107,14 +116,16 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const run = node.run;
     const item = new vscode.TreeItem(run.request, vscode.TreeItemCollapsibleState.None);
     item.id = run.id;
-    item.description = `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}`;
+    const waiting = run.pendingApprovals === 0 ? '' : ` · ${run.pendingApprovals} waiting for approval`;
+    item.description = `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${waiting}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(`${run.id} · ${run.state.replace(/_/g, ' ')} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
     if (run.prdPath) tooltip.appendText(`\nPRD: ${run.prdPath}`);
+    if (run.pendingApprovals > 0) tooltip.appendText(`\n${run.pendingApprovals} edit(s) or command(s) wait for your approval: open the ISC table to see and answer them.`);
     item.tooltip = tooltip;
-    item.iconPath = new vscode.ThemeIcon(stateIcon(run.state), stateColor(run.state));
+    item.iconPath = run.pendingApprovals > 0 ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('editorWarning.foreground')) : new vscode.ThemeIcon(stateIcon(run.state), stateColor(run.state));
     // The context value carries what the menus may offer: run[.cancellable][.resumable].
     item.contextValue = ['run', run.canCancel ? 'cancellable' : '', run.canResume ? 'resumable' : ''].filter(Boolean).join('.');
     item.command = { command: 'idealState.openIscTable', title: 'Open ISC Table', arguments: [run.id] };

@@ -1,0 +1,138 @@
+import type { ApprovalAnswer, ApprovalRequest } from './approvals';
+
+/** An edit or command of a run's agent that waits for a person: what every surface shows. */
+export interface PendingApproval {
+  readonly id: string;
+  readonly runId: string;
+  readonly kind: ApprovalRequest['kind'];
+  /** One line, e.g. "Edit src/app.ts". */
+  readonly title: string;
+  /** A line summary of an edit, or the command line(s). */
+  readonly summary: string;
+  /** An edit's workspace-relative path. */
+  readonly path?: string;
+  /** An edit's whole proposed text. */
+  readonly proposed?: string;
+  readonly creates?: boolean;
+  /** A command's exact command line(s). */
+  readonly command?: string;
+  readonly cwd?: string;
+  /** ISO time the agent asked. */
+  readonly createdAt: string;
+}
+
+/** Who answered: the notification, the ISC table, the palette command, a cancelled run… */
+export type DecisionSource = string;
+
+export interface ApprovalDecision {
+  readonly approval: PendingApproval;
+  readonly answer: ApprovalAnswer;
+  readonly via: DecisionSource;
+}
+
+/** What `decide` did: the first decision of a request wins; later ones are told it was taken. */
+export type DecideResult = { readonly decided: true; readonly decision: ApprovalDecision } | { readonly decided: false; readonly reason: string };
+
+interface Waiting {
+  readonly approval: PendingApproval;
+  readonly resolve: (answer: ApprovalAnswer) => void;
+  readonly stopListening: () => void;
+}
+
+/**
+ * The pending approvals of every run in this window, as state rather than as a dialog: each
+ * request waits here until the first decision from any surface (the notification, the ISC
+ * table, the palette) resolves it; the others then find it gone. Cancelling a run — or its
+ * AbortSignal — denies what it left pending. "Always for this run" also approves the run's
+ * other pending requests of the same kind, as it would have had they come a moment later.
+ */
+export class PendingApprovals {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly listeners = new Set<(runId: string) => void>();
+  private readonly deciders = new Set<(decision: ApprovalDecision) => void>();
+  private next = 0;
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  /** Fires with a run's id whenever its pending list changes (added or decided). */
+  onDidChange(listener: (runId: string) => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Fires once per decided request (for logs, and to close what showed it). */
+  onDidDecide(listener: (decision: ApprovalDecision) => void): { dispose(): void } {
+    this.deciders.add(listener);
+    return { dispose: () => this.deciders.delete(listener) };
+  }
+
+  /**
+   * Registers a request of run `runId`; `answer` resolves with the first decision. An aborted
+   * signal (the run cancelled) denies it.
+   */
+  add(runId: string, request: ApprovalRequest, signal: AbortSignal): { approval: PendingApproval; answer: Promise<ApprovalAnswer> } {
+    const approval: PendingApproval = {
+      id: `approval-${++this.next}`,
+      runId,
+      kind: request.kind,
+      title: request.title,
+      summary: request.detail,
+      ...(request.path !== undefined ? { path: request.path } : {}),
+      ...(request.proposed !== undefined ? { proposed: request.proposed } : {}),
+      ...(request.creates ? { creates: true } : {}),
+      ...(request.kind === 'command' ? { command: request.command ?? request.detail } : {}),
+      ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+      createdAt: this.now().toISOString(),
+    };
+    let resolve!: (answer: ApprovalAnswer) => void;
+    const answer = new Promise<ApprovalAnswer>((r) => (resolve = r));
+    const onAbort = () => this.decide(approval.id, 'deny', 'the run was cancelled');
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.waiting.set(approval.id, { approval, resolve, stopListening: () => signal.removeEventListener('abort', onAbort) });
+    if (signal.aborted) onAbort();
+    else this.changed(runId);
+    return { approval, answer };
+  }
+
+  /** The pending requests of one run (or of all runs), oldest first. */
+  list(runId?: string): PendingApproval[] {
+    return [...this.waiting.values()].map((w) => w.approval).filter((a) => runId === undefined || a.runId === runId);
+  }
+
+  get(id: string): PendingApproval | undefined {
+    return this.waiting.get(id)?.approval;
+  }
+
+  /** Answers a pending request; a request already answered (or unknown) is left as it was. */
+  decide(id: string, answer: ApprovalAnswer, via: DecisionSource): DecideResult {
+    const w = this.waiting.get(id);
+    if (!w) return { decided: false, reason: 'it was already answered (or its run ended)' };
+    this.settle(w, answer, via);
+    if (answer === 'always') {
+      for (const other of this.list(w.approval.runId)) {
+        if (other.kind === w.approval.kind) this.settle(this.waiting.get(other.id)!, 'approve', `always for this run (${via})`);
+      }
+    }
+    this.changed(w.approval.runId);
+    return { decided: true, decision: { approval: w.approval, answer, via } };
+  }
+
+  /** Denies every request the run left pending; returns how many. */
+  cancelRun(runId: string, via: DecisionSource = 'the run was cancelled'): number {
+    const pending = this.list(runId);
+    for (const a of pending) this.settle(this.waiting.get(a.id)!, 'deny', via);
+    if (pending.length > 0) this.changed(runId);
+    return pending.length;
+  }
+
+  private settle(w: Waiting, answer: ApprovalAnswer, via: DecisionSource): void {
+    this.waiting.delete(w.approval.id);
+    w.stopListening();
+    w.resolve(answer);
+    for (const listener of [...this.deciders]) listener({ approval: w.approval, answer, via });
+  }
+
+  private changed(runId: string): void {
+    for (const listener of [...this.listeners]) listener(runId);
+  }
+}

@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import type { ApprovalAnswer } from '../../agent/approvals';
+import type { PendingApproval } from '../../agent/pending-approvals';
+import type { RunService } from './run-service';
+
+const ANSWERS: readonly ApprovalAnswer[] = ['approve', 'deny', 'always'];
+
+/**
+ * "Approve or Deny Pending Changes…": the runs' pending edits and commands from the palette —
+ * for a notification that was closed, or a person who prefers the keyboard. Scripts may pass
+ * `{ approvalId, answer }` to answer one without a pick. The first answer from any surface wins.
+ */
+export function registerDecideApproval(service: RunService): vscode.Disposable {
+  return vscode.commands.registerCommand('idealState.decideApproval', async (args?: { approvalId?: unknown; answer?: unknown }): Promise<boolean> => {
+    if (typeof args?.approvalId === 'string' && ANSWERS.includes(args.answer as ApprovalAnswer)) {
+      return service.decideApproval(args.approvalId, args.answer as ApprovalAnswer, 'a command').decided;
+    }
+    const pending = service.approvals.list();
+    if (pending.length === 0) {
+      void vscode.window.showInformationMessage('Ideal State: no edit or command waits for approval.');
+      return false;
+    }
+    const approval = pending.length === 1 ? pending[0]! : await pickApproval(pending);
+    if (!approval) return false;
+    for (;;) {
+      const items: (vscode.QuickPickItem & { answer: ApprovalAnswer | 'diff' })[] = [
+        { label: '$(check) Approve', description: approval.kind === 'edit' ? 'apply this edit (undoable)' : 'run this command', answer: 'approve' },
+        { label: '$(check-all) Always for this run', description: `and the run's further ${approval.kind === 'edit' ? 'edits' : 'commands'}`, answer: 'always' },
+        ...(approval.kind === 'edit' ? [{ label: '$(diff) Show Diff', description: 'the file beside the proposal, then ask again', answer: 'diff' as const }] : []),
+        { label: '$(close) Deny', description: 'the agent is told and must not work around it', answer: 'deny' },
+      ];
+      const picked = await vscode.window.showQuickPick(items, { title: `Ideal State: ${approval.title}`, placeHolder: what(approval) });
+      if (!picked) return false;
+      if (picked.answer === 'diff') {
+        const shown = await service.showApprovalDiff(approval.id);
+        if (!shown.ok) {
+          void vscode.window.showInformationMessage(`Ideal State: ${shown.message}`);
+          return false;
+        }
+        continue;
+      }
+      const result = service.decideApproval(approval.id, picked.answer, 'the palette');
+      if (!result.decided) void vscode.window.showInformationMessage(`Ideal State: ${approval.title} — ${result.reason}.`);
+      return result.decided;
+    }
+  });
+}
+
+async function pickApproval(pending: readonly PendingApproval[]): Promise<PendingApproval | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    pending.map((a) => ({ label: a.title, description: a.kind === 'edit' ? a.path : a.cwd, detail: what(a), approval: a })),
+    { title: 'Ideal State: Approve or Deny Pending Changes', placeHolder: 'Which change?', matchOnDetail: true },
+  );
+  return picked?.approval;
+}
+
+function what(a: PendingApproval): string {
+  if (a.kind === 'command') return (a.command ?? a.summary).split('\n').join(' ; ');
+  const lines = a.summary.split('\n').filter((l) => /^[+-]/.test(l) && !/^(\+\+\+|---)/.test(l));
+  return `${lines.filter((l) => l.startsWith('+')).length} line(s) added, ${lines.filter((l) => l.startsWith('-')).length} removed in ${a.path ?? a.title} (run ${a.runId})`;
+}

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEMO_SETTINGS } from '../harness/server.mjs';
+import { useWorkbench } from './workbench-suite.mjs';
+
+// The sample workspace's scripted demo (labelled "scripted: demo-run"), as in run.test.mjs:
+// its specialist edits src/greet.js, and VERIFY runs two `node -e` commands.
+const REQUEST = 'Add a farewell(name) to src/greet.js that says Goodbye and refuses an empty name';
+
+describe('approving a run\'s edit from the ISC table, as a person does', () => {
+  const workbench = useWorkbench({ trusted: true, settings: DEMO_SETTINGS });
+
+  it('sees the pending edit in the table, opens its real diff, approves it there, and the file on disk changes', async function () {
+    this.timeout(240_000);
+    const page = workbench.page;
+    const greet = join(workbench.workspace, 'src', 'greet.js');
+    const before = readFileSync(greet, 'utf8');
+
+    await workbench.runCommand('Ideal State: Run Algorithm at Effort…');
+    await workbench.pickQuickPickItem('STANDARD');
+    await workbench.typeIntoInputBox(REQUEST);
+    await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
+    await workbench.pickQuickPickItem('No template');
+
+    // The table opens beside the editor; the edit waits there with its path and changed lines.
+    const table = await workbench.webview('ISC · Add a farewell', { timeoutMs: 60_000 });
+    const edit = table.locator('.approval[data-kind="edit"]');
+    await edit.waitFor({ timeout: 60_000 });
+    assert.equal((await edit.locator('.approval-path').innerText()).trim(), 'src/greet.js');
+    assert.match(await edit.locator('.approval-detail').innerText(), /\+export function farewell\(name\) \{/);
+    assert.deepEqual(
+      (await edit.locator('.approval-actions button').allInnerTexts()).map((t) => t.trim()),
+      ['Show Diff', 'Approve', 'Always for this run', 'Deny'],
+    );
+    assert.equal(readFileSync(greet, 'utf8'), before, 'nothing is written while the edit waits');
+    await workbench.screenshot('isc table with a pending edit');
+
+    // Show Diff: VS Code's diff editor, the file as it is beside the proposal; still nothing written.
+    await edit.getByRole('button', { name: 'Show Diff', exact: true }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'src/greet.js (current ↔ proposed by the run)' }).first().waitFor({ timeout: 15_000 });
+    const diff = page.locator('.monaco-diff-editor').first();
+    await diff.locator('.editor.modified .view-lines', { hasText: 'export function farewell(name) {' }).waitFor({ timeout: 15_000 });
+    assert.doesNotMatch(await diff.locator('.editor.original .view-lines').innerText(), /farewell/, 'the left side is the file as it is');
+    assert.equal(readFileSync(greet, 'utf8'), before, 'Show Diff writes nothing');
+    await workbench.screenshot('diff of a pending edit beside the isc table');
+
+    // Approve in the table: the edit is applied through the editor and saved.
+    const again = await workbench.webview('ISC · Add a farewell');
+    await again.locator('.approval[data-kind="edit"]').getByRole('button', { name: 'Approve', exact: true }).click();
+    const deadline = Date.now() + 30_000;
+    while (!/export function farewell\(name\)/.test(readFileSync(greet, 'utf8'))) {
+      if (Date.now() > deadline) throw new Error('src/greet.js on disk did not change after Approve');
+      await page.waitForTimeout(200);
+    }
+
+    // VERIFY's commands wait in the table too, with the exact command lines: approve them there.
+    const command = again.locator('.approval[data-kind="command"]');
+    await command.waitFor({ timeout: 60_000 });
+    assert.match(await command.locator('.approval-command').innerText(), /node -e/);
+    await workbench.screenshot('isc table with pending verification commands');
+    await command.getByRole('button', { name: 'Approve', exact: true }).click();
+
+    const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
+    assert.ok(done.some((t) => t.includes('run COMPLETE — 5/5 criteria verified')), JSON.stringify(done));
+    const view = await workbench.webview('ISC · Add a farewell');
+    await view.locator('.badge.state[data-state="COMPLETE"]').waitFor({ timeout: 20_000 });
+    assert.equal(await view.locator('.approval').count(), 0, 'nothing waits any more');
+  });
+});
