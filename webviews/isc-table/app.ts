@@ -2,13 +2,13 @@ import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
 import { renderApprovals, renderHeader, type HeaderActions } from './header';
 import type { EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
+import { placeRows } from './blocks';
+import { attachRowTools } from './row-tools';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
 import { ALL_ROWS, visibleRows } from './view-model';
 
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
 const PRIORITIES = ['ALL', 'CRITICAL', 'IMPORTANT', 'NICE'] as const;
-/** Rows built before the first paint: more than a tall editor shows. */
-const FIRST_SCREEN = 50;
 
 /**
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
@@ -20,6 +20,8 @@ export class IscTableApp implements RowActions, HeaderActions {
   private order: string[] = [];
   private readonly elements = new Map<string, HTMLElement>();
   private shownIds: string[] = [];
+  /** The one row Tab reaches (roving tab stop). */
+  private tabStop: HTMLElement | undefined;
   private state: IscTableState;
 
   private readonly headerEl = h('header', { class: 'run-header' });
@@ -42,6 +44,7 @@ export class IscTableApp implements RowActions, HeaderActions {
     this.renderHead();
     this.tbody.addEventListener('keydown', (e) => this.onKey(e));
     this.tbody.addEventListener('click', (e) => this.onClick(e));
+    attachRowTools(this.tbody);
     document.addEventListener('keydown', (e) => {
       if (e.key === '/' && !(e.target instanceof HTMLInputElement)) {
         e.preventDefault();
@@ -160,7 +163,11 @@ export class IscTableApp implements RowActions, HeaderActions {
     );
   }
 
-  /** Puts the visible rows in order, making elements only for rows that have none (all of them when `rebuild`). */
+  /**
+   * Puts the visible rows in order, making elements only for rows that have none (all of them
+   * when `rebuild`). Every row goes in, in one pass, before the frame: rows off screen cost
+   * little (content-visibility), and find, End and screen readers see the whole run.
+   */
   renderBody(rebuild: boolean): void {
     const visible = visibleRows(
       this.order.map((id) => this.rows.get(id)).filter((r): r is TableRow => r !== undefined),
@@ -171,25 +178,20 @@ export class IscTableApp implements RowActions, HeaderActions {
     if (rebuild) this.elements.clear();
     const unchanged = !rebuild && ids.length === this.shownIds.length && ids.every((id, i) => id === this.shownIds[i]) && ids.every((id) => this.elements.has(id));
     if (!unchanged) {
-      // A new table paints its first screen at once and builds the rest right after, so a
-      // 1,000-row run shows in one frame; any update before then builds what is missing.
-      const now = rebuild && visible.length > FIRST_SCREEN ? visible.slice(0, FIRST_SCREEN) : visible;
-      if (now.length < visible.length) requestAnimationFrame(() => setTimeout(() => this.renderBody(false), 0));
-      const fragment = document.createDocumentFragment();
-      for (const row of now) {
-        let tr = this.elements.get(row.id);
-        if (!tr) {
-          tr = rowElement(row, this.isExpanded(row.id), this);
-          this.elements.set(row.id, tr);
-        }
-        fragment.append(tr);
-      }
       if (rebuild) this.tbody.textContent = '';
-      this.tbody.append(fragment);
       // Rows filtered out are detached, not destroyed: their elements come back as they were.
-      const shown = new Set(ids);
-      for (const [id, tr] of this.elements) if (!shown.has(id)) tr.remove();
-      this.shownIds = now.length === visible.length ? ids : [];
+      placeRows(
+        this.tbody,
+        visible.map((row) => {
+          let tr = this.elements.get(row.id);
+          if (!tr) {
+            tr = rowElement(row, this.isExpanded(row.id), this);
+            this.elements.set(row.id, tr);
+          }
+          return tr;
+        }),
+      );
+      this.shownIds = ids;
       this.updateTabStop();
     }
     this.countEl.textContent = `${ids.length} of ${this.rows.size} shown`;
@@ -198,8 +200,12 @@ export class IscTableApp implements RowActions, HeaderActions {
   }
 
   private updateTabStop(): void {
-    const focused = this.state.focusedId && this.elements.has(this.state.focusedId) && this.shownIds.includes(this.state.focusedId) ? this.state.focusedId : this.shownIds[0];
-    for (const [id, tr] of this.elements) tr.tabIndex = id === focused ? 0 : -1;
+    const id = this.state.focusedId && this.elements.has(this.state.focusedId) && this.shownIds.includes(this.state.focusedId) ? this.state.focusedId : this.shownIds[0];
+    const next = id ? this.elements.get(id) : undefined;
+    if (next === this.tabStop) return;
+    if (this.tabStop) this.tabStop.tabIndex = -1;
+    if (next) next.tabIndex = 0;
+    this.tabStop = next;
   }
 
   // ---- user actions
@@ -258,7 +264,7 @@ export class IscTableApp implements RowActions, HeaderActions {
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
     if (!row || !tr) return;
-    const cell = tr.querySelector<HTMLElement>('.cells .c-text .text');
+    const cell = tr.querySelector<HTMLElement>(':scope > .c-text .text');
     if (!cell) return;
     const input = h('input', { class: 'edit-text', attrs: { type: 'text', value: row.text, 'aria-label': `New text of ${id}`, maxlength: 500 } });
     // Once: removing a focused input fires its blur, which would finish again (and throw).

@@ -88,3 +88,36 @@ export function formatDuration(ms: number | undefined): string {
   const seconds = Math.round((ms % 60_000) / 1000);
   return seconds === 0 ? `${minutes} min` : `${minutes}m ${seconds}s`;
 }
+
+const OUTCOME_CLASS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', PARTIAL: 'warn', UNKNOWN: 'unknown' };
+
+/** What a row shows, as strings and classes: everything rows.ts puts into a row's cells. */
+export interface RowView {
+  /** Classes of the row element. */
+  rowClass: string;
+  anti: boolean;
+  priorityClass: string;
+  statusClass: string;
+  /** The verify method, or `none` (then `verifyMissing`). */
+  verify: string;
+  verifyMissing: boolean;
+  /** The verdict's badge; no badge before the first verification. */
+  outcome: { word: string; badgeClass: string; stale: boolean } | undefined;
+  duration: string;
+  claimedBy: string;
+}
+
+export function rowView(row: TableRow, expanded: boolean): RowView {
+  const outcome = row.outcome ?? 'none';
+  return {
+    rowClass: `row${row.kind === 'anti-criterion' ? ' anti' : ''} outcome-${outcome.toLowerCase()}${row.stale ? ' stale' : ''}${expanded ? ' expanded' : ''}`,
+    anti: row.kind === 'anti-criterion',
+    priorityClass: `prio ${row.priority.toLowerCase()}`,
+    statusClass: `status ${row.status.toLowerCase()}`,
+    verify: row.verify ?? 'none',
+    verifyMissing: !row.verify,
+    outcome: row.outcome ? { word: row.outcome, badgeClass: `badge outcome ${OUTCOME_CLASS[row.outcome] ?? ''}`.trimEnd(), stale: row.stale } : undefined,
+    duration: formatDuration(row.durationMs),
+    claimedBy: row.claimedBy ?? '',
+  };
+}
