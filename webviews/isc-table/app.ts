@@ -5,7 +5,7 @@ import type { EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, 
 import { placeRows } from './blocks';
 import { attachRowTools } from './row-tools';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
-import { ALL_ROWS, visibleRows } from './view-model';
+import { ALL_ROWS, naturalCompare, visibleRows } from './view-model';
 
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
 const PRIORITIES = ['ALL', 'CRITICAL', 'IMPORTANT', 'NICE'] as const;
@@ -139,7 +139,7 @@ export class IscTableApp implements RowActions, HeaderActions {
 
   private renderToolbar(): void {
     const f = this.state.filter;
-    const domains = ['ALL', ...new Set([...this.rows.values()].map((r) => r.domain).filter((d): d is string => !!d))].sort((a, b) => (a === 'ALL' ? -1 : b === 'ALL' ? 1 : a.localeCompare(b)));
+    const domains = ['ALL', ...new Set([...this.rows.values()].map((r) => r.domain).filter((d): d is string => !!d))].sort((a, b) => (a === 'ALL' ? -1 : b === 'ALL' ? 1 : naturalCompare(a, b)));
     const select = (name: string, label: string, values: readonly string[], value: string, change: (v: string) => void) =>
       h(
         'label',

@@ -30,25 +30,29 @@ export const COLUMNS = [
  * pair moved to the row in use — see row-tools.ts). Cloning it and setting text is what
  * lets a 1,000-row run be built in one pass before its first frame.
  */
-let template: HTMLElement | undefined;
-function rowTemplate(): HTMLElement {
+let templates: { row: HTMLElement; anti: HTMLElement; stale: HTMLElement } | undefined;
+function rowTemplates() {
   const cell = (name: string, ...children: Node[]) => h('div', { class: `cell c-${name}`, attrs: { role: 'gridcell' } }, ...children);
-  template ??= h(
-    'div',
-    { class: 'row', attrs: { role: 'row', tabindex: -1, 'aria-expanded': 'false' } },
-    cell('id mono'),
-    cell('text', h('span', { class: 'text' })),
-    cell('priority'),
-    cell('source muted'),
-    cell('domain'),
-    cell('verify mono'),
-    cell('status'),
-    cell('outcome', h('span', { class: 'muted', dataset: { outcome: '' } })),
-    cell('duration muted'),
-    cell('claimed muted'),
-    cell('actions'),
-  );
-  return template;
+  templates ??= {
+    row: h(
+      'div',
+      { class: 'row', attrs: { role: 'row', tabindex: -1, 'aria-expanded': 'false' } },
+      cell('id mono'),
+      cell('text', h('span', { class: 'text' })),
+      cell('priority'),
+      cell('source muted'),
+      cell('domain'),
+      cell('verify mono'),
+      cell('status'),
+      cell('outcome', h('span', { class: 'muted', dataset: { outcome: '' } })),
+      cell('duration muted'),
+      cell('claimed muted'),
+      cell('actions'),
+    ),
+    anti: h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT '),
+    stale: h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale'),
+  };
+  return templates;
 }
 
 /**
@@ -77,15 +81,16 @@ export function fillRow(el: HTMLElement, row: TableRow, expanded: boolean, actio
 /** A clone of the template with the row's text in its cells; strings only ever become text. */
 function filled(row: TableRow, expanded: boolean): HTMLElement {
   const view = rowView(row, expanded);
-  const el = rowTemplate().cloneNode(true) as HTMLElement;
+  const parts = rowTemplates();
+  const el = parts.row.cloneNode(true) as HTMLElement;
   el.className = view.rowClass;
-  el.dataset.id = row.id;
+  el.setAttribute('data-id', row.id);
   if (expanded) el.setAttribute('aria-expanded', 'true');
   const id = el.firstChild as HTMLElement;
   id.textContent = row.id;
   const text = id.nextSibling as HTMLElement;
   (text.firstChild as HTMLElement).textContent = row.text;
-  if (view.anti) text.prepend(h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT '));
+  if (view.anti) text.prepend(parts.anti.cloneNode(true));
   const priority = text.nextSibling as HTMLElement;
   priority.className = `cell c-priority ${view.priorityClass}`;
   priority.textContent = row.priority;
@@ -103,9 +108,9 @@ function filled(row: TableRow, expanded: boolean): HTMLElement {
   const badge = outcome.firstChild as HTMLElement;
   if (view.outcome) {
     badge.className = view.outcome.badgeClass;
-    badge.dataset.outcome = view.outcome.word;
+    badge.setAttribute('data-outcome', view.outcome.word);
     badge.textContent = view.outcome.word;
-    if (view.outcome.stale) badge.appendChild(h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale'));
+    if (view.outcome.stale) badge.appendChild(parts.stale.cloneNode(true));
   } else badge.textContent = '—';
   const duration = outcome.nextSibling as HTMLElement;
   duration.textContent = view.duration;
