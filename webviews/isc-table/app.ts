@@ -353,7 +353,11 @@ export class IscTableApp implements RowActions, HeaderActions {
   private focusRow(id: string): void {
     this.state = { ...this.state, focusedId: id };
     this.updateTabStop();
-    this.elements.get(id)?.focus();
+    const tr = this.elements.get(id);
+    tr?.focus();
+    // Rows off screen had only their estimated height when the browser scrolled to this one;
+    // once the frame has laid out the rows around it, bring it into view again.
+    requestAnimationFrame(() => requestAnimationFrame(() => document.activeElement === tr && tr?.scrollIntoView({ block: 'nearest' })));
     this.save();
   }
 
