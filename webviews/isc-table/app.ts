@@ -2,7 +2,7 @@ import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
 import { renderApprovals, renderHeader, type HeaderActions } from './header';
 import type { EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
-import { placeRows } from './blocks';
+import { keepInView, placeRows } from './blocks';
 import { attachRowTools } from './row-tools';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
 import { ALL_ROWS, naturalCompare, visibleRows } from './view-model';
@@ -355,9 +355,7 @@ export class IscTableApp implements RowActions, HeaderActions {
     this.updateTabStop();
     const tr = this.elements.get(id);
     tr?.focus();
-    // Rows off screen had only their estimated height when the browser scrolled to this one;
-    // once the frame has laid out the rows around it, bring it into view again.
-    requestAnimationFrame(() => requestAnimationFrame(() => document.activeElement === tr && tr?.scrollIntoView({ block: 'nearest' })));
+    if (tr) keepInView(tr);
     this.save();
   }
 

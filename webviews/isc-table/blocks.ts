@@ -32,3 +32,21 @@ export function placeRows(body: HTMLElement, rows: readonly HTMLElement[]): void
   for (const extra of blocks.slice(count)) extra.remove();
   body.appendChild(added);
 }
+
+/**
+ * Scrolls a focused row into view until it stays there. The browser scrolled to it with only
+ * estimated heights for the rows around it (they are skipped until near the screen); each
+ * frame lays out the rows that came near and may push it out again, so it is put back on
+ * the next frame, for as long as that still moves it (a few frames at most).
+ */
+export function keepInView(row: HTMLElement, frames = 10): void {
+  // The first frame is the one that lays out the rows the focus brought near: look after it.
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      if (document.activeElement !== row) return;
+      const before = row.getBoundingClientRect().top;
+      row.scrollIntoView({ block: 'nearest' });
+      if (frames > 1 && row.getBoundingClientRect().top !== before) keepInView(row, frames - 1);
+    }),
+  );
+}
