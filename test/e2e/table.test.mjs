@@ -208,7 +208,14 @@ describe('the ISC table, as a person uses it', () => {
     // (Rows off screen have an estimated height until laid out: the view settles within a frame or two.)
     const deadline = Date.now() + 5_000;
     while (!(await onScreen(`ISC-${COUNT}`))) {
-      assert.ok(Date.now() < deadline, 'the last row is scrolled into view');
+      if (Date.now() > deadline) {
+        const where = await view.locator(`.row[data-id="ISC-${COUNT}"]`).evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const page = document.scrollingElement;
+          return { top: box.top, bottom: box.bottom, innerHeight: window.innerHeight, scrollTop: page?.scrollTop, scrollHeight: page?.scrollHeight, focused: document.activeElement?.getAttribute('data-id') };
+        });
+        assert.fail(`the last row is not scrolled into view: ${JSON.stringify(where)}`);
+      }
       await page.waitForTimeout(50);
     }
     await page.keyboard.press('ArrowUp');

@@ -35,18 +35,17 @@ export function placeRows(body: HTMLElement, rows: readonly HTMLElement[]): void
 
 /**
  * Scrolls a focused row into view until it stays there. The browser scrolled to it with only
- * estimated heights for the rows around it (they are skipped until near the screen); each
- * frame lays out the rows that came near and may push it out again, so it is put back on
- * the next frame, for as long as that still moves it (a few frames at most).
+ * estimated heights for the rows around it (they are skipped until near the screen); the
+ * frames after lay out the rows that came near, which can push it out again. So it is put
+ * back each frame until it has kept its place for a few frames (or lost the focus).
  */
-export function keepInView(row: HTMLElement, frames = 10): void {
-  // The first frame is the one that lays out the rows the focus brought near: look after it.
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      if (document.activeElement !== row) return;
-      const before = row.getBoundingClientRect().top;
-      row.scrollIntoView({ block: 'nearest' });
-      if (frames > 1 && row.getBoundingClientRect().top !== before) keepInView(row, frames - 1);
-    }),
-  );
+export function keepInView(row: HTMLElement, frames = 30, still = 0): void {
+  requestAnimationFrame(() => {
+    if (document.activeElement !== row || frames === 0) return;
+    const before = row.getBoundingClientRect().top;
+    row.scrollIntoView({ block: 'nearest' });
+    const moved = row.getBoundingClientRect().top !== before;
+    const steady = moved ? 0 : still + 1;
+    if (steady < 3) keepInView(row, frames - 1, steady);
+  });
 }
