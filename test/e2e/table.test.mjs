@@ -167,4 +167,76 @@ describe('the ISC table, as a person uses it', () => {
     await view.locator('button[data-action="rate"]').waitFor({ timeout: 10_000 });
     await workbench.screenshot('isc table of a finished run');
   });
+
+  it('keeps a long run whole: every row there, End reaches the last, filter and sort over all of them', async function () {
+    this.timeout(240_000);
+    const page = workbench.page;
+    const COUNT = 150;
+    // Most criteria pass on src/greet.js; every seventh asks for a line nobody wrote.
+    const lines = Array.from({ length: COUNT }, (_, i) =>
+      (i + 1) % 7 === 0 ? `- [ ] ISC-${i + 1}: Farewell number ${i + 1} is written somewhere | Verify: Grep: Farewell-${i + 1}-missing` : `- [ ] ISC-${i + 1}: Greeting number ${i + 1} says Hello to the user | Verify: Grep: Hello`,
+    );
+    const prd = `---\nprd: true\nid: PRD-20261122-long-run\nstatus: CRITERIA_DEFINED\neffort_level: FAST\ncreated: 2026-11-22\nupdated: 2026-11-22\niteration: 0\nmax_iterations: 1\n---\n\n# Long run of many greetings\n\n## Ideal State Criteria\n\n${lines.join('\n')}\n`;
+    mkdirSync(join(workbench.workspace, '.ideal-state', 'prds'), { recursive: true });
+    writeFileSync(join(workbench.workspace, '.ideal-state', 'prds', 'PRD-20261122-long-run.md'), prd);
+    await workbench.runCommand('View: Close All Editors');
+    await workbench.runCommand('Go to File...');
+    await workbench.pickQuickPickItem('PRD-20261122-long-run.md');
+    await page.locator('.monaco-editor .view-lines', { hasText: 'ISC-1:' }).first().waitFor({ timeout: 20_000 });
+    await workbench.runCommand('Ideal State: Verify Criteria');
+    await workbench.notifications({ containing: 'not passing', timeoutMs: 120_000 });
+
+    await workbench.runCommand('Ideal State: Open ISC Table');
+    await workbench.pickQuickPickItem('Long run of many greetings');
+    let view = await workbench.webview('ISC · Long run');
+    const rows = view.locator('.body .row');
+    await view.locator(`.row[data-id="ISC-${COUNT}"]`).waitFor({ state: 'attached', timeout: 20_000 });
+    assert.equal(await rows.count(), COUNT, 'every row is in the table, not just the first screen');
+    assert.equal(await view.locator('.count').innerText(), `${COUNT} of ${COUNT} shown`);
+    assert.equal(await view.locator('.row[data-id="ISC-7"] .c-outcome [data-outcome]').getAttribute('data-outcome'), 'FAIL');
+    await workbench.screenshot('isc table with many rows');
+
+    // End goes to the last row, off screen until then, and shows it.
+    await view.locator('.row[data-id="ISC-1"]').focus();
+    await page.keyboard.press('End');
+    assert.equal(await view.locator('.row:focus').getAttribute('data-id'), `ISC-${COUNT}`);
+    const onScreen = (id) => view.locator(`.row[data-id="${id}"]`).evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.height > 0 && box.top >= -1 && box.bottom <= window.innerHeight + 1;
+    });
+    // (Rows off screen have an estimated height until laid out: the view settles within a frame or two.)
+    const deadline = Date.now() + 5_000;
+    while (!(await onScreen(`ISC-${COUNT}`))) {
+      if (Date.now() > deadline) {
+        const where = await view.locator(`.row[data-id="ISC-${COUNT}"]`).evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const page = document.scrollingElement;
+          return { top: box.top, bottom: box.bottom, innerHeight: window.innerHeight, scrollTop: page?.scrollTop, scrollHeight: page?.scrollHeight, focused: document.activeElement?.getAttribute('data-id') };
+        });
+        assert.fail(`the last row is not scrolled into view: ${JSON.stringify(where)}`);
+      }
+      await page.waitForTimeout(50);
+    }
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await view.locator('.row:focus').getAttribute('data-id'), `ISC-${COUNT - 1}`);
+    // Its buttons come with the focus; Enter opens its evidence.
+    assert.equal(await view.locator(`.row[data-id="ISC-${COUNT - 1}"] button[data-action="reverify"]`).count(), 1);
+    await page.keyboard.press('Enter');
+    await view.locator(`.row[data-id="ISC-${COUNT - 1}"] a.loc[data-file="src/greet.js"]`).first().waitFor({ timeout: 10_000 });
+    await workbench.screenshot('isc table with many rows at the end, evidence open');
+
+    // Filter to FAIL across the whole run, then sort by id descending.
+    view = await workbench.webview('ISC · Long run');
+    await view.locator('select.filter-outcome').selectOption('FAIL');
+    const failing = Array.from({ length: Math.floor(COUNT / 7) }, (_, i) => `ISC-${(i + 1) * 7}`);
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.dataset.id)), failing);
+    await view.locator('.head button.sort[data-sort="id"]').click();
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.dataset.id)), [...failing].reverse());
+    await view.locator('select.filter-outcome').selectOption('ALL');
+    await view.locator('input.filter-text').fill('number 1');
+    // The criteria whose number starts with 1, still by id descending.
+    const expected = Array.from({ length: COUNT }, (_, i) => i + 1).filter((n) => `${n}`.startsWith('1')).map((n) => `ISC-${n}`).reverse();
+    assert.deepEqual(await rows.evaluateAll((els) => els.map((e) => e.dataset.id)), expected);
+    assert.equal(await view.locator('.count').innerText(), `${expected.length} of ${COUNT} shown`);
+  });
 });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AnyCriterion, VerificationReport } from '../../src/core/model';
 import { applyDeltas, tableDeltas, tableSnapshot, type SnapshotInput } from '../../src/vscode/isc-table/snapshot';
 import type { TableRow } from '../../webviews/isc-table/protocol';
-import { ALL_ROWS, evidenceParts, matchesFilter, visibleRows } from '../../webviews/isc-table/view-model';
+import { ALL_ROWS, evidenceParts, formatCount, matchesFilter, naturalCompare, rowView, visibleRows } from '../../webviews/isc-table/view-model';
 import { aCriterion, aRun } from './builders';
 
 const ABILITIES = { verify: true, edit: true, cancel: false, resume: false, rate: false };
@@ -152,5 +152,61 @@ describe('evidence links', () => {
         `${text} → ${JSON.stringify(evidenceParts(text))}`,
       );
     }
+  });
+});
+
+describe('ISC table row view (what each cell shows)', () => {
+  const row = (fields: Partial<TableRow>): TableRow => ({ id: 'ISC-7', kind: 'criterion', text: 'Seven', priority: 'IMPORTANT', source: 'EXPLICIT', status: 'ACTIVE', stale: false, locations: [], verify: 'Grep: seven', ...fields });
+
+  it('gives the row its kind, outcome, stale and expanded classes, and the cells their words', () => {
+    const v = rowView(row({ outcome: 'FAIL', durationMs: 1500, claimedBy: 'specialist-2' }), false);
+    assert.equal(v.rowClass, 'row outcome-fail');
+    assert.equal(v.anti, false);
+    assert.equal(v.priorityClass, 'prio important');
+    assert.equal(v.statusClass, 'status active');
+    assert.equal(v.verify, 'Grep: seven');
+    assert.equal(v.verifyMissing, false);
+    assert.deepEqual(v.outcome, { word: 'FAIL', badgeClass: 'badge outcome fail', stale: false });
+    assert.equal(v.duration, '1.5 s');
+    assert.equal(v.claimedBy, 'specialist-2');
+    const anti = rowView(row({ kind: 'anti-criterion', outcome: 'PASS', stale: true }), true);
+    assert.equal(anti.rowClass, 'row anti outcome-pass stale expanded');
+    assert.equal(anti.anti, true);
+    assert.deepEqual(anti.outcome, { word: 'PASS', badgeClass: 'badge outcome pass', stale: true });
+  });
+
+  it('shows no badge before the first verdict, "none" without a verify method, and blanks for no time or claim', () => {
+    const v = rowView(row({ verify: undefined }), false);
+    assert.equal(v.rowClass, 'row outcome-none');
+    assert.equal(v.outcome, undefined);
+    assert.equal(v.verify, 'none');
+    assert.equal(v.verifyMissing, true);
+    assert.equal(v.duration, '');
+    assert.equal(v.claimedBy, '');
+    assert.equal(rowView(row({ outcome: 'UNKNOWN' }), false).outcome?.badgeClass, 'badge outcome unknown');
+    assert.equal(rowView(row({ outcome: 'PARTIAL' }), false).outcome?.badgeClass, 'badge outcome warn');
+  });
+});
+
+describe('ISC table ordering and numbers without Intl', () => {
+  const sign = (n: number) => Math.sign(n);
+
+  it('orders ids and domains as a numeric collator does: numbers by value, letters without case', () => {
+    const collator = new Intl.Collator('en', { numeric: true });
+    const words = ['ISC-1', 'ISC-2', 'ISC-10', 'ISC-9', 'ISC-100', 'ISC-A-1', 'ISC-A-10', 'ISC-A-2', 'ISC-12b', 'ISC-12a', 'api', 'API-2', 'storage', 'ui', 'ux', 'v2', 'v10', 'a', 'ab', ''];
+    for (const a of words) for (const b of words) assert.equal(sign(naturalCompare(a, b)), sign(collator.compare(a, b)), `${a} vs ${b}`);
+    assert.deepEqual(['ISC-10', 'ISC-2', 'ISC-1', 'ISC-100'].sort(naturalCompare), ['ISC-1', 'ISC-2', 'ISC-10', 'ISC-100']);
+  });
+
+  it('treats leading zeros as the same number, then still gives a stable order', () => {
+    assert.ok(naturalCompare('ISC-007', 'ISC-8') < 0);
+    assert.ok(naturalCompare('ISC-010', 'ISC-9') > 0);
+    assert.notEqual(naturalCompare('ISC-01', 'ISC-1'), 0, 'different ids never compare equal');
+    assert.equal(naturalCompare('ISC-1', 'ISC-1'), 0);
+    assert.equal(sign(naturalCompare('ISC-99999999999999999999', 'ISC-100000000000000000000')), -1, 'numbers longer than a double stay exact');
+  });
+
+  it('groups thousands as toLocaleString("en") does', () => {
+    for (const n of [0, 7, 999, 1000, 12_345, 500_000, 4_000_000, 1_234_567_890, -1500]) assert.equal(formatCount(n), n.toLocaleString('en'), String(n));
   });
 });

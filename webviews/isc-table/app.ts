@@ -3,13 +3,13 @@ import { h, replaceChildren } from '../shared/dom';
 import { renderApprovals, shownApprovals, type ApprovalActions } from './approvals';
 import { renderHeader, type HeaderActions } from './header';
 import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
+import { keepInView, placeRows } from './blocks';
+import { attachRowTools } from './row-tools';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
-import { ALL_ROWS, visibleRows } from './view-model';
+import { ALL_ROWS, naturalCompare, visibleRows } from './view-model';
 
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
 const PRIORITIES = ['ALL', 'CRITICAL', 'IMPORTANT', 'NICE'] as const;
-/** Rows built before the first paint: more than a tall editor shows. */
-const FIRST_SCREEN = 50;
 
 /**
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
@@ -21,6 +21,8 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   private order: string[] = [];
   private readonly elements = new Map<string, HTMLElement>();
   private shownIds: string[] = [];
+  /** The one row Tab reaches (roving tab stop). */
+  private tabStop: HTMLElement | undefined;
   private state: IscTableState;
 
   private readonly headerEl = h('header', { class: 'run-header' });
@@ -43,6 +45,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     this.renderHead();
     this.tbody.addEventListener('keydown', (e) => this.onKey(e));
     this.tbody.addEventListener('click', (e) => this.onClick(e));
+    attachRowTools(this.tbody);
     document.addEventListener('keydown', (e) => {
       if (e.key === '/' && !(e.target instanceof HTMLInputElement)) {
         e.preventDefault();
@@ -137,7 +140,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
 
   private renderToolbar(): void {
     const f = this.state.filter;
-    const domains = ['ALL', ...new Set([...this.rows.values()].map((r) => r.domain).filter((d): d is string => !!d))].sort((a, b) => (a === 'ALL' ? -1 : b === 'ALL' ? 1 : a.localeCompare(b)));
+    const domains = ['ALL', ...new Set([...this.rows.values()].map((r) => r.domain).filter((d): d is string => !!d))].sort((a, b) => (a === 'ALL' ? -1 : b === 'ALL' ? 1 : naturalCompare(a, b)));
     const select = (name: string, label: string, values: readonly string[], value: string, change: (v: string) => void) =>
       h(
         'label',
@@ -161,7 +164,11 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     );
   }
 
-  /** Puts the visible rows in order, making elements only for rows that have none (all of them when `rebuild`). */
+  /**
+   * Puts the visible rows in order, making elements only for rows that have none (all of them
+   * when `rebuild`). Every row goes in, in one pass, before the frame: rows off screen cost
+   * little (content-visibility), and find, End and screen readers see the whole run.
+   */
   renderBody(rebuild: boolean): void {
     const visible = visibleRows(
       this.order.map((id) => this.rows.get(id)).filter((r): r is TableRow => r !== undefined),
@@ -172,25 +179,20 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     if (rebuild) this.elements.clear();
     const unchanged = !rebuild && ids.length === this.shownIds.length && ids.every((id, i) => id === this.shownIds[i]) && ids.every((id) => this.elements.has(id));
     if (!unchanged) {
-      // A new table paints its first screen at once and builds the rest right after, so a
-      // 1,000-row run shows in one frame; any update before then builds what is missing.
-      const now = rebuild && visible.length > FIRST_SCREEN ? visible.slice(0, FIRST_SCREEN) : visible;
-      if (now.length < visible.length) requestAnimationFrame(() => setTimeout(() => this.renderBody(false), 0));
-      const fragment = document.createDocumentFragment();
-      for (const row of now) {
-        let tr = this.elements.get(row.id);
-        if (!tr) {
-          tr = rowElement(row, this.isExpanded(row.id), this);
-          this.elements.set(row.id, tr);
-        }
-        fragment.append(tr);
-      }
       if (rebuild) this.tbody.textContent = '';
-      this.tbody.append(fragment);
       // Rows filtered out are detached, not destroyed: their elements come back as they were.
-      const shown = new Set(ids);
-      for (const [id, tr] of this.elements) if (!shown.has(id)) tr.remove();
-      this.shownIds = now.length === visible.length ? ids : [];
+      placeRows(
+        this.tbody,
+        visible.map((row) => {
+          let tr = this.elements.get(row.id);
+          if (!tr) {
+            tr = rowElement(row, this.isExpanded(row.id), this);
+            this.elements.set(row.id, tr);
+          }
+          return tr;
+        }),
+      );
+      this.shownIds = ids;
       this.updateTabStop();
     }
     this.countEl.textContent = `${ids.length} of ${this.rows.size} shown`;
@@ -199,8 +201,12 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   }
 
   private updateTabStop(): void {
-    const focused = this.state.focusedId && this.elements.has(this.state.focusedId) && this.shownIds.includes(this.state.focusedId) ? this.state.focusedId : this.shownIds[0];
-    for (const [id, tr] of this.elements) tr.tabIndex = id === focused ? 0 : -1;
+    const id = this.state.focusedId && this.elements.has(this.state.focusedId) && this.shownIds.includes(this.state.focusedId) ? this.state.focusedId : this.shownIds[0];
+    const next = id ? this.elements.get(id) : undefined;
+    if (next === this.tabStop) return;
+    if (this.tabStop) this.tabStop.tabIndex = -1;
+    if (next) next.tabIndex = 0;
+    this.tabStop = next;
   }
 
   // ---- user actions
@@ -263,7 +269,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
     if (!row || !tr) return;
-    const cell = tr.querySelector<HTMLElement>('.cells .c-text .text');
+    const cell = tr.querySelector<HTMLElement>(':scope > .c-text .text');
     if (!cell) return;
     const input = h('input', { class: 'edit-text', attrs: { type: 'text', value: row.text, 'aria-label': `New text of ${id}`, maxlength: 500 } });
     // Once: removing a focused input fires its blur, which would finish again (and throw).
@@ -352,7 +358,9 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   private focusRow(id: string): void {
     this.state = { ...this.state, focusedId: id };
     this.updateTabStop();
-    this.elements.get(id)?.focus();
+    const tr = this.elements.get(id);
+    tr?.focus();
+    if (tr) keepInView(tr);
     this.save();
   }
 

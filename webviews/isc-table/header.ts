@@ -1,5 +1,6 @@
 import { h, replaceChildren } from '../shared/dom';
 import { TABLE_PHASES, type BudgetFigure, type TableAbilities, type TableHeader } from './protocol';
+import { formatCount } from './view-model';
 
 export interface HeaderActions {
   reverifyAll(): void;
@@ -47,7 +48,7 @@ export function renderHeader(root: HTMLElement, header: TableHeader, abilities: 
       h('span', { class: 'score', attrs: { 'aria-label': `${passed} of ${total} criteria pass` } }, h('strong', {}, String(passed)), ` / ${total} pass`),
       stepper,
     ),
-    h('div', { class: 'budget' }, budgetBar('Time', header.budget.seconds, seconds), budgetBar('Tokens', header.budget.tokens, (n) => n.toLocaleString('en')), budgetBar('Cost', header.budget.usd, (n) => `$${n.toFixed(2)}`)),
+    h('div', { class: 'budget' }, budgetBar('Time', header.budget.seconds, seconds), budgetBar('Tokens', header.budget.tokens, formatCount), budgetBar('Cost', header.budget.usd, (n) => `$${n.toFixed(2)}`)),
   );
 }
 

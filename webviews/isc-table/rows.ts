@@ -1,6 +1,6 @@
-import { h, replaceChildren } from '../shared/dom';
+import { h } from '../shared/dom';
 import type { EvidenceLocation, TableRow } from './protocol';
-import { evidenceParts, formatDuration } from './view-model';
+import { evidenceParts, rowView } from './view-model';
 
 export interface RowActions {
   toggle(id: string): void;
@@ -23,91 +23,99 @@ export const COLUMNS = [
   { key: 'actions', label: '' },
 ] as const;
 
-const OUTCOME_CLASS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', PARTIAL: 'warn', UNKNOWN: 'unknown' };
-
 /**
- * The cells of a row, built once and cloned: cloning a template and setting text is several
- * times faster than creating each element, which matters for a 1,000-row first paint.
+ * An empty row, built once and cloned: the row element is the grid and its cells are its
+ * children, as few elements as the look needs (the twisty is CSS, the anti-criterion and
+ * stale marks exist only on rows that have them, the re-verify and edit buttons are one
+ * pair moved to the row in use — see row-tools.ts). Cloning it and setting text is what
+ * lets a 1,000-row run be built in one pass before its first frame.
  */
-let template: HTMLElement | undefined;
-function cellsTemplate(): HTMLElement {
+let templates: { row: HTMLElement; anti: HTMLElement; stale: HTMLElement } | undefined;
+function rowTemplates() {
   const cell = (name: string, ...children: Node[]) => h('div', { class: `cell c-${name}`, attrs: { role: 'gridcell' } }, ...children);
-  template ??= h(
-    'div',
-    { class: 'cells' },
-    cell('id mono', h('span', { class: 'twisty', attrs: { 'aria-hidden': 'true' } }), h('span', { class: 'id' })),
-    cell('text', h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT '), h('span', { class: 'text' })),
-    cell('priority', h('span', { class: 'prio' })),
-    cell('source muted'),
-    cell('domain'),
-    cell('verify mono', h('span', { class: 'method' })),
-    cell('status', h('span', { class: 'status' })),
-    cell('outcome', h('span', { class: 'badge outcome', attrs: { 'data-outcome': '' } }, h('span', { class: 'outcome-word' }), h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale'))),
-    cell('duration muted'),
-    cell('claimed muted'),
-    cell(
-      'actions',
-      h('button', { class: 'icon', attrs: { type: 'button', 'data-action': 'reverify', tabindex: -1 } }, '↻'),
-      h('button', { class: 'icon', attrs: { type: 'button', 'data-action': 'edit', tabindex: -1 } }, '✎'),
+  templates ??= {
+    row: h(
+      'div',
+      { class: 'row', attrs: { role: 'row', tabindex: -1, 'aria-expanded': 'false' } },
+      cell('id mono'),
+      cell('text', h('span', { class: 'text' })),
+      cell('priority'),
+      cell('source muted'),
+      cell('domain'),
+      cell('verify mono'),
+      cell('status'),
+      cell('outcome', h('span', { class: 'muted', dataset: { outcome: '' } })),
+      cell('duration muted'),
+      cell('claimed muted'),
+      cell('actions'),
     ),
-  );
-  return template;
+    anti: h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT '),
+    stale: h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale'),
+  };
+  return templates;
 }
 
 /**
- * One element per criterion — a grid row, not a `<tr>`, so rows off screen skip layout
- * through `content-visibility` (table rows cannot). Its content is rebuilt in place when
- * the row changes; the element stays, so focus does too. Its evidence lives inside it
- * when expanded. Clicks are handled once for the whole table (see IscTableApp.onClick).
+ * One element per criterion — a grid row, not a `<tr>`, so rows off screen skip layout and
+ * paint through `content-visibility` (table rows cannot) while staying in the document for
+ * find, keyboard navigation and screen readers. Its content is rebuilt in place when the
+ * row changes; the element stays, so focus does too. Its evidence lives inside it only
+ * while expanded. Clicks are handled once for the whole table (see IscTableApp.onClick).
  */
 export function rowElement(row: TableRow, expanded: boolean, actions: RowActions): HTMLElement {
-  const el = document.createElement('div');
-  el.setAttribute('role', 'row');
-  el.tabIndex = -1;
-  el.dataset.id = row.id;
-  fillRow(el, row, expanded, actions);
+  const el = filled(row, expanded);
+  if (expanded) el.append(detailElement(row, actions));
   return el;
 }
 
 export function fillRow(el: HTMLElement, row: TableRow, expanded: boolean, actions: RowActions): void {
-  el.className = `row${row.kind === 'anti-criterion' ? ' anti' : ''} outcome-${(row.outcome ?? 'none').toLowerCase()}${row.stale ? ' stale' : ''}${expanded ? ' expanded' : ''}`;
+  const fresh = filled(row, expanded);
+  // The shared buttons stay with the row they are on.
+  const tools = el.querySelector(':scope > .c-actions > .row-tools');
+  if (tools) fresh.lastChild!.appendChild(tools);
+  el.className = fresh.className;
   el.setAttribute('aria-expanded', String(expanded));
-  const cells = cellsTemplate().cloneNode(true) as HTMLElement;
-  const [id, text, priority, source, domain, verify, status, outcome, duration, claimed, buttons] = cells.children as unknown as HTMLElement[];
-  (id!.firstChild as HTMLElement).textContent = expanded ? '▾' : '▸';
-  (id!.lastChild as HTMLElement).textContent = row.id;
-  if (row.kind !== 'anti-criterion') text!.firstChild!.remove();
-  (text!.lastChild as HTMLElement).textContent = row.text;
-  const prio = priority!.firstChild as HTMLElement;
-  prio.className = `prio ${row.priority.toLowerCase()}`;
-  prio.textContent = row.priority;
-  source!.textContent = row.source;
-  domain!.textContent = row.domain ?? '';
-  const method = verify!.firstChild as HTMLElement;
-  method.textContent = row.verify ?? 'none';
-  if (row.verify) method.title = row.verify;
-  else method.className = 'muted';
-  const state = status!.firstChild as HTMLElement;
-  state.className = `status ${row.status.toLowerCase()}`;
-  state.textContent = row.status;
-  const badge = outcome!.firstChild as HTMLElement;
-  if (row.outcome) {
-    badge.className = `badge outcome ${OUTCOME_CLASS[row.outcome] ?? ''}`;
-    badge.dataset.outcome = row.outcome;
-    (badge.firstChild as HTMLElement).textContent = row.outcome;
-    if (!row.stale) badge.lastChild!.remove();
-  } else {
-    badge.className = 'muted';
-    badge.textContent = '—';
-  }
-  duration!.textContent = formatDuration(row.durationMs);
-  claimed!.textContent = row.claimedBy ?? '';
-  const [again, edit] = buttons!.children as unknown as HTMLElement[];
-  again!.title = `Re-verify ${row.id} (R)`;
-  again!.setAttribute('aria-label', `Re-verify ${row.id}`);
-  edit!.title = `Edit ${row.id} (F2)`;
-  edit!.setAttribute('aria-label', `Edit ${row.id}`);
-  replaceChildren(el, cells, expanded ? detailElement(row, actions) : null);
+  el.replaceChildren(...Array.from(fresh.childNodes), ...(expanded ? [detailElement(row, actions)] : []));
+}
+
+/** A clone of the template with the row's text in its cells; strings only ever become text. */
+function filled(row: TableRow, expanded: boolean): HTMLElement {
+  const view = rowView(row, expanded);
+  const parts = rowTemplates();
+  const el = parts.row.cloneNode(true) as HTMLElement;
+  el.className = view.rowClass;
+  el.setAttribute('data-id', row.id);
+  if (expanded) el.setAttribute('aria-expanded', 'true');
+  const id = el.firstChild as HTMLElement;
+  id.textContent = row.id;
+  const text = id.nextSibling as HTMLElement;
+  (text.firstChild as HTMLElement).textContent = row.text;
+  if (view.anti) text.prepend(parts.anti.cloneNode(true));
+  const priority = text.nextSibling as HTMLElement;
+  priority.className = `cell c-priority ${view.priorityClass}`;
+  priority.textContent = row.priority;
+  const source = priority.nextSibling as HTMLElement;
+  source.textContent = row.source;
+  const domain = source.nextSibling as HTMLElement;
+  domain.textContent = row.domain ?? '';
+  const verify = domain.nextSibling as HTMLElement;
+  verify.textContent = view.verify;
+  if (!view.verifyMissing) verify.title = view.verify;
+  const status = verify.nextSibling as HTMLElement;
+  status.className = `cell c-status ${view.statusClass}`;
+  status.textContent = row.status;
+  const outcome = status.nextSibling as HTMLElement;
+  const badge = outcome.firstChild as HTMLElement;
+  if (view.outcome) {
+    badge.className = view.outcome.badgeClass;
+    badge.setAttribute('data-outcome', view.outcome.word);
+    badge.textContent = view.outcome.word;
+    if (view.outcome.stale) badge.appendChild(parts.stale.cloneNode(true));
+  } else badge.textContent = '—';
+  const duration = outcome.nextSibling as HTMLElement;
+  duration.textContent = view.duration;
+  (duration.nextSibling as HTMLElement).textContent = view.claimedBy;
+  return el;
 }
 
 /** A row's evidence; `file:line` mentions are links the host opens (inside the workspace only). */

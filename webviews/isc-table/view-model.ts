@@ -16,13 +16,52 @@ const PRIORITY_RANK: Record<string, number> = { CRITICAL: 0, IMPORTANT: 1, NICE:
 const OUTCOME_RANK: Record<string, number> = { FAIL: 0, PARTIAL: 1, UNKNOWN: 2, NONE: 3, PASS: 4 };
 const STATUS_RANK: Record<string, number> = { ACTIVE: 0, BLOCKED: 1, PENDING: 2, ADJUSTED: 3, DONE: 4 };
 
-// One collator: localeCompare with options builds one per call, too slow for 1,000-row sorts.
-const ids = new Intl.Collator('en', { numeric: true });
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const lower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
+
+/**
+ * Natural order — runs of digits compare as numbers (ISC-2 before ISC-10), letters without
+ * case — in plain code: Intl (a Collator, localeCompare, toLocaleString) loads ICU data on
+ * first use, tens of milliseconds that a fresh webview would pay before its first frame.
+ */
+export function naturalCompare(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ca = a.charCodeAt(i);
+    const cb = b.charCodeAt(j);
+    if (isDigit(ca) && isDigit(cb)) {
+      let si = i;
+      let sj = j;
+      while (a.charCodeAt(si) === 48) si++;
+      while (b.charCodeAt(sj) === 48) sj++;
+      let ei = si;
+      let ej = sj;
+      while (ei < a.length && isDigit(a.charCodeAt(ei))) ei++;
+      while (ej < b.length && isDigit(b.charCodeAt(ej))) ej++;
+      // Without leading zeros, a longer number is a bigger one; the same length compares digit by digit.
+      if (ei - si !== ej - sj) return ei - si - (ej - sj);
+      for (let k = 0; k < ei - si; k++) {
+        const d = a.charCodeAt(si + k) - b.charCodeAt(sj + k);
+        if (d !== 0) return d;
+      }
+      i = ei;
+      j = ej;
+      continue;
+    }
+    const d = lower(ca) - lower(cb);
+    if (d !== 0) return d;
+    i++;
+    j++;
+  }
+  const rest = a.length - i - (b.length - j);
+  return rest !== 0 ? rest : a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** Criteria before anti-criteria, then by the number in the id (ISC-2 before ISC-10). */
 export function compareIds(a: TableRow, b: TableRow): number {
   if (a.kind !== b.kind) return a.kind === 'criterion' ? -1 : 1;
-  return ids.compare(a.id, b.id);
+  return naturalCompare(a.id, b.id);
 }
 
 export function compareRows(key: SortKey, a: TableRow, b: TableRow): number {
@@ -42,7 +81,7 @@ export function compareRows(key: SortKey, a: TableRow, b: TableRow): number {
       order = by(a.durationMs ?? -1, b.durationMs ?? -1);
       break;
     case 'domain':
-      order = (a.domain ?? '').localeCompare(b.domain ?? '');
+      order = naturalCompare(a.domain ?? '', b.domain ?? '');
       break;
     case 'id':
       break;
@@ -80,6 +119,13 @@ export function evidenceParts(evidence: string): EvidencePart[] {
   return parts;
 }
 
+/** 4000000 → `4,000,000` (what toLocaleString('en') gives, without loading ICU; see naturalCompare). */
+export function formatCount(n: number): string {
+  const [whole = '', fraction] = String(Math.abs(n)).split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ',');
+  return `${n < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
 export function formatDuration(ms: number | undefined): string {
   if (ms === undefined) return '';
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -87,4 +133,37 @@ export function formatDuration(ms: number | undefined): string {
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.round((ms % 60_000) / 1000);
   return seconds === 0 ? `${minutes} min` : `${minutes}m ${seconds}s`;
+}
+
+const OUTCOME_CLASS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', PARTIAL: 'warn', UNKNOWN: 'unknown' };
+
+/** What a row shows, as strings and classes: everything rows.ts puts into a row's cells. */
+export interface RowView {
+  /** Classes of the row element. */
+  rowClass: string;
+  anti: boolean;
+  priorityClass: string;
+  statusClass: string;
+  /** The verify method, or `none` (then `verifyMissing`). */
+  verify: string;
+  verifyMissing: boolean;
+  /** The verdict's badge; no badge before the first verification. */
+  outcome: { word: string; badgeClass: string; stale: boolean } | undefined;
+  duration: string;
+  claimedBy: string;
+}
+
+export function rowView(row: TableRow, expanded: boolean): RowView {
+  const outcome = row.outcome ?? 'none';
+  return {
+    rowClass: `row${row.kind === 'anti-criterion' ? ' anti' : ''} outcome-${outcome.toLowerCase()}${row.stale ? ' stale' : ''}${expanded ? ' expanded' : ''}`,
+    anti: row.kind === 'anti-criterion',
+    priorityClass: `prio ${row.priority.toLowerCase()}`,
+    statusClass: `status ${row.status.toLowerCase()}`,
+    verify: row.verify ?? 'none',
+    verifyMissing: !row.verify,
+    outcome: row.outcome ? { word: row.outcome, badgeClass: `badge outcome ${OUTCOME_CLASS[row.outcome] ?? ''}`.trimEnd(), stale: row.stale } : undefined,
+    duration: formatDuration(row.durationMs),
+    claimedBy: row.claimedBy ?? '',
+  };
 }
