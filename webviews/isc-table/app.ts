@@ -372,6 +372,7 @@ export class IscTableApp implements RowActions, HeaderActions {
       phase: this.headerEl.querySelector('.step.current')?.getAttribute('data-phase') ?? '',
       rows,
       visibleIds: Array.from(this.tbody.querySelectorAll<HTMLElement>('.row'), (tr) => tr.dataset.id ?? ''),
+      ...(this.rating.el.hidden ? {} : { rating: this.rating.el.textContent ?? '' }),
     };
   }
 }

@@ -99,6 +99,8 @@ export interface ShownTable {
   rows: { id: string; text: string; outcome: string; status: string }[];
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
+  /** The text of "How did this go?" when it is shown (the run has ended). */
+  rating?: string;
 }
 
 /** "How did this go?" at the end of the table (see rating.ts); every string is text. */
