@@ -34,6 +34,18 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
   }
 
+  /** Opens the run's PRD with its table's "Open PRD" button (Quick Open as a person would, if the button's tab does not come). */
+  async function openPrdFromTable(table, name) {
+    const page = workbench.page;
+    await table.locator('button[data-action="open-prd"]').click();
+    const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
+    if (await tab.waitFor({ timeout: 15_000 }).then(() => true, () => false)) {
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      return;
+    }
+    await openFile(name);
+  }
+
   /** In the open text editor: a new line before line `n` (the PRD is plain markdown; no auto-closing on inserted text). */
   async function insertLineBefore(n, text) {
     const page = workbench.page;
@@ -156,7 +168,7 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     await rating.waitFor({ timeout: 90_000 });
 
     // Dropped: the person deletes the row's line from the PRD and saves; the table loses the row.
-    await openFile(prds[0]);
+    await openPrdFromTable(table, prds[0]);
     const criterionLine = new RegExp(`^- \\[.\\] ISC-\\d+: .*${LEARNED}`);
     await deleteLine(lineOf(secondPrd, criterionLine));
     for (let i = 0; i < 50 && lineOf(secondPrd, criterionLine) > 0; i++) await page.waitForTimeout(200);
