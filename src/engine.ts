@@ -61,7 +61,7 @@ export { searchWorkspace } from './verify/search';
 export { searchForAgent } from './agent/workspace-search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
-export { LearningService, formatFigures, runLearning } from './core/learning';
+export { LearningService, describeProvenance, formatFigures, runLearning } from './core/learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { recordRunVerification } from './verify/run-verification';
 export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';

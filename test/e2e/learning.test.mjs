@@ -144,6 +144,10 @@ describe('Learning: a person rates a finished run in the sidebar', () => {
     const row = reflections.locator('.monaco-list-row', { hasText: 'Add a dark mode toggle' });
     await row.waitFor({ timeout: 20_000 });
     assert.match(await row.innerText(), /3\/10 · learning note/);
+    // The Runs view folds away, as a person would, so the Ratings view has room for its chart.
+    const runsHeader = page.locator('.part.sidebar .pane-header', { hasText: /^\s*Runs/ }).first();
+    if ((await runsHeader.getAttribute('aria-expanded')) === 'true') await runsHeader.click();
+    await workbench.sideBarWebview('.chart-box svg');
     const shot = await workbench.screenshot('learning sidebar ratings chart and reflections tree');
 
     await row.click();

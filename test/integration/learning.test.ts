@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReflectionNode } from '../../src/vscode/learning';
+import { TableRatings } from '../../src/vscode/learning/table-rating';
 import { storeFinishedRun } from '../unit/learning-seed';
 import { activateIdealState } from './ideal-state';
 
@@ -78,5 +79,62 @@ describe('learning in the editor, against a stored history', () => {
     assert.equal(snapshot.history.at(-1)?.effort, 'STANDARD');
     await api.learning.status.update();
     assert.equal(api.learning.status.item.text, `$(star-full) ${figures.rollingAverage!.toFixed(1)} ${figures.trend}`);
+  });
+});
+
+describe('rating a run from its ISC table, and a comment kept without a rating', () => {
+  it('the table asks once the run has ended; rated there, the Ratings view, the status bar and the table all show the one rating', async () => {
+    const api = await activateIdealState();
+    const store = await api.store();
+    const run = storeFinishedRun(store, { request: 'Integration: rate me from the table', criteria: [{ text: 'The table shows a rating section', outcome: 'PASS' }], finishedAt: new Date().toISOString() });
+    api.learning.host.changed();
+    const ratings = new TableRatings(api.learning.host);
+    await vscode.commands.executeCommand('idealState.openIscTable', run.id);
+    let shown = await api.iscTable.tables.shown(run.id);
+    assert.match(shown.rating ?? '', /^How did this go\?/);
+    assert.deepEqual(await ratings.state(run.id), { open: true, modelAvailable: false });
+
+    const result = await ratings.rate(run.id, { rating: 6, comment: 'good enough <b>ok</b>' });
+    assert.ok(result.ok);
+    assert.match(result.message, /^Rated 6\/10\. Reflection written from the run’s facts \(no model\)\.$/);
+    await api.iscTable.tables.refresh(run.id);
+    shown = await api.iscTable.tables.shown(run.id);
+    assert.match(shown.rating ?? '', /6\/10 your rating “good enough <b>ok<\/b>”/);
+    const snapshot = await api.learning.ratings.snapshot();
+    assert.equal(snapshot.history.at(-1)?.runId, run.id);
+    assert.equal(snapshot.history.at(-1)?.rating, 6);
+    assert.notEqual(snapshot.ask?.runId, run.id, 'the Ratings view does not ask about it');
+    const figures = (await api.learning.host.service()).figures();
+    await api.learning.status.update();
+    assert.equal(api.learning.status.item.text, `$(star-full) ${figures.rollingAverage!.toFixed(1)} ${figures.trend}`);
+
+    assert.deepEqual(await ratings.rate(run.id, { rating: 9, comment: '' }), { ok: false, message: `Run ${run.id} is rated already (6/10); a run is rated once.` });
+    assert.deepEqual(await ratings.rate(run.id, { rating: 11, comment: '' }), { ok: false, message: 'A rating is a whole number from 1 to 10, with an optional comment.' });
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('with no model, a comment alone is kept as a comment, said so, and the run is not asked about again; a number may still follow', async () => {
+    const api = await activateIdealState();
+    const store = await api.store();
+    const run = storeFinishedRun(store, { request: 'Integration: a comment and no model', effort: 'FAST', criteria: [{ text: 'Nothing much happens here at all', outcome: 'PASS' }], finishedAt: new Date(Date.now() + 1000).toISOString() });
+    api.learning.host.changed();
+    const before = await api.learning.ratings.snapshot();
+    assert.equal(before.ask?.runId, run.id);
+    assert.equal(before.modelAvailable, false);
+
+    const ratings = new TableRatings(api.learning.host);
+    const result = await ratings.rate(run.id, { comment: 'it did roughly what I wanted' });
+    assert.deepEqual(result, { ok: true, message: 'Kept as a comment; no model to read a rating from it. You can still choose a number.' });
+    const after = await api.learning.ratings.snapshot();
+    assert.notEqual(after.ask?.runId, run.id, 'the view stops asking about that run');
+    assert.deepEqual(after.kept?.[0], { runId: run.id, request: 'Integration: a comment and no model', at: after.kept?.[0]?.at, comment: 'it did roughly what I wanted', why: 'no model to read a rating from it' });
+    assert.equal(store.ratings.count('run_id = ?', [run.id]), 0);
+    assert.deepEqual(await ratings.state(run.id), { open: true, modelAvailable: false, kept: { comment: 'it did roughly what I wanted', why: 'no model to read a rating from it' } });
+    // Rate Last Run does not ask about it either.
+    assert.notEqual((await api.learning.host.service()).lastUnratedRun()?.id, run.id);
+
+    assert.equal((await ratings.rate(run.id, { rating: 5, comment: '' })).message, 'Rated 5/10.');
+    assert.equal((await ratings.state(run.id)).rating?.value, 5);
+    assert.equal((await ratings.state(run.id)).rating?.comment, undefined);
   });
 });

@@ -79,6 +79,27 @@ describe('learning: reflections and rating a run', () => {
     assert.equal(store.ratings.count(), 0);
     assert.equal(result.reflection!.userFeedback, 'it forgot my setting');
     assert.equal(result.reflection!.impliedSentiment, undefined);
+    // Kept with the run, honestly, and not asked about again.
+    assert.deepEqual(learning.keptComment(run.id), { runId: run.id, at: '2026-11-02T09:00:00.000Z', comment: 'it forgot my setting' });
+    assert.equal(learning.lastUnratedRun(), undefined, 'a run with a kept comment is not asked again');
+    assert.deepEqual(learning.keptComments().map((k) => k.runId), [run.id]);
+    const note = store.events.where('run_id = ?', [run.id]).find((e) => e.role === 'user')!;
+    assert.equal(note.kind, 'note');
+    // A number may still be added later, once.
+    const later = await learning.rateRun(run.id, { rating: 4 });
+    assert.equal(later.rating!.rating, 4);
+    assert.equal(learning.facts(run.id)!.comment, 'it forgot my setting');
+    await assert.rejects(learning.rateRun(run.id, { rating: 9 }), /rated already \(4\/10\); a run is rated once/);
+    assert.equal(store.ratings.count(), 1);
+  });
+
+  it('a comment kept on a run below STANDARD (no reflection) is still stored with the run', async () => {
+    const { learning, run } = await setup('FAST');
+    const result = await learning.rateRun(run.id, { text: 'fine I guess' });
+    assert.equal(result.reflection, undefined);
+    assert.equal(result.commentOnly, 'no model to read a rating from it');
+    assert.equal(learning.keptComment(run.id)?.comment, 'fine I guess');
+    assert.equal(learning.lastUnratedRun(), undefined);
   });
 
   it('a comment without a number gets an implied rating from the (scripted) model, then the manager reflects', async () => {

@@ -5,6 +5,7 @@ import { renderHeader, type HeaderActions } from './header';
 import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
 import { keepInView, placeRows } from './blocks';
 import { attachRowTools } from './row-tools';
+import { RatingSection } from './rating';
 import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
 import { ALL_ROWS, naturalCompare, visibleRows } from './view-model';
 
@@ -33,12 +34,13 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   private readonly tbody = h('div', { class: 'body', attrs: { role: 'rowgroup' } });
   private readonly theadRow = h('div', { class: 'head', attrs: { role: 'row' } });
   private readonly emptyEl = h('p', { class: 'empty muted' });
+  private readonly rating = new RatingSection({ rateRun: (rating, comment) => this.bridge.request('rateRun', { ...(rating !== undefined ? { rating } : {}), comment }) });
 
   constructor(private readonly bridge: HostBridge<IscTableProtocol, IscTableState>) {
     const saved = bridge.state;
     this.state = { runId: saved?.runId ?? '', filter: { ...ALL_ROWS, ...saved?.filter }, sort: saved?.sort ?? { key: 'id', descending: false }, expanded: saved?.expanded ?? [], ...(saved?.focusedId ? { focusedId: saved.focusedId } : {}) };
     document.body.append(
-      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl),
+      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl, this.rating.el),
     );
     replaceChildren(this.headerEl, h('p', { class: 'muted' }, 'Loading the run…'));
     this.renderToolbar();
@@ -54,6 +56,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     });
     bridge.on('snapshot', (s) => this.load(s));
     bridge.on('delta', (d) => this.apply(d));
+    bridge.on('rating', (r) => this.rating.update(r));
     bridge.on('probe', () => void bridge.request('shown', this.shown()));
     bridge.ready();
   }
@@ -254,6 +257,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   }
 
   control(action: 'cancel' | 'resume' | 'rate'): void {
+    if (action === 'rate' && this.rating.focus()) return;
     void this.ask('', this.bridge.request('control', { action }));
   }
 
@@ -383,6 +387,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
       rows,
       visibleIds: Array.from(this.tbody.querySelectorAll<HTMLElement>('.row'), (tr) => tr.dataset.id ?? ''),
       approvals: shownApprovals(this.approvalsEl),
+      ...(this.rating.el.hidden ? {} : { rating: this.rating.el.textContent ?? '' }),
     };
   }
 }

@@ -113,6 +113,20 @@ export interface ShownTable {
   visibleIds: string[];
   /** The pending approvals the view shows: id, kind, and the path or command it names. */
   approvals?: { id: string; kind: string; what: string; buttons: string[] }[];
+  /** The text of "How did this go?" when it is shown (the run has ended). */
+  rating?: string;
+}
+
+/** "How did this go?" at the end of the table (see rating.ts); every string is text. */
+export interface TableRating {
+  /** The run has ended, so it can be rated. */
+  open: boolean;
+  /** The run's one rating, from the table, the Ratings view or Rate Last Run. */
+  rating?: { value: number; type: 'explicit' | 'implicit'; comment?: string };
+  /** A comment kept without a rating, and why no rating was read from it. */
+  kept?: { comment: string; why: string };
+  /** A model is chosen, so a comment alone may become a rating. */
+  modelAvailable: boolean;
 }
 
 export interface RequestResult {
@@ -130,12 +144,16 @@ export interface IscTableProtocol extends Protocol {
     /** Opens the real diff editor of a pending edit: the file beside the proposal. */
     showDiff: { params: { approvalId: string }; result: RequestResult };
     control: { params: { action: 'cancel' | 'resume' | 'rate' }; result: RequestResult };
+    /** The inline rating: a number 1–10 and/or a comment. */
+    rateRun: { params: { rating?: number; comment: string }; result: RequestResult };
     /** The answer to a `probe` event. */
     shown: { params: ShownTable; result: null };
   };
   events: {
     snapshot: TableSnapshot;
     delta: TableDelta;
+    /** The run's rating, after ready and whenever it changes. */
+    rating: TableRating;
     /** Sent only when the editor asks what the view shows (tests). */
     probe: Record<string, never>;
   };

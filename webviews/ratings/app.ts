@@ -1,7 +1,7 @@
 import { h, replaceChildren } from '../shared/dom';
 import type { HostBridge } from '../shared/bridge';
 import { effortsOf, ratingsChart } from './chart';
-import type { RatingRequest, RatingsProtocol, RatingsSnapshot, RatingsState } from './protocol';
+import type { KeptComment, RatingRequest, RatingsProtocol, RatingsSnapshot, RatingsState } from './protocol';
 
 /**
  * The Ratings view: "How did this go?" for the last finished run without a rating (1–10
@@ -32,7 +32,32 @@ export class RatingsApp {
   private render(): void {
     const s = this.snapshot;
     if (!s) return;
-    replaceChildren(this.root, s.ask ? this.askSection(s.ask, s.modelAvailable) : h('p', { class: 'muted waiting' }, 'No finished run is waiting for a rating.'), this.figures(s), this.chart(s), this.recent(s));
+    replaceChildren(
+      this.root,
+      s.ask ? this.askSection(s.ask, s.modelAvailable) : h('p', { class: 'muted waiting' }, 'No finished run is waiting for a rating.'),
+      // What the last answer came to stays in view after the question goes away.
+      !s.ask && this.status ? h('p', { class: `status-line${this.statusIsError ? ' error' : ''}`, attrs: { role: 'status' } }, this.status) : null,
+      this.figures(s),
+      this.chart(s),
+      this.recent(s),
+      this.keptSection(s.kept ?? []),
+    );
+  }
+
+  private keptSection(kept: readonly KeptComment[]): HTMLElement | null {
+    if (kept.length === 0) return null;
+    const rows = kept.slice(0, 5).map((k) =>
+      h(
+        'li',
+        { dataset: { run: k.runId } },
+        h('span', { class: 'badge' }, 'comment'),
+        ' ',
+        h('span', { class: 'muted' }, `${k.at.slice(0, 10)} · kept as a comment; ${k.why}`),
+        h('div', { class: 'recent-comment' }, k.comment),
+        h('div', { class: 'muted kept-request' }, k.request),
+      ),
+    );
+    return h('section', { class: 'recent kept', attrs: { 'aria-label': 'Comments kept without a rating' } }, h('h2', {}, 'Kept as comments'), h('ul', {}, ...rows));
   }
 
   private askSection(ask: RatingRequest, modelAvailable: boolean): HTMLElement {
@@ -156,7 +181,8 @@ export class RatingsApp {
       const result = await this.bridge.request('rate', { runId: ask.runId, ...(this.draft.rating !== undefined ? { rating: this.draft.rating } : {}), comment });
       this.draft = {};
       this.bridge.setState(this.draft);
-      this.setStatus(result.message, !result.rated);
+      this.status = result.message;
+      this.statusIsError = false;
     } catch (error) {
       this.setStatus(error instanceof Error ? error.message : 'The rating could not be saved.', true);
     } finally {

@@ -31,6 +31,17 @@ export interface RatingsSnapshot {
   history: RatingPoint[];
   /** Whether a model will read a rating from a comment without a number. */
   modelAvailable: boolean;
+  /** Comments kept without a rating on recent runs, newest first (those runs are not asked again). */
+  kept?: KeptComment[];
+}
+
+/** A comment kept without a rating, and why no rating was read from it. */
+export interface KeptComment {
+  runId: string;
+  request: string;
+  at: string;
+  comment: string;
+  why: string;
 }
 
 export interface RatingsProtocol extends Protocol {

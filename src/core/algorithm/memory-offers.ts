@@ -14,7 +14,8 @@ import type { ManagerView } from './views';
  * ignores it. Only a past run's own criteria become rows (with their verification method),
  * and only when they could pass THINK's testable gate; a theme's suggested change is advice
  * about the process, not a state of the work, so it stays a suggestion to the manager and
- * is named in the decision.
+ * is named in the decision. In the editor the person is asked first which rows to keep;
+ * a dropped one is neither added nor told to the manager, and the decision says so.
  */
 
 export interface MemoryOffers {
@@ -29,7 +30,7 @@ export async function memoryOffers(state: AlgorithmState, ctx: NodeContext): Pro
   if (!ctx.learning) return NONE;
   try {
     const offers = await ctx.learning.memoryFor(state.run.request, ctx.signal);
-    return { offers, view: offers.map((o) => ({ text: o.text, from: describeProvenance(o.provenance) })) };
+    return { offers, view: offers.filter((o) => o.answer !== 'dropped').map((o) => ({ text: o.text, from: describeProvenance(o.provenance) })) };
   } catch (error) {
     if (ctx.signal.aborted) throw error;
     ctx.emit(state, { kind: 'note', message: `memory of past runs unavailable (${error instanceof Error ? error.name : 'error'}); OBSERVE goes on without it`, role: 'system' });
@@ -48,7 +49,12 @@ export function addLearnedRows(state: AlgorithmState, ctx: NodeContext, criteria
   const added: string[] = [];
   const ids: string[] = [];
   const offeredOnly: string[] = [];
+  const dropped: string[] = [];
   for (const offer of offers) {
+    if (offer.answer === 'dropped') {
+      dropped.push(`"${offer.text}" (${describeProvenance(offer.provenance)})`);
+      continue;
+    }
     if (have.has(key(offer.text))) continue;
     if (offer.provenance.kind !== 'past-run' || untestable(offer.text).length > 0 || out.length >= ctx.spec.maxCriteria) {
       offeredOnly.push(`"${offer.text}" (${describeProvenance(offer.provenance)})`);
@@ -58,13 +64,14 @@ export function addLearnedRows(state: AlgorithmState, ctx: NodeContext, criteria
     const row = out[out.length - 1]!;
     out = [...out.slice(0, -1), { ...row, notes: describeProvenance(offer.provenance) } as AnyCriterion];
     have.add(key(offer.text));
-    added.push(`${row.id} "${row.text}" (${describeProvenance(offer.provenance)})`);
+    added.push(`${row.id} "${row.text}"${offer.answer === 'kept' ? ', kept by the user,' : ''} (${describeProvenance(offer.provenance)})`);
     ids.push(row.id);
   }
   state.memo.learned = [...new Set([...state.memo.learned, ...ids])];
   const parts = [
     added.length > 0 ? `added as INFERRED from similar past runs: ${added.join('; ')}` : '',
     offeredOnly.length > 0 ? `suggested to the manager only (advice, not a testable criterion, or past the level's ${ctx.spec.maxCriteria}): ${offeredOnly.join('; ')}` : '',
+    dropped.length > 0 ? `dropped by the user when offered: ${dropped.join('; ')}` : '',
   ].filter(Boolean);
   if (parts.length > 0) {
     state.decisions.push(decision(state, 'system', `OBSERVE memory: ${parts.join('; ')}`, 'criteria that failed or were missing in similar runs the user rated low; each row notes where it came from; drop a row in the PRD to refuse it', at));

@@ -24,7 +24,7 @@ export type ImpliedRating =
  * With no model, or a reading under 0.5 confidence, the comment stays a comment.
  */
 export async function impliedRating(comment: string, context: string, model: LanguageModel | undefined, signal?: AbortSignal): Promise<ImpliedRating> {
-  if (!model) return { kind: 'comment-only', reason: 'no model is available to read a rating from the comment' };
+  if (!model) return { kind: 'comment-only', reason: 'no model to read a rating from it' };
   const { value } = await generateObject(model, {
     name: 'sentiment',
     description: "The user's satisfaction with a finished run, read from their comment",

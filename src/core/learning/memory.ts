@@ -29,6 +29,29 @@ export interface LearnedCriterion {
   readonly anti?: boolean;
   /** The past run's verification method, when the offer is one of its criteria. */
   readonly verify?: VerificationMethod;
+  /** The person's answer when they were asked (in the editor, at OBSERVE); unasked offers are kept. */
+  readonly answer?: 'kept' | 'dropped';
+}
+
+/**
+ * Asks the person which offered criteria to keep; resolves to the kept ones (undefined: not
+ * answered, every offer stays as offered). Only offers that would become rows are asked about.
+ */
+export type ChooseLearned = (offers: readonly LearnedCriterion[], signal: AbortSignal) => Promise<readonly LearnedCriterion[] | undefined>;
+
+/** Offers that become rows when kept: a past run's own criteria (a theme's advice stays advice). */
+export function becomesRow(offer: LearnedCriterion): boolean {
+  return offer.provenance.kind === 'past-run';
+}
+
+/** The offers with the person's answer: rows they kept or dropped; advice passes through. */
+export async function answerOffers(offers: readonly LearnedCriterion[], choose: ChooseLearned | undefined, signal: AbortSignal): Promise<LearnedCriterion[]> {
+  const asked = offers.filter(becomesRow);
+  if (!choose || asked.length === 0) return [...offers];
+  const kept = await choose(asked, signal);
+  if (!kept) return [...offers];
+  const keep = new Set(kept);
+  return offers.map((o) => (becomesRow(o) ? { ...o, answer: keep.has(o) ? ('kept' as const) : ('dropped' as const) } : o));
 }
 
 export interface MemoryOptions {

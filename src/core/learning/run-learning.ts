@@ -1,6 +1,7 @@
 import type { RunLearning } from '../algorithm/ports';
 import type { EffortLevel } from '../model';
 import type { LanguageModel } from '../../llm/types';
+import { answerOffers, type ChooseLearned } from './memory';
 import type { LearningService } from './service';
 
 /** PAI mines its reflections after every tenth run (issue 9 §6). */
@@ -11,6 +12,8 @@ export interface RunLearningOptions {
   readonly managerModel?: (level: EffortLevel) => LanguageModel | undefined;
   /** Told after a reflection or mining changed what the views show. */
   readonly onChange?: () => void;
+  /** Asks the person which learned criteria to keep (the editor's quick pick); unset: all are kept. */
+  readonly chooseLearned?: ChooseLearned;
 }
 
 /** The engine's learning port over the LearningService (the command line and the editor both use it). */
@@ -18,7 +21,7 @@ export function runLearning(service: LearningService, options: RunLearningOption
   return {
     memoryFor: async (request, signal) => {
       signal.throwIfAborted();
-      return service.memoryFor(request);
+      return answerOffers(service.memoryFor(request), options.chooseLearned, signal);
     },
     afterRun: async (run, signal) => {
       const done: string[] = [];

@@ -1,5 +1,5 @@
 import type { LanguageModel } from '../../llm/types';
-import { EXIT_STATES, type AnyCriterion, type Rating, type Reflection, type Run, type RunState, type VerificationReport } from '../model';
+import { EXIT_STATES, type AnyCriterion, type Rating, type Reflection, type Run, type RunEvent, type RunState, type VerificationReport } from '../model';
 import { impliedRating } from './implied-rating';
 import { learnedCriteria, type LearnedCriterion } from './memory';
 import { mineThemes, type MiningOptions, type Theme } from './mining';
@@ -23,6 +23,18 @@ export interface LearningStore {
   readonly reports: Table<VerificationReport>;
   readonly ratings: Table<Rating>;
   readonly reflections: Table<Reflection>;
+  /** A comment kept without a rating is a user note among the run's events. */
+  readonly events: Table<RunEvent>;
+}
+
+/** How a comment kept without a rating is recorded among the run's events. */
+export const KEPT_COMMENT_PREFIX = 'comment kept without a rating: ';
+
+/** A comment the person left on a run without a rating (none could be read from it). */
+export interface KeptComment {
+  readonly runId: string;
+  readonly at: string;
+  readonly comment: string;
 }
 
 export interface LearningOptions {
@@ -67,9 +79,27 @@ export class LearningService {
     return this.store.ratings.where('run_id = ?', [runId], 'timestamp DESC', 1)[0];
   }
 
-  /** The newest finished run nobody has rated: the one "How did this go?" asks about. */
+  /**
+   * The newest finished run nobody has answered: no rating, and no comment kept without one
+   * (with no model to read a rating from a comment, asking again would only repeat it).
+   */
   lastUnratedRun(): Run | undefined {
-    return this.finishedRuns().find((run) => this.store.ratings.count('run_id = ?', [run.id]) === 0);
+    return this.finishedRuns().find((run) => this.store.ratings.count('run_id = ?', [run.id]) === 0 && !this.keptComment(run.id));
+  }
+
+  /** The newest comment kept on a run without a rating, if any. */
+  keptComment(runId: string): KeptComment | undefined {
+    const event = this.store.events.where("run_id = ? AND kind = 'note'", [runId], 'seq DESC').find((e) => e.role === 'user' && e.message.startsWith(KEPT_COMMENT_PREFIX));
+    return event ? { runId, at: event.at, comment: event.message.slice(KEPT_COMMENT_PREFIX.length) } : undefined;
+  }
+
+  /** Comments kept without a rating on the newest finished runs (`within` of them), newest first. */
+  keptComments(within = 20): KeptComment[] {
+    return this.finishedRuns()
+      .slice(0, within)
+      .map((run) => this.keptComment(run.id))
+      .filter((c): c is KeptComment => c !== undefined)
+      .sort((a, b) => b.at.localeCompare(a.at));
   }
 
   facts(runId: string): RunFacts | undefined {
@@ -79,7 +109,7 @@ export class LearningService {
     const first = versions.length > 0 ? this.store.criteria.list(runId, versions[0]) : [];
     const rating = this.ratingOf(runId);
     const reflection = this.reflectionOf(runId);
-    const comment = rating?.comment ?? reflection?.userFeedback;
+    const comment = rating?.comment ?? this.keptComment(runId)?.comment ?? reflection?.userFeedback;
     return runFacts(run, this.store.criteria.list(runId), this.store.reports.where('run_id = ?', [runId], 'created_at'), first, {
       ...(rating ? { rating: rating.rating } : {}),
       ...(comment ? { comment } : {}),
@@ -94,12 +124,15 @@ export class LearningService {
    * Rates a finished run from what the person chose and typed: a chosen number wins;
    * otherwise a typed `8 - great` is explicit (PAI's rule), a bare comment gets an implied
    * rating from the model, and with no model (or an unsure reading) it stays a comment.
-   * Then the run's reflection is (re)written with the rating.
+   * Then the run's reflection is (re)written with the rating. One rating per run: a rated
+   * run is refused; a run with only a kept comment may still get its number.
    */
   async rateRun(runId: string, input: { readonly rating?: number; readonly text?: string }, model?: LanguageModel, signal?: AbortSignal): Promise<RateResult> {
     const run = this.store.runs.get(runId);
     if (!run) throw new Error(`There is no run ${runId} in this workspace's store.`);
     if (!EXIT_STATES.includes(run.state)) throw new Error(`Run ${runId} has not finished (it is ${run.state}); rate it when it ends.`);
+    const already = this.ratingOf(runId);
+    if (already) throw new Error(`Run ${runId} is rated already (${already.rating}/10); a run is rated once.`);
     const text = input.text?.trim() ?? '';
     const parsed = parseRatingText(text);
     const timestamp = this.now().toISOString();
@@ -120,6 +153,7 @@ export class LearningService {
       throw new Error('Choose a rating from 1 to 10, or write a comment.');
     }
     if (rating) this.store.ratings.save(rating);
+    else if (commentOnly) this.keepComment(runId, parsed.kind === 'comment' ? parsed.comment : text, timestamp);
     const facts = this.facts(runId)!;
     const withComment: RunFacts = commentOnly ? { ...facts, comment: text } : facts;
     const reflected = reflectsAt(run.effort) ? await this.reflect(withComment, model, signal) : undefined;
@@ -129,6 +163,12 @@ export class LearningService {
       ...(reflected ? { reflection: reflected.reflection } : {}),
       ...(reflected?.fallbackReason ? { reflectionFallback: reflected.fallbackReason } : {}),
     };
+  }
+
+  /** The comment, stored with the run as the user's note so it is not lost (and not asked for again). */
+  private keepComment(runId: string, comment: string, at: string): void {
+    const last = this.store.events.where('run_id = ?', [runId], 'seq DESC', 1)[0];
+    this.store.events.save({ runId, seq: (last?.seq ?? -1) + 1, at, kind: 'note', role: 'user', message: `${KEPT_COMMENT_PREFIX}${comment}`, inputTokens: 0, outputTokens: 0, costUsd: 0 });
   }
 
   /** For the engine when a run ends: Q1/Q2/Q3 for runs at STANDARD or above; undefined below. */

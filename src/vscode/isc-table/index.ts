@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { DefinitionsHost } from '../definitions-host';
 import type { LearningSupport } from '../learning';
+import { TableRatings } from '../learning/table-rating';
 import { registerRunCommands } from '../runs/run-commands';
 import { LiveRunControl } from '../runs/live-run-control';
 import type { RunService } from '../run/run-service';
@@ -28,7 +29,7 @@ export function registerRunsSupport(
   const watch = new RunWatch(hosts.stores, log.child('watch'));
   const control = new LiveRunControl(hosts.service);
   const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, log);
-  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.staleness);
+  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.staleness, new TableRatings(hosts.learning.host));
   const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
   let watching: vscode.Disposable | undefined;

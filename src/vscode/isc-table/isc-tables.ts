@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { IscTableState, ShownTable } from '../../../webviews/isc-table/protocol';
+import type { TableRatings } from '../learning/table-rating';
 import type { RunWatch } from '../runs/run-watch';
 import type { StoreHost } from '../store-host';
 import type { RunStaleness } from '../verify/run-staleness';
@@ -20,6 +21,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
     private readonly watch: RunWatch,
     private readonly log: Logger,
     private readonly staleness?: Pick<RunStaleness, 'staleIds'>,
+    private readonly ratings?: TableRatings,
   ) {
     const refresh = (runId: string | undefined) => {
       for (const panel of this.panels.values()) if (runId === undefined || panel.runId === runId) panel.refresh();
@@ -55,7 +57,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
-    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.steering, id, this.staleness), this.steering, this.log);
+    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.steering, id, this.staleness), this.steering, this.log, this.ratings);
     this.panels.set(runId, panel);
     const watching = this.watch.watch(panel);
     panel.onDidDispose(() => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { IscTableProtocol, RequestResult, ShownTable, TableDelta, TableSnapshot } from '../../../webviews/isc-table/protocol';
+import type { TableRatings } from '../learning/table-rating';
 import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
 import type { RequestHandlers } from '../webview/bridge';
 import { tableDeltas } from './snapshot';
@@ -24,6 +25,8 @@ export class IscTablePanel implements vscode.Disposable {
   private readonly bridge: WebviewBridge<IscTableProtocol>;
   private readonly disposables: vscode.Disposable[] = [this._onDidDispose];
   private shownSnapshot: TableSnapshot | undefined;
+  /** The rating the view shows (JSON), so it is sent only when it changed. */
+  private shownRating: string | undefined;
   private refreshing: Promise<void> = Promise.resolve();
   private readonly probes: ((shown: ShownTable) => void)[] = [];
   private readonly handlers: RequestHandlers<IscTableProtocol>;
@@ -36,6 +39,7 @@ export class IscTablePanel implements vscode.Disposable {
     private readonly load: (runId: string) => Promise<TableSnapshot | undefined>,
     steering: TableSteering,
     private readonly log: Logger,
+    private readonly ratings?: TableRatings,
   ) {
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { entry: 'isc-table', title: 'ISC table' });
@@ -70,6 +74,7 @@ export class IscTablePanel implements vscode.Disposable {
           if (action === 'rate') return steering.rate(runId);
           throw new WebviewRequestRefused(`no action "${String(action)}"`, 'bad-request');
         }),
+      rateRun: (params) => (ratings ? act(() => ratings.rate(runId, params)) : Promise.resolve({ ok: false, message: 'Rating is not available here.' })),
       shown: (shown) => {
         for (const resolve of this.probes.splice(0)) resolve(shown);
         return null;
@@ -81,6 +86,7 @@ export class IscTablePanel implements vscode.Disposable {
       // A (re)loaded view has nothing: it gets the whole table, then deltas.
       this.bridge.onDidBecomeReady(() => {
         this.shownSnapshot = undefined;
+        this.shownRating = undefined;
         this.refresh();
       }),
       panel.onDidDispose(() => this.dispose()),
@@ -116,6 +122,17 @@ export class IscTablePanel implements vscode.Disposable {
     }
     if (this.sent.length > 200) this.sent.splice(0, this.sent.length - 200);
     this.shownSnapshot = next;
+    await this.updateRating();
+  }
+
+  /** "How did this go?" once the run has ended, sent when it changed (a rating here or in the sidebar). */
+  private async updateRating(): Promise<void> {
+    if (!this.ratings) return;
+    const rating = await this.ratings.state(this.runId);
+    const json = JSON.stringify(rating);
+    if (json === this.shownRating) return;
+    this.bridge.post('rating', rating);
+    this.shownRating = json;
   }
 
   /** For the editor's tests: handles a request exactly as if the view had sent it (a button's click). */

@@ -38,7 +38,7 @@ export async function reportRating(host: LearningHost, runId: string, input: { r
     const result = await host.rate(runId, input);
     const reflection = result.reflection ? (result.reflection.author === 'facts' ? ' A reflection was written from the run\'s facts (no model).' : ' The manager wrote a reflection.') : '';
     if (result.rating) void vscode.window.showInformationMessage(`Ideal State: rated ${result.rating.rating}/10${result.rating.type === 'implicit' ? ` (read from your comment, confidence ${result.rating.confidence})` : ''}.${reflection}`);
-    else void vscode.window.showWarningMessage(`Ideal State: your comment is kept without a rating: ${result.commentOnly}. Choose a number to rate the run.`);
+    else void vscode.window.showInformationMessage(`Ideal State: kept as a comment; ${result.commentOnly}. The run is not asked about again; choose a number in its ISC table to rate it.`);
   } catch (error) {
     void vscode.window.showErrorMessage(`Ideal State: could not rate ${runId}: ${error instanceof Error ? error.message : String(error)}`);
   }

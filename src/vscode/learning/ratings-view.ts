@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { RatingsProtocol, RatingsSnapshot } from '../../../webviews/ratings/protocol';
 import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
 import type { LearningHost } from './learning-host';
+import { keptWhy, rateMessage } from './table-rating';
 
 export const RATINGS_VIEW_ID = 'idealState.ratings';
 const HISTORY_POINTS = 60;
@@ -31,9 +32,7 @@ export class RatingsViewProvider implements vscode.WebviewViewProvider, vscode.D
           }
           try {
             const result = await this.host.rate(runId, { ...(rating !== undefined ? { rating } : {}), text: comment });
-            if (!result.rating) return { rated: false, message: `Your comment is kept without a rating: ${result.commentOnly}. Choose a number to rate the run.` };
-            const reflection = result.reflection ? (result.reflection.author === 'facts' ? ' Reflection written from the run’s facts (no model).' : ' The manager wrote a reflection.') : '';
-            return { rated: true, message: `Rated ${result.rating.rating}/10${result.rating.type === 'implicit' ? ' (read from your comment)' : ''}.${reflection}` };
+            return { rated: result.rating !== undefined, message: rateMessage(result).message };
           } catch (error) {
             throw new WebviewRequestRefused(error instanceof Error ? error.message : 'The rating could not be saved.');
           }
@@ -59,6 +58,8 @@ export class RatingsViewProvider implements vscode.WebviewViewProvider, vscode.D
     const ratings = learning.ratings().slice(-HISTORY_POINTS);
     for (const r of ratings) if (r.runId && !effortOf.has(r.runId)) effortOf.set(r.runId, learning.facts(r.runId)?.effort ?? 'imported');
     const figures = learning.figures();
+    const modelAvailable = (await this.host.chosenModel()) !== undefined;
+    const kept = learning.keptComments().map((k) => ({ ...k, request: learning.facts(k.runId)?.request ?? k.runId, why: keptWhy(modelAvailable) }));
     return {
       ...(run && facts
         ? {
@@ -83,7 +84,8 @@ export class RatingsViewProvider implements vscode.WebviewViewProvider, vscode.D
         ...(r.runId ? { runId: r.runId } : {}),
         ...(r.comment ? { comment: r.comment } : {}),
       })),
-      modelAvailable: (await this.host.chosenModel()) !== undefined,
+      modelAvailable,
+      ...(kept.length > 0 ? { kept } : {}),
     };
   }
 

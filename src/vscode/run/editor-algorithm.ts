@@ -15,6 +15,7 @@ import { engine } from '../engine';
 import { EditorDiagnosticsSource } from '../verify/diagnostics-source';
 import { filesExcludeGlobs } from '../verify/files-exclude';
 import type { EditorTaskRunner } from '../verify/task-runner';
+import { chooseLearnedInQuickPick } from '../learning/learned-offers-pick';
 import { EditorWorkspace } from './editor-workspace';
 
 export interface EditorAlgorithmOptions {
@@ -119,7 +120,11 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
         }
       : {}),
     // Memory of similar past runs into OBSERVE, and the reflection after the run (issue 9).
-    learning: e.runLearning(new e.LearningService(o.store, { version: extensionVersion() }), { managerModel: (l) => o.models.route('manager', l) }),
+    // The person keeps or drops the learned criteria at OBSERVE (a quick pick; not in Restricted Mode, where nothing runs).
+    learning: e.runLearning(new e.LearningService(o.store, { version: extensionVersion() }), {
+      managerModel: (l) => o.models.route('manager', l),
+      ...(o.trusted ? { chooseLearned: chooseLearnedInQuickPick(`${o.level} run`) } : {}),
+    }),
     logger: o.logger,
     onEvent: o.onEvent,
   });
