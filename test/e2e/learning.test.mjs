@@ -147,8 +147,12 @@ describe('Learning: a person rates a finished run in the sidebar', () => {
     // The Runs view folds away, as a person would, so the Ratings view has room for its chart.
     const runsHeader = page.locator('.part.sidebar .pane-header', { hasText: /^\s*Runs/ }).first();
     if ((await runsHeader.getAttribute('aria-expanded')) === 'true') await runsHeader.click();
-    await workbench.sideBarWebview('.chart-box svg');
+    // A taller window, so the chart and the tree show whole in one picture.
+    await page.setViewportSize({ width: 1280, height: 1100 });
+    const chart = await workbench.sideBarWebview('.chart-box svg');
+    await chart.locator('.chart-box svg').first().scrollIntoViewIfNeeded();
     const shot = await workbench.screenshot('learning sidebar ratings chart and reflections tree');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await row.click();
     const editor = page.locator('.editor-instance .view-lines').first();
