@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/algorithm/engine';
 import type { AnyCriterion } from '../../src/core/model';
 import { activateIdealState, extensionEngine, type IdealStateApi } from './ideal-state';
-import { BUILD, dropScripts, EXECUTE, GREET_CRITERIA, inWorkspace, OBSERVE, onceRun, PLAN, THINK, useScript, waits } from './scripted-runs';
+import { BUILD, dropScripts, EXECUTE, GREET_CRITERIA, inWorkspace, OBSERVE, onceRun, PLAN, testPrd, THINK, useScript, waits } from './scripted-runs';
 
 // The editor's run commands driven through their automation arguments (the prompts they
 // skip are the quick picks and input boxes a person answers), each with a scripted model
@@ -12,19 +12,7 @@ import { BUILD, dropScripts, EXECUTE, GREET_CRITERIA, inWorkspace, OBSERVE, once
 // an ISC template chosen in "Run Algorithm at Effort…".
 
 const PRD = '.ideal-state/prds/PRD-20261122-run-on-prd-test.md';
-const PRD_TEXT = `---
-prd: true
-id: PRD-20261122-run-on-prd-test
-status: CRITERIA_DEFINED
-effort_level: FAST
-created: 2026-11-22
-updated: 2026-11-22
-iteration: 0
-max_iterations: 1
----
-
-# Greet keeps its contract
-
+const PRD_TEXT = testPrd('PRD-20261122-run-on-prd-test', 'Greet keeps its contract', `
 ## Problem Space
 Prose the user wrote about greet; a run must leave it as it is.
 
@@ -37,7 +25,7 @@ Prose the user wrote about greet; a run must leave it as it is.
 
 ## Anti-Criteria
 - [ ] ISC-A-USR-001: No debugger statement is left in the greet module | Verify: Grep: ^\\s*debugger;
-`;
+`);
 
 const steps = (store: Awaited<ReturnType<IdealStateApi['store']>>, runId: string) =>
   // A step with no next node is where the run stopped (a cancel) or ended.

@@ -93,3 +93,8 @@ export const BUILD: Step = { object: { methods: GREET_METHODS } };
 export const EXECUTE: Step = { text: '{"summary": "src/greet.js already exports greet as the criteria say; nothing to change.", "assumptions": [], "evidence": ["src/greet.js exports greet"]}' };
 /** A step that waits a minute before answering: a run is cancelled while it waits. */
 export const waits = (step: Step): Step => ({ ...step, delayMs: 60_000 });
+
+/** A PRD file's text at FAST with one iteration, for a suite to write into the workspace: its id, title and body. */
+export function testPrd(id: string, title: string, body: string): string {
+  return `---\nprd: true\nid: ${id}\nstatus: CRITERIA_DEFINED\neffort_level: FAST\ncreated: 2026-11-22\nupdated: 2026-11-22\niteration: 0\nmax_iterations: 1\n---\n\n# ${title}\n${body}`;
+}

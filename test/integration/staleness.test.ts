@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { RunResult } from '../../src/core/algorithm/engine';
 import { activateIdealState, type IdealStateApi } from './ideal-state';
-import { dropScripts, EXECUTE, inWorkspace, until, useScript } from './scripted-runs';
+import { dropScripts, EXECUTE, inWorkspace, testPrd, until, useScript } from './scripted-runs';
 import { storeTableRun } from './table-seed';
 
 // Issue 8, "stale marked": a run's PASS whose evidence files change afterwards is shown stale
@@ -11,26 +11,14 @@ import { storeTableRun } from './table-seed';
 
 const GREET = 'src/greet.js';
 const PRD = '.ideal-state/prds/PRD-20261122-staleness-test.md';
-const PRD_TEXT = `---
-prd: true
-id: PRD-20261122-staleness-test
-status: CRITERIA_DEFINED
-effort_level: FAST
-created: 2026-11-22
-updated: 2026-11-22
-iteration: 0
-max_iterations: 1
----
-
-# Greet for the staleness test
-
+const PRD_TEXT = testPrd('PRD-20261122-staleness-test', 'Greet for the staleness test', `
 ## Ideal State Criteria
 
 - [ ] ISC-ST-001: The greet module exports a greet function by name | Verify: Grep: ^export function greet
 - [ ] ISC-ST-002: Calling greet with an empty name throws an error | Verify: Grep: name is required
 - [ ] ISC-ST-003: The workspace manifest names the sample workspace package | Verify: Read: package.json
 - [ ] ISC-ST-004: The Node.js runtime starts in the workspace folder without error | Verify: CLI: node --version
-`;
+`);
 
 /** Appends a line to a file through the editor and saves it, as a person would. */
 async function touch(rel: string): Promise<void> {
