@@ -3,10 +3,9 @@ import * as path from 'node:path';
 import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
 import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
 import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
-import type { CriteriaVerifyOptions, PrdFile, RunLearning } from '../core/algorithm/ports';
+import type { PrdFile, RunLearning } from '../core/algorithm/ports';
 import { LearningService } from '../core/learning/service';
 import { runLearning } from '../core/learning/run-learning';
-import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
 import type { DataFileProblem } from '../core/data-file';
 import type { Logger } from '../core/log';
@@ -20,7 +19,7 @@ import { ApprovalPolicy, type ApprovalRequest, type Approver } from './approvals
 import { VerificationEngineVerifier } from './engine-verifier';
 import { ModelJudge } from './model-judge';
 import { NodeWorkspace } from './node-workspace';
-import { SpecialistAgent } from './specialist-agent';
+import { checkpointedSpecialist, JudgeSpending, verificationCommandApprover } from './run-parts';
 import type { WorkspaceTools } from './workspace';
 
 export interface NodeAlgorithmOptions {
@@ -77,45 +76,21 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
   let level: Run['effort'] = 'STANDARD';
   let prdPath: string | undefined;
-  // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
-  let judgeEvents: CriteriaVerifyOptions['onEvent'];
-  const judgeUsage = (u: UsageRecord) => {
-    const e = usageToRunEvent(u, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
-    judgeEvents?.({ kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs });
-  };
+  const spending = new JudgeSpending();
   const host: VerifyHost = {
     workspaceRoot: workspace.root,
     ...(o.ripgrepPath ? { ripgrepPath: o.ripgrepPath } : {}),
-    // Commands of criteria are approved like the agent's, once for the set.
-    approver: {
-      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n'), command: commands.join('\n'), cwd: workspace.root }, signal) }),
-    },
+    approver: verificationCommandApprover(approvals, workspace.root),
     get judge() {
-      return new ModelJudge(o.models, roles.roles.verifier, level, judgeUsage);
+      return new ModelJudge(o.models, roles.roles.verifier, level, spending.usage);
     },
   };
   const verificationEngine = new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : []));
   const engine = new AlgorithmEngine({
     storage,
     models: o.models,
-    worker: new SpecialistAgent({
-      models: o.models,
-      role: roles.roles.specialist,
-      files: workspace,
-      approvals,
-      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
-      tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []),
-    }),
-    verifier: {
-      verify: async (criteria, options) => {
-        judgeEvents = options.onEvent;
-        try {
-          return await verificationEngine.verify(criteria, options);
-        } finally {
-          judgeEvents = undefined;
-        }
-      },
-    },
+    worker: checkpointedSpecialist({ models: o.models, role: roles.roles.specialist, files: workspace, approvals, storage, tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []) }),
+    verifier: spending.around(verificationEngine),
     effort: o.effort,
     graph: graph.graph,
     roles: roles.roles,
