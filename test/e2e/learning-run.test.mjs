@@ -38,11 +38,14 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
   /** Opens the run's PRD with its table's "Open PRD" button (Quick Open as a person would, if the button's tab does not come). */
   async function openPrdFromTable(table, name) {
     const page = workbench.page;
-    await table.locator('button[data-action="open-prd"]').click();
     const tab = page.locator('.tabs-container .tab', { hasText: name }).first();
-    if (await tab.waitFor({ timeout: 15_000 }).then(() => true, () => false)) {
-      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-      return;
+    // The header is redrawn when the run ends: a click that lands on the old button is lost, so a person clicks again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await table.locator('button[data-action="open-prd"]').click();
+      if (await tab.waitFor({ timeout: 10_000 }).then(() => true, () => false)) {
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+        return;
+      }
     }
     await openFile(name);
   }
