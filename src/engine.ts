@@ -59,7 +59,6 @@ export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
 export { runCommand } from './verify/run-command';
 export { searchWorkspace } from './verify/search';
 export { searchForAgent } from './agent/workspace-search';
-export { checkpointedSpecialist, JudgeSpending, verificationCommandApprover } from './agent/run-parts';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
 export { LearningService, describeProvenance, formatFigures, runLearning } from './core/learning';

@@ -3,9 +3,10 @@ import * as path from 'node:path';
 import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
 import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
 import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
-import type { PrdFile, RunLearning } from '../core/algorithm/ports';
+import type { CriteriaVerifyOptions, PrdFile, RunLearning } from '../core/algorithm/ports';
 import { LearningService } from '../core/learning/service';
 import { runLearning } from '../core/learning/run-learning';
+import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
 import type { DataFileProblem } from '../core/data-file';
 import type { Logger } from '../core/log';
@@ -19,7 +20,7 @@ import { ApprovalPolicy, type ApprovalRequest, type Approver } from './approvals
 import { VerificationEngineVerifier } from './engine-verifier';
 import { ModelJudge } from './model-judge';
 import { NodeWorkspace } from './node-workspace';
-import { checkpointedSpecialist, JudgeSpending, verificationCommandApprover } from './run-parts';
+import { SpecialistAgent } from './specialist-agent';
 import type { WorkspaceTools } from './workspace';
 
 export interface NodeAlgorithmOptions {
@@ -76,21 +77,45 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
   let level: Run['effort'] = 'STANDARD';
   let prdPath: string | undefined;
-  const spending = new JudgeSpending();
+  // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
+  let judgeEvents: CriteriaVerifyOptions['onEvent'];
+  const judgeUsage = (u: UsageRecord) => {
+    const e = usageToRunEvent(u, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
+    judgeEvents?.({ kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs });
+  };
   const host: VerifyHost = {
     workspaceRoot: workspace.root,
     ...(o.ripgrepPath ? { ripgrepPath: o.ripgrepPath } : {}),
-    approver: verificationCommandApprover(approvals, workspace.root),
+    // Commands of criteria are approved like the agent's, once for the set.
+    approver: {
+      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command(s)`, detail: commands.join('\n'), command: commands.join('\n'), cwd: workspace.root }, signal) }),
+    },
     get judge() {
-      return new ModelJudge(o.models, roles.roles.verifier, level, spending.usage);
+      return new ModelJudge(o.models, roles.roles.verifier, level, judgeUsage);
     },
   };
   const verificationEngine = new VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : []));
   const engine = new AlgorithmEngine({
     storage,
     models: o.models,
-    worker: checkpointedSpecialist({ models: o.models, role: roles.roles.specialist, files: workspace, approvals, storage, tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []) }),
-    verifier: spending.around(verificationEngine),
+    worker: new SpecialistAgent({
+      models: o.models,
+      role: roles.roles.specialist,
+      files: workspace,
+      approvals,
+      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
+      tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []),
+    }),
+    verifier: {
+      verify: async (criteria, options) => {
+        judgeEvents = options.onEvent;
+        try {
+          return await verificationEngine.verify(criteria, options);
+        } finally {
+          judgeEvents = undefined;
+        }
+      },
+    },
     effort: o.effort,
     graph: graph.graph,
     roles: roles.roles,

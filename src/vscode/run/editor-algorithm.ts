@@ -2,11 +2,12 @@ import * as vscode from 'vscode';
 import { enginePrdWrites } from '../prd/engine-writes';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
 import type { AlgorithmEngine } from '../../core/algorithm/engine';
-import type { PrdFile } from '../../core/algorithm/ports';
+import type { CriteriaVerifyOptions, PrdFile } from '../../core/algorithm/ports';
 import type { DataFileProblem } from '../../core/data-file';
 import type { Logger } from '../../core/log';
 import type { EffortLevel, EffortTable, Run, RunEvent } from '../../core/model';
 import type { ModelRouter } from '../../llm/router';
+import type { UsageRecord } from '../../llm/usage';
 import type { StoreRunStorage } from '../../store/run-storage';
 import type { Store } from '../../store/store';
 import type { VerifyHost } from '../../verify/types';
@@ -63,24 +64,48 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
   const roles = e.loadRoles(roleFiles);
   const approvals = new e.ApprovalPolicy(o.approver, { trusted: o.trusted, autoApproveEdits: o.autoApproveEdits }, o.onApproval);
   let prdPath: string | undefined;
-  const spending = new e.JudgeSpending();
+  // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
+  let judgeEvents: CriteriaVerifyOptions['onEvent'];
+  const judgeUsage = (u: UsageRecord) => {
+    const ev = e.usageToRunEvent(u, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
+    judgeEvents?.({ kind: 'model', message: ev.message, role: 'verifier', model: ev.model, inputTokens: ev.inputTokens, outputTokens: ev.outputTokens, costUsd: ev.costUsd, durationMs: ev.durationMs });
+  };
   const host: VerifyHost = {
     workspaceRoot: workspace.root,
     tasks: o.tasks,
     diagnostics: new EditorDiagnosticsSource(workspace.root),
     excludeGlobs: filesExcludeGlobs(o.folder.uri),
     ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
-    approver: e.verificationCommandApprover(approvals, workspace.root),
+    // The criteria's commands are approved like the agent's, once for the set.
+    approver: {
+      approve: async (commands, signal) => ({ approved: await approvals.approve({ kind: 'command', title: `Run ${commands.length} verification command${commands.length === 1 ? '' : 's'}`, detail: commands.join('\n') }, signal) }),
+    },
     get judge() {
-      return new e.ModelJudge(o.models, roles.roles.verifier, o.level, spending.usage);
+      return new e.ModelJudge(o.models, roles.roles.verifier, o.level, judgeUsage);
     },
   };
   const verificationEngine = new e.VerificationEngineVerifier(host, () => (prdPath ? [prdPath] : []));
   const algorithm = new e.AlgorithmEngine({
     storage,
     models: o.models,
-    worker: e.checkpointedSpecialist({ models: o.models, role: roles.roles.specialist, files: workspace, approvals, storage, tools: (l) => (o.trusted ? capabilities.capabilities.levels[l].tools : []) }),
-    verifier: spending.around(verificationEngine),
+    worker: new e.SpecialistAgent({
+      models: o.models,
+      role: roles.roles.specialist,
+      files: workspace,
+      approvals,
+      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
+      tools: (l) => (o.trusted ? capabilities.capabilities.levels[l].tools : []),
+    }),
+    verifier: {
+      verify: async (criteria, options) => {
+        judgeEvents = options.onEvent;
+        try {
+          return await verificationEngine.verify(criteria, options);
+        } finally {
+          judgeEvents = undefined;
+        }
+      },
+    },
     effort: o.effort,
     graph: graph.graph,
     roles: roles.roles,
