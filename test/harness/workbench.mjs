@@ -85,7 +85,23 @@ export class Workbench {
     const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
     await input.waitFor();
     await input.fill(text);
-    if (submit) await input.press('Enter');
+    if (!submit) return;
+    // The extension validates each value over the extension-host round trip; an Enter that
+    // arrives while the previous value's error still stands is refused by VS Code, as it
+    // would be for a person. Wait for the error to clear, as a person reading it would.
+    await this.page
+      .locator(`${QUICK_INPUT} .monaco-inputbox.error`)
+      .waitFor({ state: 'detached', timeout: 5_000 })
+      .catch(() => undefined);
+    await input.press('Enter');
+    // Still the same box with the same text a moment later: the Enter met a stale
+    // validation; press it again (never into a different box that has since opened).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.page.waitForTimeout(500);
+      const stillHere = await input.isVisible().catch(() => false);
+      if (!stillHere || (await input.inputValue().catch(() => '')) !== text) return;
+      await input.press('Enter');
+    }
   }
 
   /**
