@@ -42,7 +42,17 @@ interface JournalRecord {
   readonly statements: SqlStatement[];
 }
 
-const PRAGMAS = 'PRAGMA foreign_keys = ON;';
+/**
+ * Per connection, so applied at open and again after each export (sql.js reopens the database).
+ * The sql.js database lives in memory (Emscripten's in-memory file system): nothing SQLite
+ * writes there survives the process, so its own rollback journal on that file system and its
+ * syncs buy no durability and cost a file per transaction and a call out per sync. Durability
+ * comes from our journal (appended and fdatasynced before `transact` returns) and the
+ * checkpoint (written elsewhere, fsynced, renamed); a crash loses the in-memory database
+ * whatever its settings, and `open` rebuilds it from those two. The rollback journal is kept
+ * in memory rather than turned off because a failed commit still needs ROLLBACK.
+ */
+const PRAGMAS = 'PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY;';
 /** Distinct SQL texts kept prepared; a run's commits use a few dozen. */
 const MAX_PREPARED = 256;
 

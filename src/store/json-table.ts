@@ -19,7 +19,23 @@ export interface TableSpec<T> {
   readonly key: readonly string[];
 }
 
-/** One table of validated JSON entities. Writes are validated; reads are validated too. */
+/**
+ * Whether `upsertTrustedStatement` validates anyway. Off in the product (the engine's commit
+ * path, where validating every written row again was the largest share of a commit's CPU);
+ * on when IDEAL_STATE_VALIDATE_WRITES=1, and the unit tests turn it on for the whole suite
+ * (test/unit/validate-writes.test.ts), so an engine change that builds a bad entity fails there.
+ */
+let validateTrustedWrites = process.env.IDEAL_STATE_VALIDATE_WRITES === '1';
+export function setValidateTrustedWrites(on: boolean): void {
+  validateTrustedWrites = on;
+}
+
+/**
+ * One table of validated JSON entities. Writes through `save`/`upsertStatement` are validated
+ * (anything from outside the engine: commands, views, imports); reads are always validated.
+ * The engine's own commits use `upsertTrustedStatement`: entities it built, typed, from
+ * entities it read (validated) or parsed (validated at the model/tool boundary).
+ */
 export class JsonTable<T> {
   private readonly upsertSql: string;
 
@@ -35,6 +51,25 @@ export class JsonTable<T> {
     const row = this.spec.schema.parse(entity);
     const params = Object.values(this.spec.columns).map((get) => get(row));
     return { sql: this.upsertSql, params: [...params, JSON.stringify(row)] };
+  }
+
+  /**
+   * The upsert for an entity the engine built itself, without parsing it against the schema
+   * again (unless validation of trusted writes is on); `json` is its JSON when the caller has
+   * it already. A bad row still cannot be read back as good: reads are validated.
+   */
+  upsertTrustedStatement(entity: T, json?: string): SqlStatement {
+    if (validateTrustedWrites) return this.upsertStatement(entity);
+    const columns = Object.values(this.spec.columns);
+    const params: SqlParam[] = new Array(columns.length + 1);
+    for (let i = 0; i < columns.length; i++) params[i] = columns[i]!(entity);
+    params[columns.length] = json ?? JSON.stringify(entity);
+    return { sql: this.upsertSql, params };
+  }
+
+  /** Commits `upsertTrustedStatement` for each entity (see there). */
+  saveTrusted(entities: readonly T[], json?: readonly (string | undefined)[]): void {
+    this.sink.commit(entities.map((e, i) => this.upsertTrustedStatement(e, json?.[i])));
   }
 
   save(...entities: T[]): void {

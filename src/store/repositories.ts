@@ -84,6 +84,10 @@ export class CriterionRepository {
   saveVersion(runId: string, version: number, criteria: readonly AnyCriterion[]): void {
     this.sink.commit(criteria.map((c) => this.table.upsertStatement({ ...c, runId, version })));
   }
+  /** `saveVersion` for criteria the engine built (see `JsonTable.upsertTrustedStatement`). */
+  saveVersionTrusted(runId: string, version: number, criteria: readonly AnyCriterion[]): void {
+    this.sink.commit(criteria.map((c) => this.table.upsertTrustedStatement({ ...c, runId, version })));
+  }
   /** Updates one row of an existing version (status, outcome, claim, …). */
   update(runId: string, version: number, criterion: AnyCriterion): void {
     this.table.save({ ...criterion, runId, version });

@@ -38,29 +38,43 @@ export class StoreRunStorage implements RunStorage {
     const runId = c.run.id;
     const known = this.written.get(runId) ?? new Map<string, string>();
     const wrote = new Map<string, string>();
-    const changed = <T>(key: string, row: T): boolean => {
+    const changed = <T>(key: string, row: T): string | undefined => {
       const json = JSON.stringify(row);
-      if (known.get(key) === json) return false;
+      if (known.get(key) === json) return undefined;
       wrote.set(key, json);
-      return true;
+      return json;
     };
-    const fresh = <T extends { id: string }>(kind: string, rows: readonly T[] | undefined): T[] => (rows ?? []).filter((r) => changed(`${kind}/${r.id}`, r));
-    this.store.batch((tx) => {
-      if (changed('run', c.run)) tx.runs.save(c.run);
-      if (c.criteria) {
-        const rows = fresh(`criteria/${c.run.criteriaVersion}`, c.criteria);
-        if (rows.length > 0) tx.criteria.saveVersion(runId, c.run.criteriaVersion, rows);
+    // The rows that changed, each with the JSON just made for the comparison: it is also what is stored.
+    const fresh = <T extends { id: string }>(kind: string, rows: readonly T[] | undefined): [T[], string[]] => {
+      const out: T[] = [];
+      const json: string[] = [];
+      for (const r of rows ?? []) {
+        const j = changed(`${kind}/${r.id}`, r);
+        if (j !== undefined) (out.push(r), json.push(j));
       }
-      const packets = fresh('packet', c.packets);
-      if (packets.length > 0) tx.packets.save(...packets);
-      const candidates = fresh('candidate', c.candidates);
-      if (candidates.length > 0) tx.candidates.save(...candidates);
-      if (c.report && changed(`report/${c.report.id}`, c.report)) tx.reports.save(c.report);
-      const decisions = fresh('decision', c.decisions);
-      if (decisions.length > 0) tx.decisions.save(...decisions);
-      if (c.reflection) tx.reflections.save(c.reflection);
-      if (c.events.length > 0) tx.events.save(...c.events);
-      if (c.step) tx.steps.save(c.step);
+      return [out, json];
+    };
+    // Everything here was built by the engine (see JsonTable.upsertTrustedStatement): not parsed again.
+    this.store.batch((tx) => {
+      const run = changed('run', c.run);
+      if (run !== undefined) tx.runs.table.saveTrusted([c.run], [run]);
+      if (c.criteria) {
+        const [rows] = fresh(`criteria/${c.run.criteriaVersion}`, c.criteria);
+        if (rows.length > 0) tx.criteria.saveVersionTrusted(runId, c.run.criteriaVersion, rows);
+      }
+      const [packets, packetJson] = fresh('packet', c.packets);
+      if (packets.length > 0) tx.packets.saveTrusted(packets, packetJson);
+      const [candidates, candidateJson] = fresh('candidate', c.candidates);
+      if (candidates.length > 0) tx.candidates.saveTrusted(candidates, candidateJson);
+      if (c.report) {
+        const report = changed(`report/${c.report.id}`, c.report);
+        if (report !== undefined) tx.reports.saveTrusted([c.report], [report]);
+      }
+      const [decisions, decisionJson] = fresh('decision', c.decisions);
+      if (decisions.length > 0) tx.decisions.saveTrusted(decisions, decisionJson);
+      if (c.reflection) tx.reflections.saveTrusted([c.reflection]);
+      if (c.events.length > 0) tx.events.saveTrusted(c.events);
+      if (c.step) tx.steps.saveTrusted([c.step]);
     });
     for (const [key, json] of wrote) known.set(key, json);
     // The most recent runs only: a forgotten run's next commit writes every row, as it always may.
