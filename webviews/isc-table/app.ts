@@ -6,7 +6,8 @@ import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState,
 import { keepInView, placeRows } from './blocks';
 import { attachRowTools } from './row-tools';
 import { RatingSection } from './rating';
-import { COLUMNS, fillRow, rowElement, type RowActions } from './rows';
+import { FullRows } from './full-rows';
+import { COLUMNS, fillRow, isLight, lightRow, rowElement, type RowActions } from './rows';
 import { ALL_ROWS, naturalCompare, visibleRows } from './view-model';
 
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
@@ -34,6 +35,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   private readonly tbody = h('div', { class: 'body', attrs: { role: 'rowgroup' } });
   private readonly theadRow = h('div', { class: 'head', attrs: { role: 'row' } });
   private readonly emptyEl = h('p', { class: 'empty muted' });
+  private readonly fullRows = new FullRows(this.tbody, (tr) => this.fillWhole(tr));
   private readonly rating = new RatingSection({ rateRun: (rating, comment) => this.bridge.request('rateRun', { ...(rating !== undefined ? { rating } : {}), comment }) });
 
   constructor(private readonly bridge: HostBridge<IscTableProtocol, IscTableState>) {
@@ -57,7 +59,10 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     bridge.on('snapshot', (s) => this.load(s));
     bridge.on('delta', (d) => this.apply(d));
     bridge.on('rating', (r) => this.rating.update(r));
-    bridge.on('probe', () => void bridge.request('shown', this.shown()));
+    bridge.on('probe', () => {
+      this.fullRows.all();
+      void bridge.request('shown', this.shown());
+    });
     bridge.ready();
   }
 
@@ -173,6 +178,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
    * little (content-visibility), and find, End and screen readers see the whole run.
    */
   renderBody(rebuild: boolean): void {
+    if (rebuild) this.tbody.textContent = '';
     const visible = visibleRows(
       this.order.map((id) => this.rows.get(id)).filter((r): r is TableRow => r !== undefined),
       this.state.filter,
@@ -182,25 +188,36 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     if (rebuild) this.elements.clear();
     const unchanged = !rebuild && ids.length === this.shownIds.length && ids.every((id, i) => id === this.shownIds[i]) && ids.every((id) => this.elements.has(id));
     if (!unchanged) {
-      if (rebuild) this.tbody.textContent = '';
       // Rows filtered out are detached, not destroyed: their elements come back as they were.
       placeRows(
         this.tbody,
         visible.map((row) => {
           let tr = this.elements.get(row.id);
           if (!tr) {
-            tr = rowElement(row, this.isExpanded(row.id), this);
+            // On a (re)load rows start light, but for the open and the focused ones, and the
+            // first screen of them is made whole before the frame (FullRows.fillScreen); a
+            // row added later is built whole.
+            const light = rebuild && !this.isExpanded(row.id) && row.id !== this.state.focusedId;
+            tr = light ? lightRow(row) : rowElement(row, this.isExpanded(row.id), this);
             this.elements.set(row.id, tr);
           }
           return tr;
         }),
       );
+      if (rebuild) this.fullRows.fillScreen();
+      this.fullRows.placed();
       this.shownIds = ids;
       this.updateTabStop();
     }
     this.countEl.textContent = `${ids.length} of ${this.rows.size} shown`;
     this.emptyEl.textContent = this.rows.size === 0 ? 'This run has no criteria yet; they appear here as the run defines them.' : ids.length === 0 ? 'No criterion matches the filter.' : '';
     this.emptyEl.hidden = this.emptyEl.textContent === '';
+  }
+
+  /** Builds a light row whole, in place. */
+  private fillWhole(tr: HTMLElement): void {
+    const row = tr.dataset.id ? this.rows.get(tr.dataset.id) : undefined;
+    if (row) fillRow(tr, row, this.isExpanded(row.id), this);
   }
 
   private updateTabStop(): void {
@@ -273,6 +290,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
     if (!row || !tr) return;
+    if (isLight(tr)) this.fillWhole(tr);
     const cell = tr.querySelector<HTMLElement>(':scope > .c-text .text');
     if (!cell) return;
     const input = h('input', { class: 'edit-text', attrs: { type: 'text', value: row.text, 'aria-label': `New text of ${id}`, maxlength: 500 } });
@@ -363,6 +381,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     this.state = { ...this.state, focusedId: id };
     this.updateTabStop();
     const tr = this.elements.get(id);
+    if (tr && isLight(tr)) this.fillWhole(tr);
     tr?.focus();
     if (tr) keepInView(tr);
     this.save();
