@@ -10,3 +10,4 @@ export { estimateTokens } from '../src/llm/providers/sdk-errors';
 export { loadSqlJs } from '../src/store/sqljs';
 export { MIGRATIONS } from '../src/store/migrations';
 export { runEventTable } from '../src/store/repositories';
+export { setValidateTrustedWrites } from '../src/store/json-table';

@@ -50,11 +50,12 @@ export class PrdEditError extends Error {
 export function applyEdits(doc: PrdDocument | string, edits: readonly PrdEdit[]): string {
   let current = typeof doc === 'string' ? parsePrd(doc) : doc;
   let text = joinLines(current.source);
-  for (const edit of edits) {
+  for (const [i, edit] of edits.entries()) {
     const lines = current.source.lines.map((l) => ({ ...l }));
     applyOne(current, lines, edit);
     text = joinLines({ bom: current.source.bom, lines });
-    current = parsePrd(text);
+    // The next edit starts from a parse of this one's result; after the last, nothing does.
+    if (i < edits.length - 1) current = parsePrd(text);
   }
   return text;
 }

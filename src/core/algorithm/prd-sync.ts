@@ -68,8 +68,8 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   if (inPlace.rest.length > 0) text = applyEdits(inPlace.changed ? inPlace.text : doc, inPlace.rest);
   else if (inPlace.changed) text = inPlace.text;
   if (missing.length === 0) return text;
-  const edited = inPlace.changed || inPlace.rest.length > 0;
-  return addDecisions(text, edited ? parsePrd(text) : doc, missing);
+  // In-place edits move no line, so the first parse still places the sections; other edits may.
+  return addDecisions(text, inPlace.rest.length > 0 ? parsePrd(text) : doc, missing);
 }
 
 /**
