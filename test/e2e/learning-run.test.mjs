@@ -130,7 +130,7 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     assert.equal(await rated.locator('.run-rating button.rate-score').count(), 0);
   });
 
-  it('the next run of the request is offered the learned criterion with where it came from; kept, it is an INFERRED row in the table and the PRD; dropped from the PRD, it leaves; the run is rated from its table', async function () {
+  it('the next run of the request is offered the learned criterion with where it came from; kept, it is an INFERRED row in the table and the PRD; the run is rated from its table', async function () {
     this.timeout(300_000);
     assert.ok(firstPrd, 'the first test ran');
     const page = workbench.page;
@@ -169,8 +169,6 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     const rating = table.locator('.run-rating h2');
     await rating.waitFor({ timeout: 90_000 });
 
-    // (Dropping an offered criterion is covered by the unit tests of the OBSERVE pick; deleting its PRD line
-    // after the run was taken out of this test: opening the PRD in the full suite was unreliable.)
     const after = table;
 
     // Rated from the table: 2 with a comment; the sidebar and the status bar follow.
@@ -190,5 +188,33 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     assert.match(await view.locator('.recent li').first().innerText(), /2\/10[\s\S]*stopped at PLAN <b>again<\/b>/);
     assert.match(await view.locator('.figures').innerText(), /2\.5/);
     await workbench.screenshot('sidebar ratings chart and reflections after two runs');
+  });
+  it('a third run of the request, the learned criterion dropped when offered, has no such row, and its PRD says the user dropped it', async function () {
+    this.timeout(300_000);
+    const page = workbench.page;
+    await workbench.runCommand('View: Close All Editors');
+    const prdsBefore = readdirSync(prdsDir());
+
+    await startRun();
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Learned from past runs: keep these criteria?' }).waitFor({ timeout: 60_000 });
+    assert.ok((await workbench.quickPickRows()).some((r) => r.includes(LEARNED)));
+    // Everything offered is ticked; the person unticks it all with the list's own toggle, then OK.
+    const all = page.locator('.quick-input-widget .quick-input-header .monaco-checkbox').first();
+    await all.click();
+    await page.waitForFunction(() => document.querySelector('.quick-input-widget .quick-input-header .monaco-checkbox')?.getAttribute('aria-checked') === 'false');
+    await workbench.screenshot('third run dropping the learned criterion at OBSERVE');
+    await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+
+    await page.locator('.tabs-container .tab', { hasText: 'ISC · Add a farewell' }).first().waitFor({ timeout: 30_000 });
+    const table = await workbench.webview('ISC · Add a farewell');
+    await table.locator('.body .row').first().waitFor({ timeout: 30_000 });
+    await table.locator('.run-rating h2').waitFor({ timeout: 120_000 });
+    assert.equal(await table.locator('.body .row', { hasText: LEARNED }).count(), 0, 'no row for the dropped criterion');
+
+    const prds = readdirSync(prdsDir()).filter((n) => !prdsBefore.includes(n));
+    assert.equal(prds.length, 1);
+    const text = readFileSync(join(prdsDir(), prds[0]), 'utf8');
+    assert.ok(!text.split('\n').some((l) => l.startsWith('- [') && l.includes(LEARNED)), 'no criterion line for it in the PRD');
+    assert.match(text, /dropped by the user when offered: [^\n]*farewell trims spaces around the name/);
   });
 });
