@@ -137,16 +137,31 @@ export class Workbench {
     // A custom editor's tab has the same title as the text editor of its file: try each
     // matching tab until one shows a webview. The content sits two iframes deep: the
     // workbench's webview host frame, then its #active-frame.
+    // A webview in the side bar (the Ratings view) or another editor group may be visible too:
+    // take the one laid over the group of the tab clicked.
     const tabs = this.page.locator('.tabs-container .tab').filter({ hasText: title });
     await tabs.first().waitFor({ timeout: timeoutMs });
-    const outer = this.page.frameLocator('iframe.webview.ready:visible');
-    const content = outer.frameLocator('#active-frame');
+    const inEditor = () =>
+      this.page.evaluate(() => {
+        // The group of the tab just clicked is the active one.
+        const area = (document.querySelector('.part.editor .editor-group-container.active') ?? document.querySelector('.part.editor'))?.getBoundingClientRect();
+        if (!area) return undefined;
+        const inside = (r) => r.width > 0 && r.height > 0 && r.left >= area.left - 1 && r.right <= area.right + 1 && r.top >= area.top - 1 && r.bottom <= area.bottom + 1;
+        return [...document.querySelectorAll('iframe.webview.ready')].find((f) => inside(f.getBoundingClientRect()))?.getAttribute('name') ?? undefined;
+      });
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const count = await tabs.count();
       for (let i = count - 1; i >= 0; i--) {
         await tabs.nth(i).click();
-        if (await content.locator('body').waitFor({ timeout: 2_000 }).then(() => true, () => false)) return content;
+        for (let wait = 0; wait < 8; wait++) {
+          const name = await inEditor();
+          if (name) {
+            const content = this.page.frameLocator(`iframe[name="${name}"]`).frameLocator('#active-frame');
+            if (await content.locator('body').waitFor({ timeout: 2_000 }).then(() => true, () => false)) return content;
+          }
+          await this.page.waitForTimeout(250);
+        }
       }
       if (Date.now() > deadline) throw new Error(`no tab titled "${title}" shows a webview within ${timeoutMs} ms`);
     }

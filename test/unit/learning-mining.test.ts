@@ -118,4 +118,23 @@ describe('learning: memory for a new request', () => {
     assert.deepEqual(learning.memoryFor('Fix the login session timeout bug').map((o) => o.provenance.kind === 'past-run' && o.provenance.runId).filter(Boolean), [login.id]);
     assert.deepEqual(learnedCriteria('Write a haiku about autumn leaves', [learning.facts(darkMode.id)!]), [], 'nothing similar, nothing offered');
   });
+
+  it('learns nothing as "never proven" from a low-rated run that verified nothing, only what it found missing', async () => {
+    const store = await openTempStore();
+    open.push(store);
+    const learning = new LearningService(store, { version: 'test' });
+    const stopped = storeFinishedRun(store, {
+      request: 'Add a dark mode toggle to the settings page',
+      criteria: [
+        { text: 'Settings page shows a dark mode toggle switch' },
+        { text: 'Dark theme applies to modal dialogs too', addedLater: true },
+      ],
+    });
+    await learning.rateRun(stopped.id, { rating: 2 });
+    const offered = learning.memoryFor('Add a dark mode switch to the settings screen').filter((o) => o.provenance.kind === 'past-run');
+    assert.deepEqual(
+      offered.map((o) => [o.text, o.provenance.kind === 'past-run' && o.provenance.why]),
+      [['Dark theme applies to modal dialogs too', 'added-later']],
+    );
+  });
 });

@@ -64,7 +64,7 @@ export interface MemoryOptions {
 /**
  * For a new request: the past runs most like it (TF-IDF over their requests and criteria,
  * cosine similarity), and from the low-rated ones the criteria that failed, were never
- * proven or were missing at the start; then the suggested changes of themes those runs
+ * proven (in a run that verified anything) or were missing at the start; then the suggested changes of themes those runs
  * belong to. Nearest run first; one offer per distinct text.
  */
 export function learnedCriteria(request: string, pastRuns: readonly RunFacts[], themes: readonly Theme[] = [], options: MemoryOptions = {}): LearnedCriterion[] {
@@ -88,8 +88,11 @@ export function learnedCriteria(request: string, pastRuns: readonly RunFacts[], 
   };
   for (const { run, similarity } of similar) {
     if (run.rating === undefined || run.rating >= LOW_RATED_BELOW) continue;
+    // A run that ended before verifying anything (stopped at PLAN, say) proved nothing either
+    // way: its unverified criteria are not lessons, only the ones it found missing are.
+    const verified = run.criteria.some((c) => c.outcome !== undefined);
     for (const c of run.criteria) {
-      const why = c.outcome === 'FAIL' ? 'failed' : c.outcome !== 'PASS' ? 'unproven' : c.addedLater ? 'added-later' : undefined;
+      const why = c.outcome === 'FAIL' ? 'failed' : c.outcome !== 'PASS' && verified ? 'unproven' : c.addedLater ? 'added-later' : undefined;
       if (why) offer(c.text, { kind: 'past-run', runId: run.runId, request: run.request, criterionId: c.id, rating: run.rating, similarity: round(similarity), why }, { ...(c.kind === 'anti-criterion' ? { anti: true } : {}), ...(c.verify ? { verify: c.verify } : {}) });
     }
   }
