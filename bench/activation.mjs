@@ -39,10 +39,10 @@ function percentile(values, p) {
  */
 function requireMs(bundle, runs = 7) {
   // `vscode` is stubbed: every name the API exports (read from its type definitions) is a
-  // proxy that answers any property, call or construction, so module-level uses such as
-  // CodeActionKind.QuickFix load as they would in the host.
+  // proxy that answers any property, call or construction (and turns into '' in a string),
+  // so module-level uses such as CodeActionKind.QuickFix load as they would in the host.
   const names = [...new Set([...readFileSync(join(repoRoot, 'node_modules/@types/vscode/index.d.ts'), 'utf8').matchAll(/^\t?export (?:namespace|class|enum|const|function) (\w+)/gm)].map((m) => m[1]))];
-  const script = `const p=new Proxy(function(){},{get:(t,k)=>k==='then'?undefined:p,apply:()=>p,construct:()=>p});` +
+  const script = `const p=new Proxy(function(){},{get:(t,k)=>k==='then'?undefined:k===Symbol.toPrimitive?()=>'':p,apply:()=>p,construct:()=>p});` +
     `const api=Object.fromEntries(${JSON.stringify(names)}.map((n)=>[n,p]));` +
     `const M=require('module');const l=M._load;M._load=function(r,...a){return r==='vscode'?api:l.call(this,r,...a)};` +
     `const t=performance.now();require(${JSON.stringify(bundle)});process.stdout.write(String(performance.now()-t))`;
