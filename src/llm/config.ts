@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseYamlDataFile, type DataFileResult } from '../core/data-file';
 import { EFFORT_LEVELS, type EffortLevel } from '../core/model';
 import { BudgetOverride } from './budgets';
+import { CatalogueEntry } from './catalogue';
 import { ModelPriceSchema } from './prices';
 import { MODEL_CLASSES, PROVIDER_KINDS, type ModelClass, type ModelRole } from './types';
 
@@ -100,6 +101,8 @@ export const LlmConfig = z
     routing: RoutingProfile.default({ escalation: { enabled: true, afterInvalidOutputs: 2, afterFailures: 2, confidenceBelow: 0.5 } }),
     /** Token and money caps per effort level over the shipped budgets.yaml (see `BudgetLedger.forLevel`). */
     budgets: z.object(Object.fromEntries(EFFORT_LEVELS.map((l) => [l, BudgetOverride.optional()])) as Record<EffortLevel, z.ZodOptional<typeof BudgetOverride>>).strict().optional(),
+    /** Catalogue entries of the workspace's own: models the shipped catalogue lacks, or newer facts about one it has. */
+    catalogue: z.array(CatalogueEntry).optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

@@ -42,8 +42,54 @@ export class LlmProviderError extends LlmError {
     readonly status?: number,
     /** How long the server asked to wait before a retry, when it said. */
     readonly retryAfterMs?: number,
+    /** The request parameter the server named as the problem (OpenAI's `error.param`), when it did. */
+    readonly param?: string,
   ) {
     super(`${model}: ${message}`);
+  }
+}
+
+/**
+ * The model declined to answer (OpenAI `refusal` output, Anthropic `stop_reason: refusal`).
+ * Never repaired in the same conversation; the router may ask another model.
+ */
+export class LlmRefusalError extends LlmError {
+  readonly code = 'refusal';
+  constructor(
+    readonly model: string,
+    /** The model's own refusal text, when it gave one (may be empty). */
+    readonly refusal: string,
+  ) {
+    super(`${model} refused to answer${refusal ? `: ${refusal.split('\n')[0]!.slice(0, 200)}` : ''}`);
+  }
+}
+
+/**
+ * The reply was cut off before it was complete (Anthropic `stop_reason: max_tokens`, OpenAI
+ * `status: incomplete` with `max_output_tokens`), so a structured answer cannot be trusted.
+ */
+export class LlmTruncatedError extends LlmError {
+  readonly code = 'truncated';
+  constructor(
+    readonly model: string,
+    /** The output cap the call was made with. */
+    readonly maxOutputTokens: number | undefined,
+    /** Why the provider stopped (`max_tokens`, `max_output_tokens`, `content_filter`, …). */
+    readonly reason: string,
+  ) {
+    super(`${model} stopped before the reply was complete (${reason}${maxOutputTokens ? ` at ${maxOutputTokens} output tokens` : ''})`);
+  }
+}
+
+/** The model is past its provider's shutdown date: refused before any call. */
+export class ModelRetiredError extends LlmError {
+  readonly code = 'model-retired';
+  constructor(
+    readonly model: string,
+    readonly shutdown: string,
+    readonly replacement: string | undefined,
+  ) {
+    super(`${model} was shut down by its provider on ${shutdown}${replacement ? `: use ${replacement} instead` : ''} (change the model in the models file or with --model)`);
   }
 }
 

@@ -1,14 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { LlmConfigError, ScriptError } from './errors';
+import { assertNotRetired, extendCatalogue, profileFor, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
+import { LlmConfigError, ModelRetiredError, ScriptError } from './errors';
 import { classOf, isLoopback, LlmConfig, type LlmConfigInput, type ModelConfig, type ProviderConfig } from './config';
 import { AnthropicModel } from './providers/anthropic';
 import { OpenAiModel, OPENAI_DEFAULT_BASE_URL } from './providers/openai';
 import { ScriptedModel } from './providers/scripted';
 import type { LanguageModel, ModelClass, SecretSource } from './types';
 
-/** Models used when only an API key is set and no `--model` is given. */
-export const DEFAULT_MODELS = { openai: 'gpt-5-mini', anthropic: 'claude-sonnet-4-6' } as const;
+/** Models used when only an API key is set and no `--model` is given: the catalogue's current defaults. */
+export const DEFAULT_MODELS: Readonly<{ openai: string; anthropic: string }> = shippedCatalogue().defaults;
 
 const DEFAULT_KEY_ENV: Partial<Record<ProviderConfig['kind'], string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
@@ -22,6 +23,8 @@ export interface ResolvedModels {
   readonly slots: ReadonlyMap<string, ModelSlot>;
   /** Where the configuration came from, for the log and the status line. */
   readonly source: 'config' | 'environment';
+  /** The shipped catalogue with the models file's own entries on top (absent: the shipped one). */
+  readonly catalogue?: Catalogue;
 }
 
 /** Builds a model for providers this layer cannot construct (the editor adds `vscode-lm`). */
@@ -38,6 +41,10 @@ export interface ResolveOptions {
   readonly baseDir?: string;
   readonly readText?: (path: string) => Promise<string>;
   readonly factories?: Partial<Record<ProviderConfig['kind'], ModelFactory>>;
+  /** What servers refused before (from the store), so a known refusal is not met again. */
+  readonly lessons?: readonly ModelLesson[];
+  /** Today's date for shutdown checks (tests pin it). */
+  readonly now?: () => Date;
 }
 
 /**
@@ -58,12 +65,13 @@ export async function resolveModels(config: LlmConfigInput | undefined, options:
     effective = configFromEnv(env, options);
     source = 'environment';
   }
+  const catalogue = extendCatalogue(shippedCatalogue(), effective.catalogue);
   const slots = new Map<string, ModelSlot>();
   for (const model of effective.models) {
     const provider = effective.providers.find((p) => p.id === model.provider)!;
-    slots.set(model.id, await build(model, provider, env, options));
+    slots.set(model.id, await build(model, provider, env, options, catalogue));
   }
-  return { config: effective, slots, source };
+  return { config: effective, slots, source, catalogue };
 }
 
 /** With nothing configured: the provider whose key is set serves every role; `--model` picks the model. */
@@ -98,10 +106,20 @@ function pinModel(config: LlmConfig, id: string): LlmConfig {
   return { ...config, routing: { ...config.routing, default: id, levels: undefined } };
 }
 
-async function build(model: ModelConfig, provider: ProviderConfig, env: Env, options: ResolveOptions): Promise<ModelSlot> {
+async function build(model: ModelConfig, provider: ProviderConfig, env: Env, options: ResolveOptions, catalogue: Catalogue): Promise<ModelSlot> {
   const modelClass = classOf(model, provider);
-  const identity = { id: model.id, providerId: provider.id, model: model.model, modelClass, price: model.prices };
   const unavailable = (reason: string): ModelSlot => ({ ok: false, id: model.id, modelClass, reason });
+  const profile =
+    provider.kind === 'openai' || provider.kind === 'anthropic'
+      ? profileFor(catalogue, provider.kind, model.model, provider.id, { local: modelClass === 'local', lessons: options.lessons })
+      : undefined;
+  try {
+    assertNotRetired(profile?.entry, model.model, todayIso(options.now?.()));
+  } catch (error) {
+    if (error instanceof ModelRetiredError) return unavailable(error.message);
+    throw error;
+  }
+  const identity = { id: model.id, providerId: provider.id, model: model.model, modelClass, price: model.prices, ...(profile ? { profile } : {}) };
   const factory = options.factories?.[provider.kind];
   if (factory) return { ok: true, model: factory(model, provider, modelClass) };
   switch (provider.kind) {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ModelProfile } from './catalogue';
 
 /**
  * The one interface every language model provider implements: OpenAI and compatible local
@@ -104,6 +105,8 @@ export interface LanguageModel {
   /** A configured price that wins over the shipped price table. */
   readonly price?: ModelPrice;
   chat(request: ChatRequest): Promise<ChatResponse>;
+  /** What the model accepts (catalogue facts plus lessons from its server); HTTP providers have one. */
+  readonly profile?: ModelProfile;
   /** Token count of a text, when the provider can count (vscode.lm can). */
   countTokens?(text: string, signal?: AbortSignal): Promise<number>;
 }

@@ -20,7 +20,7 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
   private readonly client: Anthropic;
 
   constructor(identity: ModelIdentity, http: HttpOptions = {}) {
-    super(identity, http);
+    super(identity, http, 'anthropic');
     this.client = new Anthropic({
       // Passing the key (even null) keeps the SDK from reading credentials of its own.
       apiKey: http.apiKey ?? null,

@@ -1,4 +1,5 @@
-import type { ModelClass, ModelPrice } from '../types';
+import { profileFor, shippedCatalogue, type ModelProfile } from '../catalogue';
+import type { ModelClass, ModelPrice, ProviderKind } from '../types';
 
 /** What every provider class is constructed with, besides its own connection details. */
 export interface ModelIdentity {
@@ -10,6 +11,8 @@ export interface ModelIdentity {
   readonly modelClass: ModelClass;
   readonly displayName?: string;
   readonly price?: ModelPrice;
+  /** The model's capabilities; built from the shipped catalogue when not given. */
+  readonly profile?: ModelProfile;
 }
 
 export interface HttpOptions {
@@ -34,18 +37,20 @@ export abstract class HttpModelBase {
   readonly modelClass: ModelClass;
   readonly displayName: string;
   readonly price?: ModelPrice;
+  readonly profile: ModelProfile;
   protected readonly timeoutMs: number;
   protected readonly maxOutputTokens: number;
   /** Kept only to redact it from errors a server might echo it in. */
   protected readonly apiKey?: string;
 
-  constructor(identity: ModelIdentity, http: HttpOptions) {
+  constructor(identity: ModelIdentity, http: HttpOptions, kind: ProviderKind) {
     this.id = identity.id;
     this.providerId = identity.providerId;
     this.model = identity.model;
     this.modelClass = identity.modelClass;
     this.displayName = identity.displayName ?? identity.model;
     this.price = identity.price;
+    this.profile = identity.profile ?? profileFor(shippedCatalogue(), kind, identity.model, identity.providerId, { local: identity.modelClass === 'local' });
     this.timeoutMs = http.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxOutputTokens = http.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     this.apiKey = http.apiKey;

@@ -18,7 +18,7 @@ export class OpenAiModel extends HttpModelBase implements LanguageModel {
   private readonly client: OpenAI;
 
   constructor(identity: ModelIdentity, http: HttpOptions = {}) {
-    super(identity, http);
+    super(identity, http, 'openai');
     this.client = new OpenAI({
       // Local servers take any key; the SDK insists on one.
       apiKey: http.apiKey ?? 'no-key',

@@ -26,13 +26,20 @@ export function fromSdkError(error: unknown, classes: SdkErrorClasses, ctx: Call
   if (error instanceof classes.APIConnectionError) return new LlmProviderError(ctx.model, 'connection', 'could not connect to the server');
   if (error instanceof classes.APIError) {
     const status = error.status;
-    return new LlmProviderError(ctx.model, failureOf(status), `HTTP ${status ?? '?'}: ${redact(firstLine(error.message), ctx.secrets)}`, status);
+    const param = paramOf(error);
+    return new LlmProviderError(ctx.model, failureOf(status), `HTTP ${status ?? '?'}: ${redact(firstLine(error.message), ctx.secrets)}`, status, undefined, param);
   }
   if (error instanceof Error && error.name === 'AbortError') return new LlmCancelledError(ctx.model);
   // Node's fetch reports a connection cut mid-body as TypeError "terminated" (cause: a socket error).
   if (isConnectionCut(error)) return new LlmProviderError(ctx.model, 'connection', 'the connection closed before the reply was complete');
   const message = error instanceof Error ? error.message : String(error);
   return new LlmProviderError(ctx.model, 'bad-response', redact(firstLine(message), ctx.secrets));
+}
+
+/** OpenAI's error body names the refused parameter in `error.param`; the SDK exposes it as `param`. */
+function paramOf(error: Error): string | undefined {
+  const param = (error as { param?: unknown }).param;
+  return typeof param === 'string' && param ? param : undefined;
 }
 
 function isConnectionCut(error: unknown): boolean {
