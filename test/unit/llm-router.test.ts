@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { shippedCatalogue } from '../../src/llm/catalogue';
 import { z } from 'zod';
 import { MemoryLogger } from '../../src/core/log';
 import { RunEvent } from '../../src/core/model';
@@ -108,7 +109,7 @@ describe('llm configuration and routing', () => {
     it('uses OpenAI with its default model, and OPENAI_BASE_URL for a local server', async () => {
       const openai = new ModelRouter(await resolveModels(undefined, { env: { OPENAI_API_KEY: KEY } })).route('manager', 'FAST');
       assert.ok(openai instanceof OpenAiModel);
-      assert.equal(openai.model, 'gpt-5-mini');
+      assert.equal(openai.model, shippedCatalogue().defaults.openai);
       const local = new ModelRouter(await resolveModels(undefined, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }, model: 'qwen2.5-coder:7b' })).route('verifier', 'FAST');
       assert.equal(local.modelClass, 'local');
       assert.equal(local.model, 'qwen2.5-coder:7b');
