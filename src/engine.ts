@@ -16,6 +16,7 @@ export {
   budgetOverrideFromSettings,
   chooseDefault,
   DEFAULT_MODELS,
+  describeLesson,
   generateObject,
   LlmCancelledError,
   LlmProviderError,
@@ -30,6 +31,9 @@ export {
   toJsonSchema,
   usageToRunEvent,
 } from './llm';
+// Check Model (issue 14 item 7): one tiny call of each shape on the models of every role.
+export { checkModels } from './llm/check-model';
+export { formatCheckReport, summarizeCheck } from './llm/check-model-text';
 export { AlgorithmEngine, RunCancelledError } from './core/algorithm/engine';
 export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
 export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';

@@ -5,6 +5,7 @@ import { loadDefinitions } from '../core/definitions';
 import { EFFORT_LEVELS } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { nodeTextFiles } from '../node/node-text-files';
+import { MODELS_USAGE, modelsCommand } from './models';
 import { prdCheck } from './prd-check';
 import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
@@ -25,6 +26,7 @@ Commands:
   verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
                  see ideal-state verify --help)
 ${RUN_USAGE}
+${MODELS_USAGE}
 ${LEARNING_USAGE}
 
 Options:
@@ -40,6 +42,7 @@ type Output = VerifyIo;
 export async function main(argv: string[], io: Output): Promise<number> {
   if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
+  if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -19,8 +19,9 @@ import { MemoryLogger } from '../core/log';
 import type { EffortLevel, EffortTable, RunState } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { BudgetLedger } from '../llm/budgets';
+import { describeLesson } from '../llm/adapt';
 import { LlmConfig, parseLlmConfig } from '../llm/config';
-import { resolveModels, type ResolvedModels } from '../llm/resolve';
+import { resolveModels, type ResolvedModels, type ResolveOptions } from '../llm/resolve';
 import { ModelRouter } from '../llm/router';
 import { nodeTextFiles } from '../node/node-text-files';
 import { toCoreCriterion } from '../prd/to-core';
@@ -149,15 +150,15 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       text = chosen.request;
     }
 
+    const logger = new MemoryLogger();
     let resolved: ResolvedModels;
     try {
-      resolved = await models(v, workspace, env);
+      resolved = await models(v, workspace, env, lessonsOf(store, logger, v.json === true ? undefined : io));
     } catch (error) {
       io.err(`ideal-state: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
     }
-    const logger = new MemoryLogger();
-    const router = new ModelRouter(resolved, { logger, budget: BudgetLedger.forLevel(level, resolved.config.budgets?.[level]) });
+    const router = new ModelRouter(resolved, { logger, budget: BudgetLedger.forLevel(level, resolved.config.budgets?.[level], { prices: resolved.catalogue, logger }) });
     const approver = process.stdin.isTTY ? terminalApprover(io) : denyAll;
     const { engine, problems } = await nodeAlgorithm({
       workspace,
@@ -193,8 +194,25 @@ function pickLevel(flag: string | undefined, request: string, table: EffortTable
   return found.ok ? { ok: true, level: found.level, request } : found;
 }
 
+export type Adapting = Pick<ResolveOptions, 'lessons' | 'onLesson' | 'logger'>;
+
+/**
+ * What servers refused in earlier runs (so it is not sent again), and where a new refusal
+ * goes: the store, the log and the terminal.
+ */
+export function lessonsOf(store: Store, logger: MemoryLogger, io: Output | undefined): Adapting {
+  return {
+    lessons: store.modelLessons.list(),
+    logger,
+    onLesson: (lesson) => {
+      store.modelLessons.add(lesson);
+      io?.err(`[model] ${describeLesson(lesson)}`);
+    },
+  };
+}
+
 /** The models: `--provider scripted --script FILE`, else the workspace models file, else the environment. */
-async function models(v: { provider?: string; script?: string; model?: string }, workspace: string, env: NodeJS.ProcessEnv): Promise<ResolvedModels> {
+export async function models(v: { provider?: string; script?: string; model?: string }, workspace: string, env: NodeJS.ProcessEnv, adapting: Adapting = {}): Promise<ResolvedModels> {
   if (v.provider === 'scripted') {
     if (!v.script) throw new Error('--provider scripted needs --script FILE');
     const script = path.resolve(v.script);
@@ -207,9 +225,9 @@ async function models(v: { provider?: string; script?: string; model?: string },
   if (text !== undefined && v.provider === undefined) {
     const parsed = parseLlmConfig(file, text);
     if (!parsed.ok) throw new Error(parsed.problems.map(formatProblem).join('\n'));
-    return resolveModels(parsed.value, { env, ...(v.model ? { model: v.model } : {}), baseDir: workspace });
+    return resolveModels(parsed.value, { env, ...adapting, ...(v.model ? { model: v.model } : {}), baseDir: workspace });
   }
-  return resolveModels(undefined, { env, ...(v.model ? { model: v.model } : {}), ...(v.provider ? { provider: v.provider as 'openai' | 'anthropic' } : {}) });
+  return resolveModels(undefined, { env, ...adapting, ...(v.model ? { model: v.model } : {}), ...(v.provider ? { provider: v.provider as 'openai' | 'anthropic' } : {}) });
 }
 
 /** Asks on the terminal: [y]es, [n]o, [a]lways for this run. */

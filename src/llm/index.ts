@@ -14,3 +14,6 @@ export { ScriptedModel, Script } from './providers/scripted';
 export type { ModelIdentity, HttpOptions } from './providers/common';
 export * from './budgets';
 export * from './local-default';
+export * from './adapt';
+export * from './prompt-tools';
+export * from './catalogue';

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { parseYamlDataFile } from '../core/data-file';
-import shippedPrices from './data/prices.yaml';
+import { findModel, shippedCatalogue, type Catalogue, type CatalogueEntry } from './catalogue';
 import type { LanguageModel, ModelPrice, TokenUsage } from './types';
 
-export const SHIPPED_PRICES_FILE = 'prices.yaml (shipped)';
+/**
+ * What a call costs. The one source of prices is the model catalogue (data/models.yaml and
+ * a workspace's `catalogue:` entries), found by exact name or alias, never by prefix; a price
+ * configured for a model in the models file (`prices:`) wins over it.
+ */
 
 export const ModelPriceSchema = z
   .object({
@@ -12,38 +15,24 @@ export const ModelPriceSchema = z
   })
   .strict();
 
-export const PriceTable = z
-  .object({
-    version: z.literal(1),
-    models: z.record(z.string().min(1), ModelPriceSchema),
-  })
-  .strict();
-export type PriceTable = z.infer<typeof PriceTable>;
+/**
+ * Where prices come from, under the name the `prices` options have always had: a catalogue.
+ * Absent, the shipped one; a model's own profile (built from the run's catalogue, workspace
+ * entries included) is read first.
+ */
+export type PriceTable = Catalogue;
 
-let shipped: PriceTable | undefined;
+/** What pricing reads of a model. */
+export type PricedModel = Pick<LanguageModel, 'model' | 'modelClass' | 'price' | 'kind'> & Partial<Pick<LanguageModel, 'profile'>>;
 
-/** The price table shipped with the extension. It is tested, so a problem here is a bug. */
-export function shippedPriceTable(): PriceTable {
-  if (!shipped) {
-    const parsed = parseYamlDataFile(SHIPPED_PRICES_FILE, shippedPrices, PriceTable);
-    if (!parsed.ok) throw new Error(`shipped price table is invalid: ${parsed.problems.map((p) => p.message).join('; ')}`);
-    shipped = parsed.value;
-  }
-  return shipped;
+/** US dollars per million tokens; cached input is what a prompt-cache read costs, when priced apart. */
+export interface UnitPrice extends ModelPrice {
+  readonly cachedInputPerMTok?: number;
 }
 
-/** The listed price of a model name: exact, else the longest listed name it starts with. */
-export function lookupPrice(table: PriceTable, model: string): ModelPrice | undefined {
-  const name = model.trim().toLowerCase();
-  const exact = table.models[name];
-  if (exact) return exact;
-  let best: string | undefined;
-  for (const listed of Object.keys(table.models)) {
-    if (name.startsWith(`${listed}-`) || name.startsWith(`${listed}:`) || name.startsWith(`${listed}@`)) {
-      if (!best || listed.length > best.length) best = listed;
-    }
-  }
-  return best ? table.models[best] : undefined;
+/** Usage as pricing reads it: `cachedInputTokens` (a part of `inputTokens`) when a provider reports prompt-cache reads. */
+export interface PricedUsage extends TokenUsage {
+  readonly cachedInputTokens?: number;
 }
 
 export interface Cost {
@@ -52,16 +41,37 @@ export interface Cost {
   readonly priced: boolean;
 }
 
+const FREE: UnitPrice = { inputPerMTok: 0, outputPerMTok: 0 };
+
 /**
- * What a call cost: configured price, else free for local and scripted models, else the
- * table, else unpriced 0. A model VS Code provides (`vscode-lm`) is billed by whoever
- * provides it (e.g. a Copilot plan), not per token at API prices, so without a configured
- * price its cost is unknown (unpriced 0) even when its name is in the table.
+ * The catalogue entry of a hosted model: its profile's (resolved against the run's catalogue),
+ * else its exact name in `catalogue` (the shipped one by default). Scripted models and models
+ * VS Code provides have none: the latter are billed by whoever provides them (e.g. a Copilot
+ * plan), not per token at API prices, even when their name is catalogued.
  */
-export function costOf(model: Pick<LanguageModel, 'model' | 'modelClass' | 'price' | 'kind'>, usage: TokenUsage, table: PriceTable = shippedPriceTable()): Cost {
-  const free = model.modelClass === 'local' || model.kind === 'scripted';
-  const price = model.price ?? (free ? { inputPerMTok: 0, outputPerMTok: 0 } : model.kind === 'vscode-lm' ? undefined : lookupPrice(table, model.model));
+export function catalogueEntryOf(model: PricedModel, catalogue?: Catalogue): CatalogueEntry | undefined {
+  if (model.kind === 'scripted' || model.kind === 'vscode-lm') return undefined;
+  return model.profile?.entry ?? findModel(catalogue ?? shippedCatalogue(), model.model);
+}
+
+/**
+ * The price of a model: configured, else free for local and scripted models, else its
+ * catalogue entry's; undefined when unknown (the cost of its calls cannot be known).
+ */
+export function priceOf(model: PricedModel, catalogue?: Catalogue): UnitPrice | undefined {
+  if (model.price) return model.price;
+  if (model.modelClass === 'local' || model.kind === 'scripted') return FREE;
+  const entry = catalogueEntryOf(model, catalogue);
+  if (!entry) return undefined;
+  const { input, output, cachedInput } = entry.prices;
+  return { inputPerMTok: input, outputPerMTok: output, ...(cachedInput !== undefined ? { cachedInputPerMTok: cachedInput } : {}) };
+}
+
+/** What a call cost; cached input tokens at the cached price when there is one, else at the input price. */
+export function costOf(model: PricedModel, usage: PricedUsage, catalogue?: Catalogue): Cost {
+  const price = priceOf(model, catalogue);
   if (!price) return { costUsd: 0, priced: false };
-  const costUsd = (usage.inputTokens * price.inputPerMTok + usage.outputTokens * price.outputPerMTok) / 1_000_000;
-  return { costUsd: Math.round(costUsd * 1e9) / 1e9, priced: true };
+  const cached = Math.min(usage.inputTokens, Math.max(0, usage.cachedInputTokens ?? 0));
+  const micro = (usage.inputTokens - cached) * price.inputPerMTok + cached * (price.cachedInputPerMTok ?? price.inputPerMTok) + usage.outputTokens * price.outputPerMTok;
+  return { costUsd: Math.round((micro / 1_000_000) * 1e9) / 1e9, priced: true };
 }

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
+import type { Logger } from '../core/log';
+import { adaptive } from './adapt';
 import { assertNotRetired, extendCatalogue, profileFor, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { LlmConfigError, ModelRetiredError, ScriptError } from './errors';
 import { classOf, isLoopback, LlmConfig, type LlmConfigInput, type ModelConfig, type ProviderConfig } from './config';
@@ -43,6 +45,10 @@ export interface ResolveOptions {
   readonly factories?: Partial<Record<ProviderConfig['kind'], ModelFactory>>;
   /** What servers refused before (from the store), so a known refusal is not met again. */
   readonly lessons?: readonly ModelLesson[];
+  /** A server refused something new and the call was adapted (adapt.ts): store it, show it. */
+  readonly onLesson?: (lesson: ModelLesson, model: LanguageModel) => void;
+  /** Where adaptations are logged. */
+  readonly logger?: Logger;
   /** Today's date for shutdown checks (tests pin it). */
   readonly now?: () => Date;
 }
@@ -121,7 +127,7 @@ async function build(model: ModelConfig, provider: ProviderConfig, env: Env, opt
   }
   const identity = { id: model.id, providerId: provider.id, model: model.model, modelClass, price: model.prices, ...(profile ? { profile } : {}) };
   const factory = options.factories?.[provider.kind];
-  if (factory) return { ok: true, model: factory(model, provider, modelClass) };
+  if (factory) return { ok: true, model: adaptive(factory(model, provider, modelClass), { logger: options.logger, onLesson: options.onLesson }) };
   switch (provider.kind) {
     case 'openai':
     case 'anthropic': {
@@ -132,7 +138,8 @@ async function build(model: ModelConfig, provider: ProviderConfig, env: Env, opt
         return unavailable(`provider "${provider.id}" has no API key: use "Ideal State: Set API Key"${envName ? ` or set ${envName}` : ''}`);
       }
       const http = { baseURL: provider.baseUrl, apiKey, timeoutMs: provider.timeoutMs, maxRetries: provider.maxRetries, maxOutputTokens: model.maxOutputTokens };
-      return { ok: true, model: provider.kind === 'openai' ? new OpenAiModel(identity, http) : new AnthropicModel(identity, http) };
+      const built = provider.kind === 'openai' ? new OpenAiModel(identity, http) : new AnthropicModel(identity, http);
+      return { ok: true, model: adaptive(built, { logger: options.logger, onLesson: options.onLesson }) };
     }
     case 'scripted': {
       const file = options.baseDir && !isAbsolute(provider.script!) ? join(options.baseDir, provider.script!) : provider.script!;

@@ -151,7 +151,7 @@ export class ModelRouter {
     const { phase, confidenceOf, ...chat } = request;
     return this.withEscalation(role, level, phase, {
       call: async (model) => {
-        const { result, usage } = await metered(model, () => this.budgeted(model, phase).chat(chat), this.options.prices);
+        const { result, usage } = await metered(model, () => this.budgeted(model, phase).chat(chat), this.prices);
         this.report(usage, role, level, phase);
         return { response: result, usage, model };
       },
@@ -170,7 +170,7 @@ export class ModelRouter {
     const confidence = confidenceOf ?? ownConfidence;
     return this.withEscalation(role, level, phase, {
       call: async (model) => ({
-        ...(await generateObject(this.budgeted(model, phase), ask, { prices: this.options.prices, onUsage: (u) => this.report(u, role, level, phase) })),
+        ...(await generateObject(this.budgeted(model, phase), ask, { prices: this.prices, onUsage: (u) => this.report(u, role, level, phase) })),
         model,
       }),
       invalidOf: (r) => r.invalidOutputs,
@@ -276,6 +276,11 @@ export class ModelRouter {
     this.escalations.push(event);
     this.logger?.info(describeEscalation(event));
     this.options.onEscalation?.(event);
+  }
+
+  /** Prices of the run's models: the router's own, else the catalogue with the models file's entries. */
+  private get prices(): PriceTable | undefined {
+    return this.options.prices ?? this.resolved.catalogue;
   }
 
   private budgeted(model: LanguageModel, phase: Phase | undefined): LanguageModel {

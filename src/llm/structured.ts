@@ -1,7 +1,8 @@
 import type { z } from 'zod';
-import { StructuredOutputError, type OutputIssue } from './errors';
+import { LlmTruncatedError, StructuredOutputError, type OutputIssue } from './errors';
 import { toJsonSchema, validateJsonText } from './json-schema';
 import type { PriceTable } from './prices';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from './providers/common';
 import type { ChatMessage, ChatRequest, LanguageModel } from './types';
 import { metered, type UsageRecord } from './usage';
 
@@ -30,15 +31,34 @@ export interface ObjectOptions {
  * Asks for a JSON value of `schema`, sent to the provider as a JSON schema so servers that
  * support it constrain the output. Invalid output gets one repair retry that shows the
  * model its issues; a second invalid output throws `StructuredOutputError`.
+ *
+ * A reply cut off at the output cap (`LlmTruncatedError`) is asked again once with twice the
+ * cap (at most the model's own maximum, when the catalogue knows it), through the same
+ * `model`, so a budget guard around it admits the larger call or refuses it; a second cut-off
+ * throws. A refusal (`LlmRefusalError`) is never repaired here: it goes to the caller at once.
  */
 export async function generateObject<S extends z.ZodType>(model: LanguageModel, request: ObjectRequest<S>, options: ObjectOptions = {}): Promise<ObjectResult<z.output<S>>> {
   const { schema, name, description, ...chat } = request;
   const usage: UsageRecord[] = [];
   let messages: readonly ChatMessage[] = chat.messages;
   let issues: readonly OutputIssue[] = [];
+  let cap = chat.maxOutputTokens;
+  let raised = false;
+  const ask = () => metered(model, () => model.chat({ ...chat, messages, ...(cap !== undefined ? { maxOutputTokens: cap } : {}), responseFormat: { name, description, schema } }), options.prices);
   const attempts = 2;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const { result, usage: record } = await metered(model, () => model.chat({ ...chat, messages, responseFormat: { name, description, schema } }), options.prices);
+    let answer: Awaited<ReturnType<typeof ask>>;
+    try {
+      answer = await ask();
+    } catch (error) {
+      const larger = !raised && error instanceof LlmTruncatedError ? largerCap(model, error.maxOutputTokens ?? cap) : undefined;
+      if (larger === undefined) throw error;
+      // Asked again at the larger cap; the cut-off reply is not an invalid output.
+      cap = larger;
+      raised = true;
+      answer = await ask();
+    }
+    const { result, usage: record } = answer;
     usage.push(record);
     options.onUsage?.(record);
     const validated = validateJsonText(schema, result.text);
@@ -47,6 +67,14 @@ export async function generateObject<S extends z.ZodType>(model: LanguageModel, 
     messages = [...chat.messages, { role: 'assistant', content: result.text }, { role: 'user', content: repairPrompt(name, schema, issues) }];
   }
   throw new StructuredOutputError(model.displayName, name, attempts, issues);
+}
+
+/** Twice the cap a call was cut off at, within the model's maximum; undefined when that is no larger. */
+function largerCap(model: LanguageModel, cut: number | undefined): number | undefined {
+  const from = cut ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  const ceiling = model.profile?.capabilities.maxOutputTokens;
+  const next = ceiling === undefined ? from * 2 : Math.min(from * 2, ceiling);
+  return next > from ? next : undefined;
 }
 
 function repairPrompt(name: string, schema: z.ZodType, issues: readonly OutputIssue[]): string {

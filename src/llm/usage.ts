@@ -1,5 +1,6 @@
 import type { Phase, RunEvent } from '../core/model';
-import { costOf, type PriceTable } from './prices';
+import type { Catalogue } from './catalogue';
+import { costOf } from './prices';
 import type { LanguageModel, ModelRole, TokenUsage } from './types';
 
 /** What one model call used and cost; every call produces one, the caller keeps it as a RunEvent. */
@@ -18,7 +19,7 @@ export interface UsageRecord {
   readonly estimated: boolean;
 }
 
-export function usageRecord(model: LanguageModel, usage: TokenUsage, durationMs: number, prices?: PriceTable): UsageRecord {
+export function usageRecord(model: LanguageModel, usage: TokenUsage, durationMs: number, prices?: Catalogue): UsageRecord {
   const cost = costOf(model, usage, prices);
   return {
     model: model.kind === 'scripted' ? model.displayName : model.model,
@@ -66,7 +67,7 @@ export function usageToRunEvent(record: UsageRecord, ctx: RunEventContext): RunE
 export async function metered<T extends { usage: TokenUsage }>(
   model: LanguageModel,
   call: () => Promise<T>,
-  prices?: PriceTable,
+  prices?: Catalogue,
 ): Promise<{ result: T; usage: UsageRecord }> {
   const started = performance.now();
   const result = await call();

@@ -120,6 +120,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'what model servers refused',
+    sql: `
+      CREATE TABLE model_lessons (
+        provider_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        param TEXT NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (provider_id, model, param)
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

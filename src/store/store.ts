@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DurableDatabase, type SqlParam, type SqlStatement, type StoreWarning } from './durable-database';
 import type { RowReader, StatementSink } from './json-table';
 import { MIGRATIONS } from './migrations';
+import { ModelLessonRepository } from './model-lessons';
 import {
   candidateTable,
   CriterionRepository,
@@ -42,6 +43,7 @@ export class Repositories {
   readonly prdIndex;
   readonly steps;
   readonly checkpoints;
+  readonly modelLessons: ModelLessonRepository;
 
   constructor(reader: RowReader, sink: StatementSink) {
     this.runs = new RunRepository(reader, sink);
@@ -56,6 +58,7 @@ export class Repositories {
     this.prdIndex = prdIndexTable(reader, sink);
     this.steps = runStepTable(reader, sink);
     this.checkpoints = checkpointTable(reader, sink);
+    this.modelLessons = new ModelLessonRepository(reader, sink);
   }
 }
 

@@ -8,6 +8,7 @@ import { registerShowEffortLevels } from './commands/show-effort-levels';
 import { registerShowStoreInfo } from './commands/show-store-info';
 import { DefinitionsHost } from './definitions-host';
 import { ChannelLogger } from './log';
+import { registerCheckModel } from './models/check-model-command';
 import { ModelsHost } from './models/models-host';
 import { PrdSync, registerPrdSupport } from './prd';
 import { registerRestrictedModeIndicator } from './restricted-mode';
@@ -27,7 +28,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   const settings = new EditorSettings();
   stores = new StoreHost(context, settings, log.child('store'));
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
-  const models = new ModelsHost(context, settings, log.child('models'));
+  const models = new ModelsHost(context, settings, log.child('models'), stores);
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
   const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
   const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
@@ -43,6 +44,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
     registerShowEffortLevels(definitions, settings),
     registerSetApiKey(models),
     registerSelectModel(models, settings),
+    registerCheckModel(models, log),
     registerRestrictedModeIndicator(log),
     learning,
     registerPrdSupport(context, stores, definitions, settings, log.child('prd')),

@@ -94,7 +94,7 @@ describe('algorithm: iteration, budgets and fail-closed exits', () => {
   it('ends BUDGET_EXHAUSTED when the token cap refuses a call', async function () {
     this.timeout(30_000);
     const steps: Step[] = [...managerSteps(markerCriteria(4)), ...specialistSteps('out.txt', markerFile(4))];
-    const budget = new BudgetLedger({ call: {}, phase: {}, run: { tokens: 6000 } });
+    const budget = new BudgetLedger({ call: {}, phase: {}, run: { tokens: 4000 } });
     const h = await harness(steps, { budget });
     try {
       const result = await h.engine.start({ request: 'Write out.txt', effort: 'STANDARD' });

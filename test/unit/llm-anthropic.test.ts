@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { LlmCancelledError, LlmProviderError } from '../../src/llm/errors';
+import { capabilitiesOf, CatalogueEntry, ModelProfile, type CatalogueEntryInput } from '../../src/llm/catalogue';
+import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../../src/llm/errors';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';
 import { generateObject } from '../../src/llm/structured';
 import type { StreamPart } from '../../src/llm/types';
@@ -9,10 +10,38 @@ import { anthropicError, anthropicMessage, FakeServer, hang, sse } from './fixtu
 const KEY = 'sk-ant-test-abcdef0123456789';
 const ReadFile = z.object({ path: z.string() });
 
+/**
+ * The transport and the wire shapes, against a server that replays canned answers. The
+ * model's capabilities are pinned here (not read from the shipped catalogue), so each test
+ * says which kind of model it speaks to; the documented rules per catalogued model are held
+ * by llm-anthropic-contract.test.ts.
+ */
+const SONNET_4_6: CatalogueEntryInput = {
+  name: 'claude-sonnet-4-6',
+  family: 'claude-sonnet',
+  provider: 'anthropic',
+  api: 'anthropic-messages',
+  sampling: true,
+  structuredOutput: 'anthropic-output-format',
+  forcedToolChoice: true,
+  prefill: false,
+  maxOutputTokens: 64000,
+  contextWindow: 1000000,
+  prices: { input: 3, output: 15, readOn: '2026-11-24' },
+};
+const profileOf = (overrides: Partial<CatalogueEntryInput> = {}) => {
+  const entry = CatalogueEntry.parse({ ...SONNET_4_6, ...overrides });
+  return new ModelProfile(entry.name, 'anthropic', entry, capabilitiesOf(entry, 'anthropic'));
+};
+
 describe('llm anthropic provider (real SDK against a local fake server)', () => {
   let server: FakeServer;
-  const model = (maxRetries = 2) =>
-    new AnthropicModel({ id: 'sonnet', providerId: 'anthropic', model: 'claude-sonnet-4-6', modelClass: 'frontier' }, { baseURL: server.url, apiKey: KEY, maxRetries });
+  const model = (maxRetries = 2, overrides: Partial<CatalogueEntryInput> = {}) =>
+    new AnthropicModel(
+      { id: 'sonnet', providerId: 'anthropic', model: 'claude-sonnet-4-6', modelClass: 'frontier', profile: profileOf(overrides) },
+      { baseURL: server.url, apiKey: KEY, maxRetries },
+    );
+  const forcedTool = () => model(2, { structuredOutput: 'forced-tool' });
 
   beforeEach(async () => {
     server = await new FakeServer().start();
@@ -65,22 +94,144 @@ describe('llm anthropic provider (real SDK against a local fake server)', () => 
     });
   });
 
+  it('gets structured output through output_config.format, the JSON in the text block', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: '{"steps":["a","b"]}' }], 'end_turn'));
+    const Plan = z.object({ steps: z.array(z.string().min(1)).min(2), note: z.string().optional() });
+    const result = await generateObject(model(), { messages: [{ role: 'user', content: 'Plan' }], schema: Plan, name: 'plan' });
+    assert.deepEqual(result.value, { steps: ['a', 'b'] });
+    const body = server.received[0]!.body;
+    assert.equal(body.tools, undefined);
+    assert.equal(body.tool_choice, undefined);
+    // The documented subset: closed objects, optional fields stay optional, unsupported constraints go into words.
+    assert.deepEqual(body.output_config, {
+      format: {
+        type: 'json_schema',
+        schema: {
+          type: 'object',
+          properties: { steps: { type: 'array', items: { type: 'string', description: '(at least 1 character)' }, minItems: 1, description: '(at least 2 items)' }, note: { type: 'string' } },
+          required: ['steps'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it('wraps a non-object schema for output_config.format and unwraps the answer', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: '{"value":["ISC-1","ISC-2"]}' }], 'end_turn'));
+    const result = await generateObject(model(), { messages: [{ role: 'user', content: 'Ids' }], schema: z.array(z.string()), name: 'ids' });
+    assert.deepEqual(result.value, ['ISC-1', 'ISC-2']);
+    assert.deepEqual(server.received[0]!.body.output_config.format.schema.required, ['value']);
+  });
+
   it('gets structured output through a forced tool whose input schema is the requested schema', async () => {
     server.reply(anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'plan', input: { steps: ['a', 'b'] } }], 'tool_use'));
     const Plan = z.object({ steps: z.array(z.string()).min(1) });
-    const result = await generateObject(model(), { messages: [{ role: 'user', content: 'Plan' }], schema: Plan, name: 'plan' });
+    const result = await generateObject(forcedTool(), { messages: [{ role: 'user', content: 'Plan' }], schema: Plan, name: 'plan' });
     assert.deepEqual(result.value, { steps: ['a', 'b'] });
     const body = server.received[0]!.body;
     assert.deepEqual(body.tool_choice, { type: 'tool', name: 'plan' });
     assert.equal(body.tools[0].name, 'plan');
     assert.equal(body.tools[0].input_schema.properties.steps.type, 'array');
+    assert.equal(body.output_config, undefined);
   });
 
   it('wraps a non-object schema in an object for the forced tool and unwraps the answer', async () => {
     server.reply(anthropicMessage([{ type: 'tool_use', id: 'toolu_1', name: 'ids', input: { value: ['ISC-1', 'ISC-2'] } }], 'tool_use'));
-    const result = await generateObject(model(), { messages: [{ role: 'user', content: 'Ids' }], schema: z.array(z.string()), name: 'ids' });
+    const result = await generateObject(forcedTool(), { messages: [{ role: 'user', content: 'Ids' }], schema: z.array(z.string()), name: 'ids' });
     assert.deepEqual(result.value, ['ISC-1', 'ISC-2']);
     assert.deepEqual(server.received[0]!.body.tools[0].input_schema.required, ['value']);
+  });
+
+  it('asks for the JSON in the system prompt where a forced tool is the mode but forcing is refused', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: '```json\n{"steps":["a"]}\n```' }], 'end_turn'));
+    const Plan = z.object({ steps: z.array(z.string()) });
+    const answer = model(2, { structuredOutput: 'forced-tool', forcedToolChoice: false });
+    const result = await generateObject(answer, { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Plan' }], schema: Plan, name: 'plan' });
+    assert.deepEqual(result.value, { steps: ['a'] });
+    const body = server.received[0]!.body;
+    assert.equal(body.tool_choice, undefined);
+    assert.equal(body.tools, undefined);
+    assert.equal(body.output_config, undefined);
+    assert.match(body.system, /^Be brief\.\n\nGive your answer as a "plan": reply with only a JSON value/);
+    assert.ok(body.system.includes('"steps"'), 'the schema is in the prompt');
+  });
+
+  it('sends temperature only to a model that takes sampling parameters, and effort only when the catalogue names one', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: 'a' }], 'end_turn'), anthropicMessage([{ type: 'text', text: 'b' }], 'end_turn'));
+    await model().chat({ messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2 });
+    await model(2, { sampling: false, reasoningEffort: 'low' }).chat({ messages: [{ role: 'user', content: 'Hi' }], temperature: 0.2 });
+    assert.equal(server.received[0]!.body.temperature, 0.2);
+    assert.equal(server.received[0]!.body.output_config, undefined);
+    assert.equal('temperature' in server.received[1]!.body, false);
+    assert.deepEqual(server.received[1]!.body.output_config, { effort: 'low' });
+  });
+
+  it('caps max_tokens at the model output limit and never ends the conversation on an assistant turn without prefill', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: 'more' }], 'end_turn'));
+    await model().chat({ messages: [{ role: 'user', content: 'Write' }, { role: 'assistant', content: 'Part one.' }], maxOutputTokens: 500_000 });
+    const body = server.received[0]!.body;
+    assert.equal(body.max_tokens, 64000);
+    assert.deepEqual(body.messages.at(-1), { role: 'user', content: [{ type: 'text', text: 'Continue from where your last reply ended.' }] });
+  });
+
+  it('sends a forced tool choice only where the model accepts one', async () => {
+    const tools = [{ name: 'read_file', description: 'Reads a file', parameters: ReadFile }];
+    server.reply(anthropicMessage([{ type: 'text', text: 'ok' }], 'end_turn'), anthropicMessage([{ type: 'text', text: 'ok' }], 'end_turn'));
+    await model(2, { forcedToolChoice: false }).chat({ messages: [{ role: 'user', content: 'Read' }], tools, toolChoice: 'required' });
+    await model(2, { forcedToolChoice: false }).chat({ messages: [{ role: 'user', content: 'Read' }], tools, toolChoice: { name: 'read_file' } });
+    assert.deepEqual(server.received[0]!.body.tool_choice, { type: 'auto' });
+    assert.deepEqual(server.received[1]!.body.tool_choice, { type: 'auto' });
+  });
+
+  it('a max_tokens stop throws a typed truncation on a structured call and is a max-tokens stop on plain chat', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: '{"steps":["a' }], 'max_tokens'), anthropicMessage([{ type: 'text', text: 'Once upon' }], 'max_tokens'));
+    const responseFormat = { name: 'plan', schema: z.object({ steps: z.array(z.string()) }) };
+    await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Plan' }], responseFormat, maxOutputTokens: 50 }), (e: unknown) => {
+      assert.ok(e instanceof LlmTruncatedError, String(e));
+      assert.equal(e.maxOutputTokens, 50);
+      assert.equal(e.reason, 'max_tokens');
+      return true;
+    });
+    assert.equal(server.received.length, 1, 'a cut-off answer is not parsed or repaired by the provider');
+    const reply = await model().chat({ messages: [{ role: 'user', content: 'Story' }] });
+    assert.equal(reply.stopReason, 'max-tokens');
+    assert.equal(reply.text, 'Once upon');
+  });
+
+  it('a refusal throws a typed refusal and is never repaired in the same conversation', async () => {
+    server.reply(anthropicMessage([{ type: 'text', text: 'I cannot help with that.' }], 'refusal'));
+    await assert.rejects(generateObject(model(), { messages: [{ role: 'user', content: 'Plan' }], schema: z.object({ steps: z.array(z.string()) }), name: 'plan' }), (e: unknown) => {
+      assert.ok(e instanceof LlmRefusalError, String(e));
+      assert.equal(e.refusal, 'I cannot help with that.');
+      return true;
+    });
+    assert.equal(server.received.length, 1);
+  });
+
+  it('skips thinking blocks in the text and sends them back unchanged with the tool calls they came with', async () => {
+    const thinking = { type: 'thinking', thinking: '', signature: 'sig_abc' };
+    const redacted = { type: 'redacted_thinking', data: 'opaque' };
+    server.reply(
+      anthropicMessage([thinking, redacted, { type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'a.ts' } }], 'tool_use'),
+      anthropicMessage([thinking, { type: 'text', text: 'done' }], 'end_turn'),
+    );
+    const tools = [{ name: 'read_file', description: 'Reads a file', parameters: ReadFile }];
+    const claude = model();
+    const first = await claude.chat({ messages: [{ role: 'user', content: 'Read a.ts' }], tools });
+    assert.equal(first.text, 'Reading.');
+    const second = await claude.chat({
+      messages: [
+        { role: 'user', content: 'Read a.ts' },
+        { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+        { role: 'tool', toolCallId: 'toolu_9', name: 'read_file', content: 'export {}' },
+      ],
+      tools,
+    });
+    assert.equal(second.text, 'done');
+    assert.deepEqual(server.received[1]!.body.messages[1], {
+      role: 'assistant',
+      content: [thinking, redacted, { type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'toolu_9', name: 'read_file', input: { path: 'a.ts' } }],
+    });
   });
 
   it('streams text and tool calls from message events and reports usage', async () => {

@@ -20,7 +20,7 @@ const anthropicText = (index: number, text: string) => [
 
 describe('llm fault injection (real SDKs against a local fake server)', () => {
   let server: FakeServer;
-  const openai = (): LanguageModel => new OpenAiModel({ id: 'mini', providerId: 'openai', model: 'gpt-4o-mini', modelClass: 'frontier' }, { baseURL: `${server.url}/v1`, apiKey: KEY, maxRetries: 0, timeoutMs: 5000 });
+  const openai = (): LanguageModel => new OpenAiModel({ id: 'mini', providerId: 'openai', model: 'acme-chat-1', modelClass: 'frontier' }, { baseURL: `${server.url}/v1`, apiKey: KEY, maxRetries: 0, timeoutMs: 5000 });
   const anthropic = (): LanguageModel => new AnthropicModel({ id: 'sonnet', providerId: 'anthropic', model: 'claude-sonnet-4-6', modelClass: 'frontier' }, { baseURL: server.url, apiKey: KEY, maxRetries: 0, timeoutMs: 5000 });
 
   beforeEach(async () => {

@@ -31,7 +31,7 @@ describe('llm secret hygiene', () => {
       ],
       models: [
         { id: 'small', provider: 'cloud', model: 'qwen2.5-coder:7b', class: 'local' },
-        { id: 'big', provider: 'cloud', model: 'gpt-4o-mini' },
+        { id: 'big', provider: 'cloud', model: 'acme-chat-1' },
         { id: 'claude', provider: 'anth', model: 'claude-sonnet-4-6' },
       ],
       routing: { default: 'small', levels: { DEEP: 'claude' }, escalation: { afterFailures: 1, to: 'big' } },

@@ -1,3 +1,5 @@
+import { describeLesson } from '../../llm/adapt';
+import { moneyCapNotices } from '../../llm/budgets';
 import { escalationToRunEvent } from '../../llm/router';
 import { EXIT_STATES, type AnyCriterion, type EffortLevel, type Phase, type Reflection, type Run, type RunEvent, type RunState } from '../model';
 import { createRun } from '../runs';
@@ -58,6 +60,8 @@ export class AlgorithmEngine {
   private readonly commits: RunCommits;
   /** What the PRD showed after its last sync, to skip syncs that would change nothing. */
   private prdShown = '';
+  /** Lessons from servers' refusals already known (from the store) or already reported as run events. */
+  private readonly lessonsSeen = new Set<string>();
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
@@ -68,6 +72,13 @@ export class AlgorithmEngine {
     // Each role starts on the model tier its level's capabilities name (the router falls back, with a note, when it cannot).
     const levels = this.capabilities.levels;
     deps.models.preferTiers?.((role, level) => levels[level]?.models[role]);
+    for (const key of this.lessonKeys()) this.lessonsSeen.add(key[0]);
+  }
+
+  /** Every lesson the run's models carry now, keyed by provider, model and parameter. */
+  private lessonKeys(): [string, Parameters<typeof describeLesson>[0]][] {
+    const slots = [...(this.deps.models.resolved?.slots.values() ?? [])];
+    return slots.flatMap((slot) => (slot.ok ? [...(slot.model.profile?.learned ?? [])] : [])).map((l) => [`${l.providerId}\u0000${l.model}\u0000${l.param}`, l]);
   }
 
   async start(input: StartInput, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
@@ -97,6 +108,7 @@ export class AlgorithmEngine {
       eventSeq: 0,
     };
     this.emit(state, { kind: 'phase', message: `run started: ${why}`, role: 'system' });
+    this.reportUnknownCosts(state);
     if (input.prd) this.emit(state, { kind: 'note', message: `spec from ${input.prd.path}: ${input.prd.criteria.length} criteria kept as written`, role: 'user' });
     if (input.seed) this.emit(state, { kind: 'note', message: `starting criteria from ${input.seed.from}: ${input.seed.criteria.map((c) => c.id).join(', ')}; OBSERVE refines them`, role: 'user' });
     this.commit(state, {});
@@ -225,6 +237,12 @@ export class AlgorithmEngine {
    * logged escalation), and where a role could not start on its level's model tier.
    */
   private recordEscalations(state: AlgorithmState, phase: Phase, from: { escalations: number; tierNotes: number }): void {
+    // A server refused a parameter and the call was made again without it (src/llm/adapt.ts).
+    for (const [key, lesson] of this.lessonKeys()) {
+      if (this.lessonsSeen.has(key)) continue;
+      this.lessonsSeen.add(key);
+      this.emit(state, { kind: 'model', message: `adapted: ${describeLesson(lesson)}`, phase, model: lesson.model });
+    }
     for (const note of this.deps.models.tierNotes?.slice(from.tierNotes) ?? []) {
       this.emit(state, { kind: 'model', message: note.message, phase, role: note.role, model: note.model });
     }
@@ -348,6 +366,13 @@ export class AlgorithmEngine {
     this.emit(state, { kind: 'phase', message: `run ended ${exit}${reason ? `: ${reason}` : ''}`, phase: state.run.phase, role: 'system' });
     this.commit(state, { criteria: state.criteria, packets: state.packets, candidates: state.candidates, ...(state.report ? { report: state.report } : {}), decisions: state.decisions, step, ...(reflection ? { reflection } : {}) });
     return state;
+  }
+
+  /** Models the run may call whose cost cannot be known: the money caps cannot hold for them, and the run says so first. */
+  private reportUnknownCosts(state: AlgorithmState): void {
+    const resolved = this.deps.models.resolved;
+    const models = [...(resolved?.slots.values() ?? [])].flatMap((slot) => (slot.ok ? [slot.model] : []));
+    for (const notice of moneyCapNotices(models, resolved?.catalogue)) this.emit(state, { kind: 'model', message: notice.message, role: 'system', model: notice.model });
   }
 
   private emit(state: AlgorithmState, e: EventDraft): RunEvent {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { EscalationEvent, RoutedCall, TierNote, TierPreference } from '../../llm/router';
+import type { ResolvedModels } from '../../llm/resolve';
 import type { ObjectRequest, ObjectResult } from '../../llm/structured';
 import type { LanguageModel, ModelRole } from '../../llm/types';
 import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, FileEdit, Packet, Phase, Reflection, Run, RunEvent, VerificationReport } from '../model';
@@ -52,6 +53,8 @@ export interface ModelCaller {
   readonly tierNotes?: readonly TierNote[];
   /** The tier each role starts on at each level (the capabilities' `models:`); the engine sets it from its capabilities. */
   preferTiers?(tierFor: TierPreference): void;
+  /** The models a run may call and the catalogue that prices them (ModelRouter has them); the engine reports the unpriced ones at the start. */
+  readonly resolved?: Pick<ResolvedModels, 'slots' | 'catalogue'>;
   generateObject<S extends z.ZodType>(role: ModelRole, level: EffortLevel, request: ObjectRequest<S> & RoutedCall<z.output<S>>): Promise<ObjectResult<z.output<S>> & { model: LanguageModel }>;
 }
 

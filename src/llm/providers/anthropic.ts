@@ -1,23 +1,33 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, Message, MessageCreateParamsBase, MessageParam, RawMessageStreamEvent, Tool, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
-import { LlmCancelledError, LlmProviderError } from '../errors';
-import { parseArgumentsJson, toJsonSchema, type JsonSchema } from '../json-schema';
-import type { ChatMessage, ChatRequest, ChatResponse, LanguageModel, StopReason, ToolCall, ToolChoice } from '../types';
+import type { ContentBlock, Message, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
+import { parseArgumentsJson } from '../json-schema';
+import type { ChatRequest, ChatResponse, LanguageModel, StopReason, ToolCall } from '../types';
+import { buildAnthropicRequest, WRAPPED, type AnthropicCall } from './anthropic-request';
+import { ThinkingMemory } from './anthropic-thinking';
 import { DEFAULT_MAX_RETRIES, HttpModelBase, type HttpOptions, type ModelIdentity } from './common';
 import { fromSdkError } from './sdk-errors';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-/** Tool input schemas must be objects; any other structured-output schema is wrapped in one. */
-const WRAPPED = 'value';
+/** A reply as read from either a message or a stream, before it becomes a `ChatResponse`. */
+interface Reply {
+  readonly content: readonly ContentBlock[];
+  readonly stop: string | null | undefined;
+  readonly usage: { inputTokens: number; outputTokens: number };
+  readonly servedBy?: string;
+}
 
 /**
- * Anthropic messages. Structured output is a tool whose input schema is the requested
- * schema, forced with tool_choice, so the model's output is constrained to it.
+ * Anthropic messages. What each request may contain comes from the model's capabilities,
+ * read on every call (see anthropic-request.ts): structured output through
+ * `output_config.format`, a forced tool where the model allows one, or the schema in the prompt.
+ * A cut-off structured reply and a refusal are typed errors, never an answer.
  */
 export class AnthropicModel extends HttpModelBase implements LanguageModel {
   readonly kind = 'anthropic' as const;
   private readonly client: Anthropic;
+  private readonly thinking = new ThinkingMemory();
 
   constructor(identity: ModelIdentity, http: HttpOptions = {}) {
     super(identity, http, 'anthropic');
@@ -31,68 +41,30 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const { params, formatTool } = this.params(request);
+    const call = buildAnthropicRequest(this.model, request, this.profile.capabilities, { maxOutputTokens: this.maxOutputTokens, memory: this.thinking });
     const options = { signal: request.signal, timeout: request.timeoutMs ?? this.timeoutMs };
     const ctx = { model: this.displayName, signal: request.signal, timeoutMs: options.timeout, secrets: [this.apiKey] };
+    let reply: Reply;
     try {
       if (request.onPart) {
-        const stream = await this.client.messages.create({ ...params, stream: true }, options);
-        return await this.readStream(stream, request, formatTool);
+        const stream = await this.client.messages.create({ ...call.params, stream: true }, options);
+        reply = await this.readStream(stream, request, call);
+      } else {
+        reply = readMessage(await this.client.messages.create({ ...call.params, stream: false }, options));
       }
-      const message = await this.client.messages.create({ ...params, stream: false }, options);
-      return this.readMessage(message, formatTool);
     } catch (error) {
       throw fromSdkError(error, Anthropic, ctx);
     }
+    return this.finish(reply, call);
   }
 
-  private params(request: ChatRequest): { params: MessageCreateParamsBase; formatTool?: FormatTool } {
-    const system = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n\n');
-    const tools: Tool[] = (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: toJsonSchema(t.parameters) as Tool.InputSchema }));
-    let toolChoice: AnthropicToolChoice | undefined = request.toolChoice && tools.length > 0 ? toAnthropicToolChoice(request.toolChoice) : undefined;
-    let formatTool: FormatTool | undefined;
-    if (request.responseFormat) {
-      const schema = toJsonSchema(request.responseFormat.schema);
-      const wrapped = schema.type !== 'object';
-      formatTool = { name: request.responseFormat.name, wrapped };
-      tools.push({
-        name: formatTool.name,
-        description: request.responseFormat.description ?? `Give the answer as a ${formatTool.name}.`,
-        input_schema: (wrapped ? { type: 'object', properties: { [WRAPPED]: schema }, required: [WRAPPED], additionalProperties: false } : schema) as Tool.InputSchema,
-      });
-      toolChoice = { type: 'tool', name: formatTool.name };
-    }
-    return {
-      params: {
-        model: this.model,
-        max_tokens: request.maxOutputTokens ?? this.maxOutputTokens,
-        messages: toAnthropicMessages(request.messages),
-        ...(system ? { system } : {}),
-        ...(tools.length > 0 ? { tools } : {}),
-        ...(toolChoice ? { tool_choice: toolChoice } : {}),
-      },
-      formatTool,
-    };
-  }
-
-  private readMessage(message: Message, formatTool: FormatTool | undefined): ChatResponse {
-    let text = '';
-    const calls: ToolCall[] = [];
-    for (const block of message.content) {
-      if (block.type === 'text') text += block.text;
-      else if (block.type === 'tool_use') calls.push({ id: block.id, name: block.name, arguments: block.input });
-    }
-    return this.finish(text, calls, message.stop_reason, usageOf(message.usage), message.model, formatTool);
-  }
-
-  private async readStream(stream: AsyncIterable<RawMessageStreamEvent>, request: ChatRequest, formatTool: FormatTool | undefined): Promise<ChatResponse> {
-    let text = '';
+  private async readStream(stream: AsyncIterable<RawMessageStreamEvent>, request: ChatRequest, call: AnthropicCall): Promise<Reply> {
     let inputTokens = 0;
     let outputTokens = 0;
     let stop: string | null | undefined;
     let servedBy: string | undefined;
-    const blocks = new Map<number, { id: string; name: string; json: string }>();
-    const calls: ToolCall[] = [];
+    const blocks = new Map<number, { block: ContentBlock; json: string }>();
+    const formatTool = call.structured?.mode === 'forced-tool' ? call.structured.name : undefined;
     for await (const event of stream) {
       switch (event.type) {
         case 'message_start':
@@ -101,23 +73,26 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
           outputTokens = event.message.usage.output_tokens ?? 0;
           break;
         case 'content_block_start':
-          if (event.content_block.type === 'tool_use') blocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+          blocks.set(event.index, { block: { ...event.content_block } as ContentBlock, json: '' });
           break;
-        case 'content_block_delta':
-          if (event.delta.type === 'text_delta') {
-            text += event.delta.text;
-            if (!formatTool) request.onPart?.({ type: 'text', text: event.delta.text });
-          } else if (event.delta.type === 'input_json_delta') {
-            const block = blocks.get(event.index);
-            if (block) block.json += event.delta.partial_json;
-          }
+        case 'content_block_delta': {
+          const open = blocks.get(event.index);
+          if (!open) break;
+          const { block } = open;
+          if (event.delta.type === 'text_delta' && block.type === 'text') {
+            block.text += event.delta.text;
+            if (!call.structured) request.onPart?.({ type: 'text', text: event.delta.text });
+          } else if (event.delta.type === 'input_json_delta') open.json += event.delta.partial_json;
+          else if (event.delta.type === 'thinking_delta' && block.type === 'thinking') block.thinking += event.delta.thinking;
+          else if (event.delta.type === 'signature_delta' && block.type === 'thinking') block.signature = event.delta.signature;
           break;
+        }
         case 'content_block_stop': {
-          const block = blocks.get(event.index);
-          if (block) {
-            const call = { id: block.id, name: block.name, arguments: parseArgumentsJson(block.json) };
-            calls.push(call);
-            if (call.name !== formatTool?.name) request.onPart?.({ type: 'tool-call', call });
+          const open = blocks.get(event.index);
+          if (open?.block.type === 'tool_use') {
+            open.block.input = parseArgumentsJson(open.json);
+            const call = { id: open.block.id, name: open.block.name, arguments: open.block.input };
+            if (call.name !== formatTool) request.onPart?.({ type: 'tool-call', call });
           }
           break;
         }
@@ -134,69 +109,60 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
     if (request.signal?.aborted) throw new LlmCancelledError(this.displayName);
     // A connection closed cleanly before the stream's end must not pass for a short reply.
     if (stop == null) throw new LlmProviderError(this.displayName, 'connection', 'the stream ended before the reply was complete');
-    return this.finish(text, calls, stop, { inputTokens, outputTokens }, servedBy, formatTool);
+    const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, open]) => open.block);
+    return { content, stop, usage: { inputTokens, outputTokens }, servedBy };
   }
 
-  private finish(text: string, calls: ToolCall[], stop: string | null | undefined, usage: { inputTokens: number; outputTokens: number }, servedBy: string | undefined, formatTool: FormatTool | undefined): ChatResponse {
-    if (formatTool) {
-      const answer = calls.find((c) => c.name === formatTool.name);
-      if (!answer) {
-        // No forced call (e.g. cut off by max_tokens): hand back the text, validation reports it.
-        if (stop === 'max_tokens' && !text) throw new LlmProviderError(this.displayName, 'bad-response', 'the reply was cut off at max_tokens before the structured answer');
-        return { text, toolCalls: [], stopReason: stopReasonOf(stop), usage, servedBy };
-      }
-      const value = formatTool.wrapped && answer.arguments && typeof answer.arguments === 'object' ? (answer.arguments as JsonSchema)[WRAPPED] : answer.arguments;
-      return { text: typeof value === 'string' ? value : JSON.stringify(value), toolCalls: [], stopReason: 'end', usage, servedBy };
+  private finish(reply: Reply, call: AnthropicCall): ChatResponse {
+    const text = reply.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const calls: ToolCall[] = reply.content.flatMap((b) => (b.type === 'tool_use' ? [{ id: b.id, name: b.name, arguments: b.input }] : []));
+    const { usage, servedBy } = reply;
+    // A refusal is never an answer, and never repaired in the same conversation
+    // (https://platform.claude.com/docs/en/build-with-claude/refusals-and-fallback).
+    if (reply.stop === 'refusal') throw new LlmRefusalError(this.displayName, text);
+    const plan = call.structured;
+    if (!plan) {
+      this.thinking.remember(reply.content);
+      return { text, toolCalls: calls, stopReason: stopReasonOf(reply.stop), usage, servedBy };
     }
-    return { text, toolCalls: calls, stopReason: stopReasonOf(stop), usage, servedBy };
-  }
-}
-
-interface FormatTool {
-  readonly name: string;
-  readonly wrapped: boolean;
-}
-
-/** System messages go to `system`; tool results become user turns of tool_result blocks. */
-export function toAnthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
-  const out: MessageParam[] = [];
-  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
-    const last = out[out.length - 1];
-    if (last && last.role === role && Array.isArray(last.content)) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  };
-  for (const m of messages) {
-    switch (m.role) {
-      case 'system':
-        break;
-      case 'user':
-        push('user', [{ type: 'text', text: m.content }]);
-        break;
-      case 'assistant': {
-        const blocks: ContentBlockParam[] = m.content ? [{ type: 'text', text: m.content }] : [];
-        for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: (c.arguments ?? {}) as Record<string, unknown> });
-        push('assistant', blocks.length > 0 ? blocks : [{ type: 'text', text: '(no reply)' }]);
-        break;
-      }
-      case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content, ...(m.isError ? { is_error: true } : {}) }]);
-        break;
+    // A structured reply cut off at the cap "may be incomplete and not match your schema"
+    // (https://platform.claude.com/docs/en/build-with-claude/structured-outputs#invalid-outputs).
+    if (reply.stop === 'max_tokens' || reply.stop === 'model_context_window_exceeded') throw new LlmTruncatedError(this.displayName, call.maxTokens, reply.stop);
+    const others = calls.filter((c) => c.name !== plan.name || plan.mode !== 'forced-tool');
+    if (plan.mode === 'forced-tool') {
+      const answer = calls.find((c) => c.name === plan.name);
+      // No forced call: hand back the text, and validation says what is wrong with it.
+      if (!answer) return { text, toolCalls: others, stopReason: stopReasonOf(reply.stop), usage, servedBy };
+      return { text: answerText(answer.arguments, plan.wrapped), toolCalls: others, stopReason: 'end', usage, servedBy };
     }
+    return { text: plan.wrapped ? unwrapText(text) : text, toolCalls: others, stopReason: stopReasonOf(reply.stop), usage, servedBy };
   }
-  return out;
 }
 
-function toAnthropicToolChoice(choice: ToolChoice): AnthropicToolChoice {
-  if (choice === 'auto') return { type: 'auto' };
-  if (choice === 'none') return { type: 'none' };
-  if (choice === 'required') return { type: 'any' };
-  return { type: 'tool', name: choice.name };
+function readMessage(message: Message): Reply {
+  return { content: message.content, stop: message.stop_reason, usage: usageOf(message.usage), servedBy: message.model };
+}
+
+function answerText(value: unknown, wrapped: boolean): string {
+  const inner = wrapped && value && typeof value === 'object' ? (value as Record<string, unknown>)[WRAPPED] : value;
+  return typeof inner === 'string' ? inner : JSON.stringify(inner);
+}
+
+/** The JSON outputs' text is `{ "value": … }` when the schema was wrapped; anything unreadable goes to validation as it is. */
+function unwrapText(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === 'object' && WRAPPED in parsed ? JSON.stringify((parsed as Record<string, unknown>)[WRAPPED]) : text;
+  } catch {
+    return text;
+  }
 }
 
 function stopReasonOf(stop: string | null | undefined): StopReason {
   if (stop === 'end_turn' || stop === 'stop_sequence') return 'end';
   if (stop === 'tool_use') return 'tool-calls';
-  if (stop === 'max_tokens') return 'max-tokens';
+  // The context window ran out mid-reply: as cut off as an output cap.
+  if (stop === 'max_tokens' || stop === 'model_context_window_exceeded') return 'max-tokens';
   return 'other';
 }
 

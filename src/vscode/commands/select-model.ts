@@ -11,6 +11,7 @@ interface OptionItem extends vscode.QuickPickItem {
 
 const SET_KEY = 'Set API Key';
 const OPEN_CONFIG = 'Configure Models';
+const CHECK_MODEL = 'Check Model';
 
 /**
  * "Ideal State: Select Model" — what is available and reachable: VS Code's own models and
@@ -46,7 +47,8 @@ export function registerSelectModel(models: ModelsHost, settings: Settings): vsc
     const dot = key.lastIndexOf('.');
     const target = vscode.workspace.workspaceFolders ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     await vscode.workspace.getConfiguration(key.slice(0, dot)).update(key.slice(dot + 1), picked.option.id, target);
-    void vscode.window.showInformationMessage(`Ideal State will use ${picked.option.label}.`);
+    // Right after a choice is when to learn whether the model takes the product's calls.
+    void vscode.window.showInformationMessage(`Ideal State will use ${picked.option.label}.`, CHECK_MODEL).then((choice) => choice === CHECK_MODEL && vscode.commands.executeCommand('idealState.checkModel'));
     return picked.option.id;
   });
 }
@@ -74,7 +76,7 @@ async function openModelsConfig(settings: Settings): Promise<void> {
     '    model: qwen2.5-coder:7b',
     '  - id: frontier',
     '    provider: openai',
-    '    model: gpt-5-mini',
+    `    model: ${engine().DEFAULT_MODELS.openai}`,
     'routing:',
     '  default: { manager: local, specialist: local, verifier: frontier }',
     '',

@@ -4,7 +4,8 @@ import type { DataFileProblem } from '../../core/data-file';
 import type { Logger } from '../../core/log';
 import type { EffortLevel } from '../../core/model';
 import type { Settings } from '../../core/settings';
-import type { BudgetLedger, BudgetLimits, EditorModelInfo, LanguageModel, LlmConfig, LlmConfigInput, ModelRouter, ModelSlot, RouterOptions } from '../../llm';
+import type { BudgetLedger, BudgetLimits, Catalogue, EditorModelInfo, LanguageModel, LlmConfig, LlmConfigInput, ModelRouter, ModelSlot, ResolveOptions, RouterOptions } from '../../llm';
+import type { Store } from '../../store/store';
 import { engine } from '../engine';
 import { workspaceTextFiles } from '../workspace-files';
 import { SecretStorageSource } from './secret-storage-source';
@@ -44,6 +45,8 @@ export interface LoadedModels {
   /** The configuration in force (the models file's, or the defaults), validated. */
   readonly config: LlmConfig;
   readonly slots: ReadonlyMap<string, ModelSlot>;
+  /** The shipped catalogue with the models file's entries: prices and capabilities. */
+  readonly catalogue?: Catalogue;
   readonly providers: readonly { id: string; kind: string }[];
   readonly problems: readonly DataFileProblem[];
 }
@@ -60,8 +63,22 @@ export class ModelsHost {
     context: vscode.ExtensionContext,
     private readonly settings: Settings,
     private readonly log: Logger,
+    /** Where what servers refused is remembered, so a refusal is met once per model, not once per window. */
+    private readonly stores?: { get(): Promise<Store> },
   ) {
     this.secrets = new SecretStorageSource(context.secrets);
+  }
+
+  /** Lessons from the store, and where a new one goes (the store when this window writes it, and the log). */
+  private async adapting(): Promise<Pick<ResolveOptions, 'lessons' | 'onLesson'>> {
+    const store = await this.stores?.get().catch(() => undefined);
+    return {
+      lessons: store?.modelLessons.list() ?? [],
+      onLesson: (lesson) => {
+        this.log.info(`adapted: ${engine().describeLesson(lesson)}`);
+        if (store && !store.readOnly) store.modelLessons.add(lesson);
+      },
+    };
   }
 
   async load(): Promise<LoadedModels> {
@@ -98,6 +115,7 @@ export class ModelsHost {
     const chats = await vscode.lm.selectChatModels();
     const effective = config ?? (await this.withModelsFound(defaults, chats));
     const resolved = await resolveModels(effective, {
+      ...(await this.adapting()),
       env: process.env,
       secrets: this.secrets,
       baseDir: folder,
@@ -111,6 +129,7 @@ export class ModelsHost {
       configFile,
       config: resolved.config,
       slots: resolved.slots,
+      catalogue: resolved.catalogue,
       providers: resolved.config.providers.map((p) => ({ id: p.id, kind: p.kind })),
       problems,
     };
@@ -194,8 +213,10 @@ export class ModelsHost {
       slots = new Map(slots).set(picked.id, { ok: true, model: picked.model });
       config = { ...config, routing: { ...config.routing, default: picked.id, levels: undefined } };
     }
-    const budget = new BudgetLedger(await this.budgetLimits(level, loaded), { prices: options.prices, logger: this.log.child('budget') });
-    const router = new ModelRouter({ config, slots, source: loaded.source === 'workspace file' ? 'config' : 'environment' }, { ...options, budget, logger: this.log });
+    const prices = options.prices ?? loaded.catalogue;
+    const budget = new BudgetLedger(await this.budgetLimits(level, loaded), { prices, logger: this.log.child('budget') });
+    const resolved = { config, slots, source: loaded.source === 'workspace file' ? ('config' as const) : ('environment' as const), ...(loaded.catalogue ? { catalogue: loaded.catalogue } : {}) };
+    const router = new ModelRouter(resolved, { ...options, budget, logger: this.log });
     return { router, budget };
   }
 

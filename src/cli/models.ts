@@ -1,0 +1,114 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
+import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../core/algorithm/roles';
+import { formatProblem, type DataFileProblem } from '../core/data-file';
+import { loadEffortTable, resolveEffortLevel } from '../core/effort-table';
+import { MemoryLogger } from '../core/log';
+import type { EffortLevel } from '../core/model';
+import { SETTINGS } from '../core/settings';
+import { checkModels, type CheckReport } from '../llm/check-model';
+import { formatCheckReport } from '../llm/check-model-text';
+import { isCancellation } from '../llm/errors';
+import type { ResolvedModels } from '../llm/resolve';
+import { defaultCliStoreFile, Store } from '../store/store';
+import { lessonsOf, models } from './run';
+
+type Output = { out: (s: string) => void; err: (s: string) => void; signal?: AbortSignal };
+
+export const MODELS_USAGE = `  models check [--effort LEVEL] [--model M] [--provider P] [--json]
+                 one tiny call of each shape the product makes (structured output, a tool call)
+                 on the model of every role, resolved as \`run\` resolves them: what works, what
+                 was adapted, what to change. Exit 0 every role works, 1 one does not, 2 usage
+                 or configuration error. --effort defaults to STANDARD; --provider openai|anthropic.`;
+
+const OPTIONS = {
+  workspace: { type: 'string' },
+  store: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  effort: { type: 'string' },
+  model: { type: 'string' },
+  provider: { type: 'string' },
+  script: { type: 'string' },
+} as const;
+
+/** `ideal-state models check …`: Check Model on the command line. `argv` follows `models`. */
+export async function modelsCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    io.err(`ideal-state: ${(error as Error).message}\n\n${MODELS_USAGE}`);
+    return 2;
+  }
+  const { values: v, positionals } = parsed;
+  if (positionals.length !== 1 || positionals[0] !== 'check') {
+    io.err(`ideal-state: models takes one command, check\n\n${MODELS_USAGE}`);
+    return 2;
+  }
+  const workspace = path.resolve(v.workspace ?? process.cwd());
+  const effort = loadEffortTable(await readOverride(workspace, SETTINGS.effortLevelsFile.default));
+  warn(effort.problems, io);
+  const level = resolveEffortLevel(v.effort ?? 'STANDARD', effort.table);
+  if (!level.ok) {
+    io.err(`ideal-state: ${level.message}`);
+    return 2;
+  }
+  const store = await Store.open({ file: v.store ? path.resolve(v.store) : defaultCliStoreFile(workspace, env) });
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  process.once('SIGINT', cancel);
+  io.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const logger = new MemoryLogger();
+    let resolved: ResolvedModels;
+    try {
+      // What the check's calls teach (a refused parameter) is kept in the store for later runs, as a run keeps it.
+      resolved = await models(v, workspace, env, store.readOnly ? { lessons: store.modelLessons.list(), logger } : lessonsOf(store, logger, undefined));
+    } catch (error) {
+      io.err(`ideal-state: ${error instanceof Error ? error.message : String(error)}`);
+      return 2;
+    }
+    const report = await check(resolved, level.level, workspace, { ...io, signal: controller.signal }, logger, v.json === true);
+    if (!report) return 130;
+    if (v.json) io.out(JSON.stringify(report));
+    else for (const line of formatCheckReport(report)) io.out(line);
+    return report.works ? 0 : 1;
+  } finally {
+    process.removeListener('SIGINT', cancel);
+    io.signal?.removeEventListener('abort', cancel);
+    store.close();
+  }
+}
+
+/** The check with the workspace's capabilities (each role's tier) and roles (each role's temperature), as a run reads them. */
+async function check(resolved: ResolvedModels, level: EffortLevel, workspace: string, io: Output, logger: MemoryLogger, json: boolean): Promise<CheckReport | undefined> {
+  const capabilities = loadCapabilities(await readOverride(workspace, WORKSPACE_CAPABILITIES_FILE));
+  const roleFiles = (await Promise.all(ROLE_IDS.map((id) => readOverride(workspace, `${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((f) => f !== undefined);
+  const roles = loadRoles(roleFiles);
+  warn([...capabilities.problems, ...roles.problems], io);
+  try {
+    return await checkModels(resolved, {
+      level,
+      tierFor: (role, at) => capabilities.capabilities.levels[at]?.models[role],
+      temperatureOf: (role) => roles.roles[role].policy.temperature,
+      ...(io.signal ? { signal: io.signal } : {}),
+      logger,
+      ...(json ? {} : { onProgress: (message: string) => io.err(`checking ${message}`) }),
+    });
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    io.err('ideal-state: Check Model was cancelled');
+    return undefined;
+  }
+}
+
+async function readOverride(workspace: string, rel: string): Promise<{ file: string; text: string } | undefined> {
+  const text = await fs.readFile(path.join(workspace, rel), 'utf8').catch(() => undefined);
+  return text === undefined ? undefined : { file: rel, text };
+}
+
+function warn(problems: readonly DataFileProblem[], io: Output): void {
+  for (const p of problems) io.err(`warning: ${formatProblem(p)}`);
+}
