@@ -78,13 +78,17 @@ describe('algorithm: one durable commit per transition', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let seenWhileWaiting: { done: string[]; claimed: string[]; candidates: number } | undefined;
+    let looking = false;
     let runId = '';
     // A stand-in specialist: the first packet is in hand at once, every later one waits (like a model call).
     const worker: PacketWorker = {
       async work(a: PacketAssignment): Promise<PacketWork> {
         runId = a.runId;
         if (a.packet.id !== 'pkt-1-1') {
-          if (!seenWhileWaiting) {
+          // Only the first waiting packet looks (claimed synchronously: the others wait in parallel
+          // and must not take a second look after the gate opened and their siblings finished).
+          if (!looking) {
+            looking = true;
             // Look once the event loop has turned: what would survive a crash during this wait?
             await new Promise((r) => setTimeout(r, 20));
             const packets = store.packets.where('run_id = ?', [runId]);
