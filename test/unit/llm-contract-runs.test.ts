@@ -7,7 +7,7 @@ import { denyAll } from '../../src/agent/approvals';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import { PHASES, type RunEvent } from '../../src/core/model';
 import { BudgetLedger } from '../../src/llm/budgets';
-import type { ModelLesson } from '../../src/llm/catalogue';
+import { shippedCatalogue, type ModelLesson } from '../../src/llm/catalogue';
 import type { LlmConfigInput } from '../../src/llm/config';
 import { resolveModels } from '../../src/llm/resolve';
 import { ModelRouter } from '../../src/llm/router';
@@ -62,13 +62,24 @@ interface Target {
   readonly local?: boolean;
 }
 
-const TARGETS: readonly Target[] = [
+const NAMED: readonly Target[] = [
   { title: 'OpenAI GPT-5.6 Terra (Responses API)', kind: 'openai', model: 'gpt-5.6-terra' },
   { title: 'OpenAI gpt-5-mini (Responses API, before its shutdown)', kind: 'openai', model: 'gpt-5-mini' },
   { title: 'Claude Opus 5.5 (no forced tool choice, no sampling)', kind: 'anthropic', model: 'claude-opus-5-5' },
   { title: 'Claude Sonnet 4.6', kind: 'anthropic', model: 'claude-sonnet-4-6' },
   { title: 'a local OpenAI-compatible model that refuses tools', kind: 'openai', model: 'qwen2.5-coder:7b', local: true },
 ];
+
+/** Besides the named ones, one current model of every catalogued family, so a new family cannot go untested. */
+const FAMILIES: readonly Target[] = (() => {
+  const first = new Map<string, { name: string; provider: 'openai' | 'anthropic' }>();
+  // The catalogue lists a family's current models before its older ones: take the first without a shutdown date.
+  for (const m of shippedCatalogue().models) if (!m.shutdown && !first.has(m.family)) first.set(m.family, m);
+  for (const m of shippedCatalogue().models) if (!first.has(m.family) && m.shutdown! > '2026-11-24') first.set(m.family, m);
+  return [...first.entries()].filter(([, m]) => !NAMED.some((t) => t.model === m.name)).map(([family, m]) => ({ title: `${m.name} (family ${family})`, kind: m.provider, model: m.name }));
+})();
+
+const TARGETS: readonly Target[] = [...NAMED, ...FAMILIES];
 
 describe('headless runs at FAST against servers that hold the providers\' rules', function () {
   this.timeout(60_000);
