@@ -134,6 +134,18 @@ describe('the ISC table, as a person uses it', () => {
     await restored.locator('.row[data-id="ISC-1"] .c-text .text', { hasText: 'Hello, name! exactly' }).waitFor({ timeout: 30_000 });
     assert.deepEqual(await restored.locator('.body .row').evaluateAll((els) => els.map((e) => e.dataset.id)), ['ISC-1', 'ISC-2', 'ISC-3']);
     await workbench.screenshot('isc table restored after a reload');
+
+    // The header's own buttons: Re-verify all verifies every row again, Open PRD opens the file.
+    await restored.locator('.actions button[data-action="reverify-all"]').click();
+    // The status line says what is under way, then the verifier's summary of all three rows.
+    await restored.locator('.status-line', { hasText: /^3 criteria: / }).waitFor({ timeout: 60_000 });
+    assert.equal(await restored.locator('.row[data-id="ISC-3"] .c-outcome [data-outcome]').getAttribute('data-outcome'), 'PASS');
+    await restored.locator('.actions button[data-action="open-prd"]').click();
+    const prdTab = page.locator('.tabs-container .tab', { hasText: 'PRD-20261122-table-demo.md' }).first();
+    await prdTab.waitFor({ timeout: 15_000 });
+    // Back in the workbench, as a person clicking the tab: the keyboard leaves the table's frame.
+    await prdTab.click();
+    assert.deepEqual(dialogs, [], 'nothing opened an alert');
   });
 
   it('opens beside the editor when a scripted run starts and follows it live to the end', async function () {

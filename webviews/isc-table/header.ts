@@ -56,8 +56,8 @@ function actionButtons(header: TableHeader, abilities: TableAbilities, actions: 
   const button = (label: string, title: string, run: () => void, primary = false, name = label) =>
     h('button', { class: primary ? 'primary' : '', title, attrs: { type: 'button', 'data-action': name }, on: { click: run } }, label);
   const buttons: HTMLElement[] = [];
-  if (abilities.verify) buttons.push(button('Re-verify all', 'Verify every criterion again against the workspace as it is now', actions.reverifyAll, false, 'reverify-all'));
-  if (header.prdPath) buttons.push(button('Open PRD', header.prdPath, actions.openPrd, false, 'open-prd'));
+  if (abilities.verify) buttons.push(button('Re-verify all', 'Verify every criterion again against the workspace as it is now', () => actions.reverifyAll(), false, 'reverify-all'));
+  if (header.prdPath) buttons.push(button('Open PRD', header.prdPath, () => actions.openPrd(), false, 'open-prd'));
   if (abilities.cancel) buttons.push(button('Cancel', 'Stop the run after its current step', () => actions.control('cancel'), false, 'cancel'));
   if (abilities.resume) buttons.push(button('Resume', 'Continue the run from its last stored step', () => actions.control('resume'), true, 'resume'));
   if (abilities.rate) buttons.push(button('Rate run…', 'How did this run go? (1–10)', () => actions.control('rate'), !abilities.resume, 'rate'));
