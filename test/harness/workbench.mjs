@@ -65,7 +65,11 @@ export class Workbench {
   /** Chooses an item, by its label, in the quick pick that is open now. */
   async pickQuickPickItem(label) {
     await this.page.locator(`${QUICK_INPUT} .quick-input-box input`).fill(label);
-    await this.quickPickRow(label).click();
+    const row = this.quickPickRow(label);
+    await row.click();
+    // The widget is reused by what comes next (an input box, another pick): wait until this pick
+    // has gone, so the next step does not type into its filter, as a person would see it go.
+    await row.waitFor({ state: 'hidden', timeout: 15_000 });
   }
 
   /** Labels of the items in the quick pick that is open now. */
