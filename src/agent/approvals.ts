@@ -1,18 +1,28 @@
 /** Approve once, deny once, or approve every request of this kind for the rest of the run. */
 export type ApprovalAnswer = 'approve' | 'deny' | 'always';
 
+/**
+ * What is asked: an edit of the workspace's files, a command, or a change to a file that steers
+ * what runs (`config`: `.vscode/settings.json`, `.ideal-state/capabilities.yaml`… see
+ * control-files.ts). A config change carries the same fields as an edit, but "approve edits"
+ * never covers it, nor does "Always for this run": each one is asked on its own.
+ */
+export type ApprovalKind = 'edit' | 'command' | 'config';
+
 export interface ApprovalRequest {
-  readonly kind: 'edit' | 'command';
-  /** One line for the prompt, e.g. "Edit src/app.ts". */
+  readonly kind: ApprovalKind;
+  /** One line for the prompt, e.g. "Edit src/app.ts", "Change configuration: .vscode/settings.json — …". */
   readonly title: string;
   /** A line summary of an edit's change, or the command line(s). */
   readonly detail: string;
-  /** An edit's workspace-relative path (forward slashes), so an editor can diff the file itself. */
+  /** An edit's (or config change's) workspace-relative path (forward slashes), so an editor can diff the file itself. */
   readonly path?: string;
   /** An edit's whole proposed text: what the file holds once approved. */
   readonly proposed?: string;
   /** An edit that creates the file (nothing to diff against but emptiness). */
   readonly creates?: boolean;
+  /** A config change: what changing this file can do, e.g. "this can change what Ideal State or VS Code runs". */
+  readonly effect?: string;
   /** A command's exact command line(s), one a line. */
   readonly command?: string;
   /** Where a command runs: the workspace folder. */
@@ -22,10 +32,12 @@ export interface ApprovalRequest {
 /** Asks a person: the editor shows a modal with the diff, the terminal a prompt. */
 export interface Approver {
   ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Set when no person answers (why), so a denial is reported as that, not as the user's. */
+  readonly unattended?: string;
 }
 
 export interface ApprovalSettings {
-  /** Edits need no approval (settings, or `--approve edits`). */
+  /** Edits need no approval (settings, or `--approve edits`); never configuration changes. */
   readonly autoApproveEdits?: boolean;
   /** Commands that need no approval: exact commands or prefixes ending in `*` (or `--approve commands` for all). */
   readonly allowCommands?: readonly string[];
@@ -34,14 +46,16 @@ export interface ApprovalSettings {
 }
 
 /** Denies everything that needs a person: for a terminal with no one at it. */
-export const denyAll: Approver = { ask: async () => 'deny' };
+export const denyAll: Approver = { ask: async () => 'deny', unattended: 'no terminal to ask' };
 
 /**
  * One run's approvals (DESIGN §9): the allow-list and auto-approve first, then "Always for
  * this run" answers, then the person. Every decision is reported for the run's events.
+ * A configuration change is always the person's, one change at a time: neither auto-approved
+ * edits nor an "Always" answer reach it (an "Always" given to one approves that one only).
  */
 export class ApprovalPolicy {
-  private readonly always = new Set<ApprovalRequest['kind']>();
+  private readonly always = new Set<ApprovalKind>();
 
   constructor(
     private readonly approver: Approver,
@@ -57,10 +71,11 @@ export class ApprovalPolicy {
     if (!this.settings.trusted) return decide(false, 'untrusted workspace');
     if (request.kind === 'edit' && this.settings.autoApproveEdits) return decide(true, 'auto-approved edits');
     if (request.kind === 'command' && allowed(request.command ?? request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
-    if (this.always.has(request.kind)) return decide(true, `always for this run`);
+    if (request.kind !== 'config' && this.always.has(request.kind)) return decide(true, `always for this run`);
     const answer = await this.approver.ask(request, signal);
-    if (answer === 'always') this.always.add(request.kind);
-    return decide(answer !== 'deny', answer === 'deny' ? 'denied by the user' : answer === 'always' ? 'approved for the rest of the run' : 'approved by the user');
+    if (answer === 'always' && request.kind !== 'config') this.always.add(request.kind);
+    const denied = this.approver.unattended ? `denied: ${this.approver.unattended}` : 'denied by the user';
+    return decide(answer !== 'deny', answer === 'deny' ? denied : answer === 'always' && request.kind !== 'config' ? 'approved for the rest of the run' : 'approved by the user');
   }
 }
 

@@ -24,6 +24,7 @@ export class VerificationEngineVerifier implements CriteriaVerifier {
       groups.get(key)!.criteria.push(c);
     }
     const results: CriterionResult[] = [];
+    const approvedCommands = new Set<string>();
     let passed = true;
     for (const group of groups.values()) {
       const set = await verifyCriteria(group.criteria, this.host, {
@@ -36,9 +37,10 @@ export class VerificationEngineVerifier implements CriteriaVerifier {
         earlierResults: group.criteria.flatMap((c) => [...options.earlierResults(c.id)]),
       });
       results.push(...set.results);
+      for (const c of set.commands?.approved ?? []) approvedCommands.add(c);
       passed &&= set.passed;
     }
     const pass = results.filter((r) => r.outcome === 'PASS').length;
-    return { results, passed, summary: `${pass}/${results.length} PASS by the verification engine` };
+    return { results, passed, summary: `${pass}/${results.length} PASS by the verification engine`, approvedCommands: [...approvedCommands] };
   }
 }

@@ -17,6 +17,7 @@ import { StoreRunStorage } from '../store/run-storage';
 import type { Store } from '../store/store';
 import type { VerifyHost } from '../verify/types';
 import { ApprovalPolicy, type ApprovalRequest, type Approver } from './approvals';
+import { checkpointedPrd, storageCheckpointer } from './checkpoint';
 import { VerificationEngineVerifier } from './engine-verifier';
 import { ModelJudge } from './model-judge';
 import { NodeWorkspace } from './node-workspace';
@@ -33,6 +34,12 @@ export interface NodeAlgorithmOptions {
   readonly allowCommands?: readonly string[];
   /** False: no edits, no commands, no workspace overrides (Restricted Mode). */
   readonly trusted?: boolean;
+  /**
+   * Reads a workspace override (phase graph, capabilities, roles) when trusted; by default
+   * from disk. The command line passes one that reads only files whose content the user
+   * trusted (`ideal-state trust`), so a planted file changes nothing.
+   */
+  readonly readOverride?: (relative: string) => Promise<{ file: string; text: string } | undefined>;
   readonly logger?: Logger;
   readonly onEvent?: (event: RunEvent) => void;
   readonly onApproval?: (request: ApprovalRequest, approved: boolean, how: string) => void;
@@ -54,7 +61,7 @@ export interface NodeAlgorithmOptions {
 }
 
 /** Workspace files that replace shipped data (phase graph, capabilities, roles), read when trusted. */
-async function readOverride(workspace: string, rel: string): Promise<{ file: string; text: string } | undefined> {
+async function readFromDisk(workspace: string, rel: string): Promise<{ file: string; text: string } | undefined> {
   try {
     return { file: rel, text: await fs.readFile(path.join(workspace, rel), 'utf8') };
   } catch {
@@ -68,11 +75,12 @@ async function readOverride(workspace: string, rel: string): Promise<{ file: str
  */
 export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: AlgorithmEngine; problems: readonly DataFileProblem[]; workspace: WorkspaceTools; storage: StoreRunStorage }> {
   const trusted = o.trusted ?? true;
+  const readOverride = async (rel: string) => (!trusted ? undefined : o.readOverride ? o.readOverride(rel) : readFromDisk(o.workspace, rel));
   const workspace = o.files ?? new NodeWorkspace(o.workspace, o.ripgrepPath);
   const storage = new StoreRunStorage(o.store);
-  const graph = loadPhaseGraph(trusted ? await readOverride(o.workspace, WORKSPACE_PHASE_GRAPH_FILE) : undefined);
-  const capabilities = loadCapabilities(trusted ? await readOverride(o.workspace, WORKSPACE_CAPABILITIES_FILE) : undefined);
-  const roleFiles = trusted ? (await Promise.all(ROLE_IDS.map((id) => readOverride(o.workspace, `${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x): x is { file: string; text: string } => x !== undefined) : [];
+  const graph = loadPhaseGraph(await readOverride(WORKSPACE_PHASE_GRAPH_FILE));
+  const capabilities = loadCapabilities(await readOverride(WORKSPACE_CAPABILITIES_FILE));
+  const roleFiles = (await Promise.all(ROLE_IDS.map((id) => readOverride(`${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x): x is { file: string; text: string } => x !== undefined);
   const roles = loadRoles(roleFiles);
   const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
   let level: Run['effort'] = 'STANDARD';
@@ -103,7 +111,7 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
       role: roles.roles.specialist,
       files: workspace,
       approvals,
-      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
+      checkpointFor: (runId) => storageCheckpointer(storage, runId),
       tools: (l) => (trusted ? capabilities.capabilities.levels[l].tools : []),
     }),
     verifier: {
@@ -123,7 +131,8 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
     prdFor: (run) => {
       level = run.effort;
       prdPath = run.prdPath ?? `.ideal-state/prds/${newPrdId(run.request.split(/\r?\n/)[0]!, new Date(run.createdAt))}-${run.id.slice(-6)}.md`;
-      return nodePrdFile(workspace, prdPath);
+      // Checkpointed, so `undo` puts the PRD back too (unless it was edited after the run).
+      return checkpointedPrd(nodePrdFile(workspace, prdPath), storageCheckpointer(storage, run.id));
     },
     ...(o.clock ? { clock: o.clock } : {}),
     ...(o.logger ? { logger: o.logger } : {}),

@@ -1,7 +1,10 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { CancelledError } from '../core/errors';
 import { confinePath as confineOnDisk } from '../verify/confine';
 import { runCommand } from '../verify/run-command';
+import { isGitPath } from './control-files';
+import { landingPath } from './landing-path';
 import { confinePath, PathEscapeError, type CommandResult, type SearchHit, type WorkspaceTools } from './workspace';
 import { searchForAgent } from './workspace-search';
 
@@ -64,8 +67,19 @@ export class NodeWorkspace implements WorkspaceTools {
     return searchForAgent({ root: this.root, ...(this.ripgrepPath ? { ripgrepPath: this.ripgrepPath } : {}), readFile: (f) => this.readFile(f) }, pattern, options);
   }
 
-  async writeFile(requested: string, text: string): Promise<void> {
+  landingPath(requested: string): Promise<string> {
+    return landingPath(this.root, confinePath(requested));
+  }
+
+  /** A write's path, refused inside `.git` however it is reached: a floor under the agent's tools (which refuse it first, with the reason). */
+  private async resolveForWrite(requested: string): Promise<string> {
     const file = await this.resolve(requested);
+    if (isGitPath(confinePath(requested)) || isGitPath(await this.landingPath(requested))) throw new PathEscapeError(requested, '.git is not writable by the agent');
+    return file;
+  }
+
+  async writeFile(requested: string, text: string): Promise<void> {
+    const file = await this.resolveForWrite(requested);
     await fs.mkdir(path.dirname(file), { recursive: true });
     // Write then rename, so a crash never leaves half a file.
     const tmp = `${file}.ideal-state-${process.pid}.tmp`;
@@ -74,12 +88,12 @@ export class NodeWorkspace implements WorkspaceTools {
   }
 
   async deleteFile(requested: string): Promise<void> {
-    await fs.rm(await this.resolve(requested), { force: true });
+    await fs.rm(await this.resolveForWrite(requested), { force: true });
   }
 
   async runCommand(command: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<CommandResult> {
     const r = await runCommand({ command, cwd: this.root, timeoutMs: options.timeoutMs, signal: options.signal });
-    if (r.kind === 'cancelled') throw Object.assign(new Error('the command was cancelled'), { name: 'AbortError' });
+    if (r.kind === 'cancelled') throw new CancelledError('the command was cancelled');
     const exitCode = r.kind === 'exited' ? r.exitCode : null;
     const note = r.kind === 'spawn-failed' ? `could not start: ${r.reason}\n` : r.kind === 'signalled' ? `ended by ${r.signal}\n` : '';
     return { exitCode, output: `${note}${r.output}`, timedOut: r.kind === 'timeout' };

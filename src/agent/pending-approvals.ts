@@ -1,19 +1,21 @@
 import type { ApprovalAnswer, ApprovalRequest } from './approvals';
 
-/** An edit or command of a run's agent that waits for a person: what every surface shows. */
+/** An edit, configuration change or command of a run's agent that waits for a person: what every surface shows. */
 export interface PendingApproval {
   readonly id: string;
   readonly runId: string;
   readonly kind: ApprovalRequest['kind'];
-  /** One line, e.g. "Edit src/app.ts". */
+  /** One line, e.g. "Edit src/app.ts", "Change configuration: .vscode/settings.json — …". */
   readonly title: string;
   /** A line summary of an edit, or the command line(s). */
   readonly summary: string;
-  /** An edit's workspace-relative path. */
+  /** An edit's (or configuration change's) workspace-relative path. */
   readonly path?: string;
   /** An edit's whole proposed text. */
   readonly proposed?: string;
   readonly creates?: boolean;
+  /** A configuration change: what changing the file can do. */
+  readonly effect?: string;
   /** A command's exact command line(s). */
   readonly command?: string;
   readonly cwd?: string;
@@ -44,7 +46,8 @@ interface Waiting {
  * request waits here until the first decision from any surface (the notification, the ISC
  * table, the palette) resolves it; the others then find it gone. Cancelling a run — or its
  * AbortSignal — denies what it left pending. "Always for this run" also approves the run's
- * other pending requests of the same kind, as it would have had they come a moment later.
+ * other pending requests of the same kind, as it would have had they come a moment later —
+ * except configuration changes, which are approved one at a time (see ApprovalPolicy).
  */
 export class PendingApprovals {
   private readonly waiting = new Map<string, Waiting>();
@@ -80,6 +83,7 @@ export class PendingApprovals {
       ...(request.path !== undefined ? { path: request.path } : {}),
       ...(request.proposed !== undefined ? { proposed: request.proposed } : {}),
       ...(request.creates ? { creates: true } : {}),
+      ...(request.effect !== undefined ? { effect: request.effect } : {}),
       ...(request.kind === 'command' ? { command: request.command ?? request.detail } : {}),
       ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
       createdAt: this.now().toISOString(),
@@ -108,7 +112,7 @@ export class PendingApprovals {
     const w = this.waiting.get(id);
     if (!w) return { decided: false, reason: 'it was already answered (or its run ended)' };
     this.settle(w, answer, via);
-    if (answer === 'always') {
+    if (answer === 'always' && w.approval.kind !== 'config') {
       for (const other of this.list(w.approval.runId)) {
         if (other.kind === w.approval.kind) this.settle(this.waiting.get(other.id)!, 'approve', `always for this run (${via})`);
       }

@@ -5,6 +5,7 @@ import { parseToolArguments } from '../llm/json-schema';
 import type { ToolCall, ToolDefinition } from '../llm/types';
 import type { ApprovalPolicy } from './approvals';
 import type { Checkpointer } from './checkpoint';
+import { classifyWrite, isGitPath } from './control-files';
 import { confinePath, PathEscapeError, type WorkspaceTools } from './workspace';
 
 const Path = z.string().min(1).describe('workspace-relative path');
@@ -34,7 +35,9 @@ const MAX_HITS = 100;
 /**
  * A specialist's tools for one packet: arguments checked against their schemas, paths
  * confined, edits and commands approved (and checkpointed before any change), every
- * change recorded as a FileEdit for the candidate.
+ * change recorded as a FileEdit for the candidate. `.git` is neither read nor written (its
+ * config can hold credentials, its hooks and config run commands), and a change to a file
+ * that steers what runs is asked as a configuration change of its own (control-files.ts).
  */
 export class AgentToolbox {
   readonly edits: FileEdit[] = [];
@@ -70,12 +73,12 @@ export class AgentToolbox {
   private async dispatch(name: AgentToolName, args: Record<string, string>, signal: AbortSignal): Promise<ToolOutcome> {
     switch (name) {
       case 'read_file': {
-        const text = await this.files.readFile(confinePath(args.path!));
+        const text = await this.files.readFile(await this.readable(args.path!));
         if (text === undefined) return { content: `no file ${args.path}`, isError: true };
         return { content: text.length > MAX_READ ? `${text.slice(0, MAX_READ)}\n[… ${text.length - MAX_READ} more characters]` : text, isError: false };
       }
       case 'list_files':
-        return { content: (await this.files.listFiles(confinePath(args.path ?? '.'), MAX_LIST)).join('\n') || '(no files)', isError: false };
+        return { content: (await this.files.listFiles(await this.readable(args.path ?? '.'), MAX_LIST)).filter((f) => !isGitPath(f)).join('\n') || '(no files)', isError: false };
       case 'search': {
         try {
           new RegExp(args.pattern!);
@@ -83,21 +86,22 @@ export class AgentToolbox {
           return { content: `"${args.pattern}" is not a valid regular expression`, isError: true };
         }
         const hits = await this.files.search(args.pattern!, { ...(args.glob ? { glob: args.glob } : {}), limit: MAX_HITS, signal });
-        return { content: hits.map((h) => `${h.file}:${h.line}: ${h.text}`).join('\n') || '(no matches)', isError: false };
+        const shown = hits.filter((h) => !isGitPath(h.file));
+        return { content: shown.map((h) => `${h.file}:${h.line}: ${h.text}`).join('\n') || '(no matches)', isError: false };
       }
       case 'edit_file': {
-        const path = confinePath(args.path!);
+        const { path, lands } = await this.writable(args.path!);
         const before = await this.files.readFile(path);
         if (before === undefined) return { content: `no file ${path}; use create_file`, isError: true };
         const at = before.indexOf(args.find!);
         if (at < 0) return { content: `the text to find does not occur in ${path}`, isError: true };
         if (before.indexOf(args.find!, at + 1) >= 0) return { content: `the text to find occurs more than once in ${path}; include more context`, isError: true };
         const after = before.slice(0, at) + args.replace! + before.slice(at + args.find!.length);
-        return this.write(path, before, after, signal);
+        return this.write(path, lands, before, after, signal);
       }
       case 'create_file': {
-        const path = confinePath(args.path!);
-        return this.write(path, await this.files.readFile(path), args.text!, signal);
+        const { path, lands } = await this.writable(args.path!);
+        return this.write(path, lands, await this.files.readFile(path), args.text!, signal);
       }
       case 'run_command': {
         const ok = await this.approvals.approve({ kind: 'command', title: `Run a command in ${this.files.root}`, detail: args.command!, command: args.command!, cwd: this.files.root }, signal);
@@ -113,15 +117,39 @@ export class AgentToolbox {
     }
   }
 
-  private async write(path: string, before: string | undefined, after: string, signal: AbortSignal): Promise<ToolOutcome> {
+  /** Where the path really lands (symlinks followed), when the workspace can tell. */
+  private async landing(path: string): Promise<string> {
+    return this.files.landingPath ? this.files.landingPath(path) : path;
+  }
+
+  /** A path the agent may read: confined, and not in `.git` (whose config can hold credentials in remote URLs). */
+  private async readable(requested: string): Promise<string> {
+    const path = confinePath(requested);
+    if (isGitPath(path) || isGitPath(await this.landing(path))) throw new PathEscapeError(requested, '.git is not readable by the agent');
+    return path;
+  }
+
+  /** A path the agent may write: confined, and not in `.git` however it is reached (a symlink, another case, Windows' trailing dots). */
+  private async writable(requested: string): Promise<{ path: string; lands: string }> {
+    const path = confinePath(requested);
+    const lands = await this.landing(path);
+    if (classifyWrite([path, lands]).kind === 'git') throw new PathEscapeError(requested, '.git is not writable by the agent: git runs its hooks and the commands its config names');
+    return { path, lands };
+  }
+
+  private async write(path: string, lands: string, before: string | undefined, after: string, signal: AbortSignal): Promise<ToolOutcome> {
     const kind = before === undefined ? 'create' : 'modify';
+    const target = classifyWrite([path, lands], { before, after });
+    const config = target.kind === 'config';
+    const title = config ? `Change configuration: ${path}${kind === 'create' ? ' (new file)' : ''} — ${target.effect}` : `${kind === 'create' ? 'Create' : 'Edit'} ${path}`;
     const ok = await this.approvals.approve(
-      { kind: 'edit', title: `${kind === 'create' ? 'Create' : 'Edit'} ${path}`, detail: diffSummary(path, before, after), path, proposed: after, creates: kind === 'create' },
+      { kind: config ? 'config' : 'edit', title, detail: diffSummary(path, before, after), path, proposed: after, creates: kind === 'create', ...(config ? { effect: target.effect } : {}) },
       signal,
     );
     if (!ok) {
-      this.denials.push(`edit: ${path}`);
-      return { content: `the ${kind === 'create' ? 'new file' : 'edit'} was not approved; do not try to work around it`, isError: true };
+      this.denials.push(`${config ? 'configuration' : 'edit'}: ${path}`);
+      const what = config ? 'configuration change' : kind === 'create' ? 'new file' : 'edit';
+      return { content: `the ${what} was not approved; do not try to work around it`, isError: true };
     }
     this.checkpoint.before(path, before);
     await this.files.writeFile(path, after);

@@ -11,15 +11,21 @@ export interface SearchSource {
   readFile(relative: string): Promise<string | undefined>;
 }
 
-const SEARCH_TIMEOUT_MS = 30_000;
+/** Long enough for a large workspace without ripgrep; a run's step never waits longer on one search. */
+export const SEARCH_TIMEOUT_MS = 30_000;
 
 /**
  * The agent's search tool, shared by the editor's and the command line's workspaces: the
  * verification engine's search (ripgrep, or its JS fallback) with the glob confined to the
  * workspace, and each hit's line read through `readFile`, so an open editor's unsaved text
  * is what the agent sees there.
+ *
+ * A search that outlives its deadline (a pattern that backtracks catastrophically, a huge
+ * workspace) is stopped and comes back to the model as an error it can act on; the JS
+ * search runs its regex in a worker, so the run's own timers and cancellation keep working
+ * while it searches.
  */
-export async function searchForAgent(source: SearchSource, pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
+export async function searchForAgent(source: SearchSource, pattern: string, options: { glob?: string; limit: number; signal: AbortSignal; timeoutMs?: number }): Promise<SearchHit[]> {
   const compiled = compilePattern(pattern);
   if (!compiled.ok) throw new Error(compiled.reason);
   if (options.glob !== undefined) {
@@ -27,7 +33,11 @@ export async function searchForAgent(source: SearchSource, pattern: string, opti
     if (!glob.ok) throw new PathEscapeError(options.glob, glob.reason);
   }
   const scope = SearchScope.create(source.root, options.glob, [], []);
-  const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs: SEARCH_TIMEOUT_MS, maxLocations: options.limit }, source.ripgrepPath);
+  const timeoutMs = options.timeoutMs ?? SEARCH_TIMEOUT_MS;
+  const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs, maxLocations: options.limit }, source.ripgrepPath);
+  if (outcome.kind === 'timeout') {
+    throw new Error(`the search for /${pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern}/ did not finish within ${timeoutMs / 1000} s and was stopped; use a simpler pattern (nested repetition like (a+)+ can take forever) or a narrower glob`);
+  }
   if (outcome.kind !== 'done') throw new Error(outcome.kind === 'error' ? outcome.reason : `search ${outcome.kind}`);
   const lines = new Map<string, string[]>();
   const hits: SearchHit[] = [];

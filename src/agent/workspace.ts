@@ -14,6 +14,12 @@ export interface WorkspaceTools {
   /** Writes the whole file, creating folders as needed. */
   writeFile(path: string, text: string): Promise<void>;
   deleteFile(path: string): Promise<void>;
+  /**
+   * Where a write to `path` really lands (symlinks followed), workspace-relative, so a link to
+   * `.git` or `.vscode` is refused or asked like the folder itself (see control-files.ts).
+   * Without it only the path as written is checked.
+   */
+  landingPath?(path: string): Promise<string>;
   runCommand(command: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<CommandResult>;
 }
 
@@ -33,6 +39,7 @@ export interface CommandResult {
 /** A path the agent asked for that is not inside the workspace; the tool call is refused. */
 export class PathEscapeError extends Error {
   override readonly name = 'PathEscapeError';
+  readonly code = 'path-escape';
   constructor(readonly requested: string, why: string) {
     super(`path "${requested}" is refused: ${why}`);
   }

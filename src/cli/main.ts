@@ -10,7 +10,9 @@ import { prdCheck } from './prd-check';
 import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
 import { LEARNING_USAGE, learningCommand } from './ratings';
+import { TRUST_USAGE, trustCommand } from './trust';
 import { defaultCliStoreFile, Store } from '../store/store';
+import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 
 /**
  * `ideal-state` on a terminal or in CI: the same core and store as the extension.
@@ -28,6 +30,7 @@ Commands:
 ${RUN_USAGE}
 ${MODELS_USAGE}
 ${LEARNING_USAGE}
+${TRUST_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -43,6 +46,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
+  if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return trustCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -85,9 +89,9 @@ export async function main(argv: string[], io: Output): Promise<number> {
 async function storeInfo(file: string, json: boolean, io: Output): Promise<number> {
   const store = await Store.open({ file });
   try {
-    for (const w of store.warnings) io.err(`warning: ${w.message}`);
+    printStoreWarnings(store, io.err);
     const info = { path: store.location, schemaVersion: store.schemaVersion, runs: store.runs.count(), readOnly: store.readOnly };
-    io.out(json ? JSON.stringify(info) : `store: ${info.path}\nschema: v${info.schemaVersion}\nruns: ${info.runs}\nmode: ${info.readOnly ? 'read-only' : 'read-write'}`);
+    io.out(json ? JSON.stringify({ ...info, warnings: storeWarningsJson(store) }) : `store: ${info.path}\nschema: v${info.schemaVersion}\nruns: ${info.runs}\nmode: ${info.readOnly ? 'read-only' : 'read-write'}`);
     return 0;
   } finally {
     store.close();

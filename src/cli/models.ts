@@ -10,10 +10,13 @@ import type { EffortLevel } from '../core/model';
 import { SETTINGS } from '../core/settings';
 import { checkModels, type CheckReport } from '../llm/check-model';
 import { formatCheckReport } from '../llm/check-model-text';
-import { isCancellation } from '../llm/errors';
+import { isCancellation } from '../core/errors';
 import type { ResolvedModels } from '../llm/resolve';
 import { defaultCliStoreFile, Store } from '../store/store';
+import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 import { lessonsOf, models } from './run';
+import { cliWorkspaceConfig } from './trust';
+import type { WorkspaceConfig } from '../node/workspace-config';
 
 type Output = { out: (s: string) => void; err: (s: string) => void; signal?: AbortSignal };
 
@@ -21,7 +24,9 @@ export const MODELS_USAGE = `  models check [--effort LEVEL] [--model M] [--prov
                  one tiny call of each shape the product makes (structured output, a tool call)
                  on the model of every role, resolved as \`run\` resolves them: what works, what
                  was adapted, what to change. Exit 0 every role works, 1 one does not, 2 usage
-                 or configuration error. --effort defaults to STANDARD; --provider openai|anthropic.`;
+                 or configuration error. --effort defaults to STANDARD; --provider openai|anthropic.
+                 The workspace's models file, capabilities and roles count once trusted (ideal-state
+                 trust), or with --trust-workspace for this invocation.`;
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -31,6 +36,7 @@ const OPTIONS = {
   model: { type: 'string' },
   provider: { type: 'string' },
   script: { type: 'string' },
+  'trust-workspace': { type: 'boolean', default: false },
 } as const;
 
 /** `ideal-state models check …`: Check Model on the command line. `argv` follows `models`. */
@@ -61,18 +67,20 @@ export async function modelsCommand(argv: string[], io: Output, env: NodeJS.Proc
   process.once('SIGINT', cancel);
   io.signal?.addEventListener('abort', cancel, { once: true });
   try {
+    printStoreWarnings(store, io.err);
     const logger = new MemoryLogger();
+    const config = cliWorkspaceConfig(workspace, env, v['trust-workspace'] === true, io);
     let resolved: ResolvedModels;
     try {
       // What the check's calls teach (a refused parameter) is kept in the store for later runs, as a run keeps it.
-      resolved = await models(v, workspace, env, store.readOnly ? { lessons: store.modelLessons.list(), logger } : lessonsOf(store, logger, undefined));
+      resolved = await models(v, workspace, env, config, store.readOnly ? { lessons: store.modelLessons.list(), logger } : lessonsOf(store, logger, undefined));
     } catch (error) {
       io.err(`ideal-state: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
     }
-    const report = await check(resolved, level.level, workspace, { ...io, signal: controller.signal }, logger, v.json === true);
+    const report = await check(resolved, level.level, config, { ...io, signal: controller.signal }, logger, v.json === true);
     if (!report) return 130;
-    if (v.json) io.out(JSON.stringify(report));
+    if (v.json) io.out(JSON.stringify({ ...report, warnings: storeWarningsJson(store) }));
     else for (const line of formatCheckReport(report)) io.out(line);
     return report.works ? 0 : 1;
   } finally {
@@ -83,9 +91,9 @@ export async function modelsCommand(argv: string[], io: Output, env: NodeJS.Proc
 }
 
 /** The check with the workspace's capabilities (each role's tier) and roles (each role's temperature), as a run reads them. */
-async function check(resolved: ResolvedModels, level: EffortLevel, workspace: string, io: Output, logger: MemoryLogger, json: boolean): Promise<CheckReport | undefined> {
-  const capabilities = loadCapabilities(await readOverride(workspace, WORKSPACE_CAPABILITIES_FILE));
-  const roleFiles = (await Promise.all(ROLE_IDS.map((id) => readOverride(workspace, `${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((f) => f !== undefined);
+async function check(resolved: ResolvedModels, level: EffortLevel, config: WorkspaceConfig, io: Output, logger: MemoryLogger, json: boolean): Promise<CheckReport | undefined> {
+  const capabilities = loadCapabilities(await config.read(WORKSPACE_CAPABILITIES_FILE));
+  const roleFiles = (await Promise.all(ROLE_IDS.map((id) => config.read(`${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((f) => f !== undefined);
   const roles = loadRoles(roleFiles);
   warn([...capabilities.problems, ...roles.problems], io);
   try {

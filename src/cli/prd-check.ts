@@ -1,31 +1,32 @@
 import * as fs from 'node:fs/promises';
-import { criterionData, formatDiagnostic, checkPrd } from '../prd';
+import { criterionData, formatDiagnostic, checkPrd, diagnostic, rangeOn, type PrdDiagnostic } from '../prd';
+import { isInputLimit, PRD_LIMITS, sizeText } from '../prd/limits';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
 /**
  * `ideal-state prd check <PRD.md> [--json]`: the PRD's diagnostics and ISC lint findings.
- * Exits 0 without errors (warnings allowed), 1 with errors, 2 when the file cannot be read.
+ * Exits 0 without errors (warnings allowed), 1 with errors, 2 when the file cannot be read:
+ * missing, or past an input limit (size, line length, frontmatter size, YAML depth or
+ * aliases), which is also a located diagnostic in the output.
  */
 export async function prdCheck(file: string | undefined, json: boolean, io: Output): Promise<number> {
   if (!file) {
     io.err('ideal-state: prd check needs a file: ideal-state prd check <PRD.md> [--json]');
     return 2;
   }
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`ideal-state: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  const read = await readPrdFile(file);
+  if (!read.ok && read.diagnostic === undefined) {
+    io.err(`ideal-state: cannot read ${file}: ${read.reason}`);
     return 2;
   }
-  const { document, diagnostics } = checkPrd(text);
+  const { document, diagnostics } = read.ok ? checkPrd(read.text) : { document: undefined, diagnostics: [read.diagnostic!] };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (json) {
     io.out(
       JSON.stringify({
         diagnostics: diagnostics.map(({ line, column, severity, message, rule }) => ({ line, column, severity, message, rule })),
-        criteria: document.criteria.map((c) => {
+        criteria: (document?.criteria ?? []).map((c) => {
           const d = criterionData(c);
           return { id: d.id, text: d.text, checked: d.checked, anti: d.kind === 'anti-criterion', priority: d.priority, source: d.source, ...(d.domain ? { domain: d.domain } : {}), verify: d.verify ?? null, line: c.line + 1 };
         }),
@@ -34,7 +35,26 @@ export async function prdCheck(file: string | undefined, json: boolean, io: Outp
   } else {
     for (const d of diagnostics) io.out(formatDiagnostic(file, d));
     const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
-    io.out(`${file}: ${document.criteria.length} criteria, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+    io.out(`${file}: ${document?.criteria.length ?? 0} criteria, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   }
+  if (diagnostics.some(isInputLimit)) return 2;
   return errors > 0 ? 1 : 0;
+}
+
+/**
+ * A PRD's text, unless it cannot be read. The parser judges the size limit (in characters,
+ * as the editor does); a file too large to be within it however it is encoded (4 bytes a
+ * character at most) is refused before it is read, with the same kind of located diagnostic.
+ */
+export async function readPrdFile(file: string): Promise<{ ok: true; text: string } | { ok: false; reason: string; diagnostic?: PrdDiagnostic }> {
+  try {
+    const size = (await fs.stat(file)).size;
+    if (size > PRD_LIMITS.maxChars * 4) {
+      const message = `this file is ${sizeText(size)}, over the ${sizeText(PRD_LIMITS.maxChars)} a PRD may have, and is not read; split it or move long content out of it`;
+      return { ok: false, reason: message, diagnostic: diagnostic('error', 'prd-too-large', rangeOn(0, 0), message) };
+    }
+    return { ok: true, text: await fs.readFile(file, 'utf8') };
+  } catch (error) {
+    return { ok: false, reason: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { formatFigures, LearningService } from '../core/learning';
 import { Store } from '../store/store';
+import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage } from './store-warnings';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
@@ -37,12 +38,12 @@ export async function learningCommand(positionals: readonly string[], args: Lear
   }
   const store = await Store.open({ file: args.store });
   try {
-    for (const w of store.warnings) io.err(`warning: ${w.message}`);
+    printStoreWarnings(store, io.err, { skipReadOnly: verb === 'import' });
     const learning = new LearningService(store, { version: await productVersion() });
     if (verb === 'import') {
       if (store.readOnly) {
-        io.err('ideal-state: the store is open read-only (another window or process is writing to it); nothing was imported');
-        return 1;
+        io.err(storeBusyMessage(store, 'Nothing was imported.'));
+        return STORE_BUSY_EXIT_CODE;
       }
       const result = noun === 'ratings' ? learning.importRatings(text) : learning.importReflections(text);
       for (const p of result.problems) io.err(`${file}:${p.line}: skipped: ${p.message}`);

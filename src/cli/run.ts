@@ -26,6 +26,9 @@ import { ModelRouter } from '../llm/router';
 import { nodeTextFiles } from '../node/node-text-files';
 import { toCoreCriterion } from '../prd/to-core';
 import { defaultCliStoreFile, Store } from '../store/store';
+import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage, storeWarningsJson } from './store-warnings';
+import type { WorkspaceConfig } from '../node/workspace-config';
+import { cliWorkspaceConfig, trustCommandFor } from './trust';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
@@ -45,13 +48,18 @@ export const RUN_USAGE = `  run "REQUEST" [--effort LEVEL|AUTO]   run The Algori
   run --prd FILE [--effort LEVEL]        run it on a PRD: its criteria are the spec
   run --resume RUN_ID                    continue a run from its last committed step
   bundle RUN_ID --out DIR                export a run bundle (manifest, artifacts, PRD, reports, events)
-  undo RUN_ID                            put back every file the run changed, as it was before
+  undo RUN_ID                            put back every file the run changed (its PRD too), as it was before
 
 Run options:
-  --approve edits,commands   approve the agent's edits and/or commands without asking
+  --approve edits,commands   approve the agent's edits and/or commands without asking (never a change
+                             to configuration such as .vscode or .ideal-state: asked each time)
   --model M                  model name (or configured model id)
   --provider P               openai | anthropic | scripted (with --script FILE, labelled scripted)
-  Exit codes: 0 COMPLETE, 1 FAILED, 2 usage error, 3 BUDGET_EXHAUSTED, 4 BLOCKED, 130 CANCELLED.`;
+  --trust-workspace          use the workspace's models file, capabilities, phase graph and roles for this
+                             invocation without \`ideal-state trust\` (a models file still names only
+                             OPENAI_API_KEY, ANTHROPIC_API_KEY or IDEAL_STATE_<NAME>_KEY)
+  Exit codes: 0 COMPLETE, 1 FAILED, 2 usage error, 3 BUDGET_EXHAUSTED, 4 BLOCKED, 5 store busy (another
+  process is writing the store; nothing was run), 130 CANCELLED.`;
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -65,6 +73,7 @@ const OPTIONS = {
   script: { type: 'string' },
   resume: { type: 'string' },
   out: { type: 'string' },
+  'trust-workspace': { type: 'boolean', default: false },
 } as const;
 
 /** `ideal-state run …` and `ideal-state bundle …`. */
@@ -89,6 +98,11 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   }
   const approve = new Set((v.approve ?? '').split(',').map((s) => s.trim()).filter(Boolean));
   for (const a of approve) {
+    if (a === 'config' || a === 'configuration') {
+      // Not a blanket flag on purpose: each change to a file that steers what runs is the person's (issue 15).
+      io.err('ideal-state: --approve cannot approve configuration changes (.vscode, .ideal-state, package.json scripts, git hooks, CI…): each one is asked on the terminal and denied without one; .git is never written');
+      return 2;
+    }
     if (a !== 'edits' && a !== 'commands') {
       io.err(`ideal-state: --approve takes "edits", "commands" or "edits,commands", not "${a}"`);
       return 2;
@@ -103,13 +117,14 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);
   try {
+    printStoreWarnings(store, io.err, { skipReadOnly: true });
     if (store.readOnly) {
-      io.err('ideal-state: the store is open in another process (read-only here); close it and try again');
-      return 1;
+      io.err(storeBusyMessage(store, 'Nothing was run.'));
+      return STORE_BUSY_EXIT_CODE;
     }
     let level: EffortLevel;
     let text = request;
-    let prd: { path: string; criteria: import('../core/model').AnyCriterion[] } | undefined;
+    let prd: { path: string; criteria: import('../core/model').AnyCriterion[]; maxIterations?: number } | undefined;
     const existing = v.resume ? store.runs.get(v.resume) : undefined;
     if (v.resume) {
       if (!existing) {
@@ -138,7 +153,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
           io.err(`ideal-state: fix the PRD's errors first (ideal-state prd check ${rel})`);
           return 2;
         }
-        prd = { path: rel, criteria: read.criteria };
+        prd = { path: rel, criteria: read.criteria, ...(read.maxIterations !== undefined ? { maxIterations: read.maxIterations } : {}) };
         text ||= read.title ?? rel;
       }
       const chosen = pickLevel(v.effort, text, table);
@@ -151,9 +166,10 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
 
     const logger = new MemoryLogger();
+    const config = cliWorkspaceConfig(workspace, env, v['trust-workspace'] === true, io);
     let resolved: ResolvedModels;
     try {
-      resolved = await models(v, workspace, env, lessonsOf(store, logger, v.json === true ? undefined : io));
+      resolved = await models(v, workspace, env, config, lessonsOf(store, logger, v.json === true ? undefined : io));
     } catch (error) {
       io.err(`ideal-state: ${error instanceof Error ? error.message : String(error)}`);
       return 2;
@@ -168,6 +184,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       approver,
       autoApproveEdits: approve.has('edits'),
       allowCommands: approve.has('commands') ? ['*'] : [],
+      readOverride: (rel) => config.read(rel),
       logger,
       version: await productVersion(),
       onEvent: (e) => {
@@ -177,7 +194,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     });
     for (const p of problems) io.err(`warning: ${formatProblem(p)}`);
     const result = v.resume ? await engine.resume(v.resume, controller.signal) : await engine.start({ request: text, effort: level, ...(prd ? { prd } : {}), workspaceFolder: workspace }, controller.signal);
-    report(result, v.json === true, io);
+    report(result, v.json === true, io, storeWarningsJson(store));
     return EXIT_CODES[result.state];
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -211,33 +228,43 @@ export function lessonsOf(store: Store, logger: MemoryLogger, io: Output | undef
   };
 }
 
-/** The models: `--provider scripted --script FILE`, else the workspace models file, else the environment. */
-export async function models(v: { provider?: string; script?: string; model?: string }, workspace: string, env: NodeJS.ProcessEnv, adapting: Adapting = {}): Promise<ResolvedModels> {
+/**
+ * The models: `--provider scripted --script FILE`, else the workspace models file when its
+ * content is trusted (`config` says what it ignored), else the environment.
+ */
+export async function models(v: { provider?: string; script?: string; model?: string }, workspace: string, env: NodeJS.ProcessEnv, config: WorkspaceConfig, adapting: Adapting = {}): Promise<ResolvedModels> {
   if (v.provider === 'scripted') {
     if (!v.script) throw new Error('--provider scripted needs --script FILE');
     const script = path.resolve(v.script);
-    const config = LlmConfig.parse({ version: 1, providers: [{ id: 'scripted', kind: 'scripted', script }], models: [{ id: 'scripted', provider: 'scripted', model: path.basename(script) }], routing: { default: 'scripted' } });
-    return resolveModels(config, { env });
+    const scripted = LlmConfig.parse({ version: 1, providers: [{ id: 'scripted', kind: 'scripted', script }], models: [{ id: 'scripted', provider: 'scripted', model: path.basename(script) }], routing: { default: 'scripted' } });
+    return resolveModels(scripted, { env });
   }
   if (v.provider !== undefined && v.provider !== 'openai' && v.provider !== 'anthropic') throw new Error(`--provider is openai, anthropic or scripted, not "${v.provider}"`);
-  const file = path.join(workspace, SETTINGS.modelsConfigFile.default);
-  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (text !== undefined && v.provider === undefined) {
-    const parsed = parseLlmConfig(file, text);
-    if (!parsed.ok) throw new Error(parsed.problems.map(formatProblem).join('\n'));
+  const read = v.provider === undefined ? await config.read(SETTINGS.modelsConfigFile.default) : undefined;
+  if (read !== undefined) {
+    const file = path.join(workspace, SETTINGS.modelsConfigFile.default);
+    // Used with --trust-workspace, a file the user has not read may not choose which key goes where.
+    const parsed = parseLlmConfig(file, read.text, { untrusted: read.trust === 'flag' });
+    if (!parsed.ok) {
+      const keyRuleOnly = read.trust === 'flag' && parseLlmConfig(file, read.text).ok;
+      const fix = keyRuleOnly ? `\n(run \`${trustCommandFor(workspace, read.file)}\` after reading it to use the file as it is)` : '';
+      throw new Error(`${parsed.problems.map(formatProblem).join('\n')}${fix}`);
+    }
     return resolveModels(parsed.value, { env, ...adapting, ...(v.model ? { model: v.model } : {}), baseDir: workspace });
   }
   return resolveModels(undefined, { env, ...adapting, ...(v.model ? { model: v.model } : {}), ...(v.provider ? { provider: v.provider as 'openai' | 'anthropic' } : {}) });
 }
 
-/** Asks on the terminal: [y]es, [n]o, [a]lways for this run. */
+/** Asks on the terminal: [y]es, [n]o, [a]lways for this run (a configuration change: yes or no, each one). */
 function terminalApprover(io: Output): Approver {
   return {
     async ask(request, signal): Promise<ApprovalAnswer> {
       io.err(`\n${request.title}\n${request.detail}`);
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {
-        const answer = (await rl.question('Approve? [y]es / [n]o / [a]lways for this run: ', { signal })).trim().toLowerCase();
+        const config = request.kind === 'config';
+        const answer = (await rl.question(config ? 'Approve this configuration change? [y]es / [n]o (asked for each one): ' : 'Approve? [y]es / [n]o / [a]lways for this run: ', { signal })).trim().toLowerCase();
+        if (config) return answer.startsWith('y') ? 'approve' : 'deny';
         return answer.startsWith('a') ? 'always' : answer.startsWith('y') ? 'approve' : 'deny';
       } finally {
         rl.close();
@@ -246,7 +273,7 @@ function terminalApprover(io: Output): Approver {
   };
 }
 
-function report(result: RunResult, json: boolean, io: Output): void {
+function report(result: RunResult, json: boolean, io: Output, warnings: ReturnType<typeof storeWarningsJson>): void {
   const byId = new Map((result.report?.results ?? []).map((r) => [r.criterionId, r]));
   if (json) {
     io.out(
@@ -260,6 +287,7 @@ function report(result: RunResult, json: boolean, io: Output): void {
         criteria: result.criteria.map((c) => ({ id: c.id, kind: c.kind, text: c.text, priority: c.priority, status: c.status, outcome: byId.get(c.id)?.outcome ?? null, evidence: byId.get(c.id)?.evidence ?? null, failureLabel: byId.get(c.id)?.failureLabel ?? null })),
         unmet: result.unmet.map((c) => c.id),
         bestReportId: result.bestReportId ?? null,
+        warnings,
       }),
     );
     return;
@@ -273,6 +301,7 @@ function report(result: RunResult, json: boolean, io: Output): void {
 async function withStoredRun(runId: string, storeFile: string, io: Output, work: (store: Store) => Promise<number>): Promise<number> {
   const store = await Store.open({ file: storeFile });
   try {
+    printStoreWarnings(store, io.err);
     if (!store.runs.get(runId)) {
       io.err(`ideal-state: no run ${runId} in ${store.location}`);
       return 2;
@@ -301,8 +330,13 @@ async function undo(runId: string | undefined, storeFile: string, workspace: str
     return 2;
   }
   return withStoredRun(runId, storeFile, io, async (store) => {
-    const restored = await undoRunChanges(new StoreRunStorage(store).checkpoints(runId), new NodeWorkspace(workspace));
-    io.out(json ? JSON.stringify({ runId, restored }) : restored.length > 0 ? `restored ${restored.length} file(s): ${restored.join(', ')}` : 'the run changed no files');
+    const { changed, left } = await undoRunChanges(new StoreRunStorage(store).checkpoints(runId), new NodeWorkspace(workspace));
+    // A file edited after the run (its PRD) is left as it is, and said so.
+    if (json) io.out(JSON.stringify({ runId, restored: changed, left, warnings: storeWarningsJson(store) }));
+    else {
+      io.out(changed.length > 0 ? `restored ${changed.length} file(s): ${changed.join(', ')}` : left.length > 0 ? 'no file restored' : 'the run changed no files');
+      for (const l of left) io.err(`ideal-state: ${l.path} not restored: ${l.reason}`);
+    }
     return 0;
   });
 }

@@ -2,17 +2,20 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProblem } from '../core/data-file';
+import { isCancellation } from '../core/errors';
 import { loadEffortTable, resolveEffortLevel } from '../core/effort-table';
 import type { AnyCriterion, EffortLevel } from '../core/model';
 import { SETTINGS } from '../core/settings';
-import { checkPrd, formatDiagnostic, toCoreCriterion, writeOutcomes } from '../prd';
+import { checkPrd, diagnostic, formatDiagnostic, rangeOn, toCoreCriterion, writeOutcomes, type PrdDiagnostic } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
 import { effortOf } from '../verify/effort';
 import { verifyCriteria } from '../verify/engine';
-import { isVerifyCancellation } from '../verify/errors';
 import { recordVerification } from '../verify/store-verification';
 import type { CommandApprover, VerifyHost } from '../verify/types';
+import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
+import { readPrdFile } from './prd-check';
 import { formatJson, formatTable } from './verify-output';
+import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 
 export interface VerifyIo {
   out: (s: string) => void;
@@ -36,13 +39,17 @@ Options:
   --store FILE       the store to record the verification report in (default: the workspace's store)
   --no-store         record nothing
   --timeout SECONDS  per criterion, unless its method sets one (default 300)
-  --yes              run the PRD's commands without asking, even on a terminal
+  --yes              run every command of the PRD without asking (on a terminal or in CI)
   --no-commands      run no command, task or test (those criteria are UNKNOWN)
   --rg PATH          the ripgrep binary for Grep (default: rg on PATH, else a built-in search)
 
-The PRD's commands (CLI, Test, Task) run in the workspace with secrets removed from their
-environment. On a terminal they are listed and need a "y" once; without a terminal (CI)
-they run, because running them is what \`verify\` is for.
+The PRD's commands (CLI, Test, Task, a Static command) run in the workspace with secrets
+removed from their environment. On a terminal they are listed and need a "y" once. Without
+a terminal (CI) only the commands that ${VERIFY_COMMANDS_FILE} allows run: exact
+commands or patterns in its \`commands:\` list, where * never spans a shell operator
+(\`npm run *\` allows \`npm run lint\`, never \`npm run lint && curl …\`); the others are
+not run, their criteria are UNKNOWN, and the output names each skipped command and why.
+\`--yes\` runs them all.
 `;
 
 export async function verifyCommand(argv: string[], io: VerifyIo): Promise<number> {
@@ -90,33 +97,27 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     return 2;
   }
 
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    io.err(`ideal-state verify: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  const read = await readPrdFile(file);
+  if (!read.ok) {
+    if (read.diagnostic) return badInput(io, values.json, file, [read.diagnostic], `${file} is not read`);
+    io.err(`ideal-state verify: cannot read ${file}: ${read.reason}`);
     return 2;
   }
+  const text = read.text;
   const { document, diagnostics } = checkPrd(text);
   const errors = diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
-    for (const d of errors) io.err(formatDiagnostic(file, d));
-    io.err(`ideal-state verify: ${file} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} before verifying`);
-    return 2;
+    return badInput(io, values.json, file, errors, `${file} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} before verifying`);
   }
   const now = new Date();
   const criteria: AnyCriterion[] = [];
   for (const c of document.criteria) {
     const core = toCoreCriterion(c, now.toISOString());
-    if (!core.ok) {
-      io.err(`${file}:${c.line + 1}:1: error: ${core.message}`);
-      return 2;
-    }
+    if (!core.ok) return badInput(io, values.json, file, [diagnostic('error', 'invalid-criterion', rangeOn(c.line, 0), core.message)], `${file} has a criterion that cannot be verified`);
     criteria.push(core.criterion);
   }
   if (criteria.length === 0) {
-    io.err(`ideal-state verify: ${file} has no criteria to verify`);
-    return 2;
+    return badInput(io, values.json, file, [diagnostic('error', 'no-criteria', rangeOn(0, 0), 'no criteria to verify; add "- [ ] ISC-1: …" lines under "## Ideal State Criteria"')], `${file} has no criteria to verify`);
   }
 
   const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
@@ -134,13 +135,32 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
   }
   const parallelism = effortTable.table.levels[effort].parallelism;
 
+  // Without a terminal, the committed allow-list decides which commands run (unless --yes or --no-commands).
+  let allowed: VerifyCommands | undefined;
+  if (!values.yes && !values['no-commands'] && !io.ask) {
+    const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
+    const listText = await fs.readFile(listFile, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+    if (listText instanceof Error) {
+      io.err(`ideal-state verify: cannot read ${listFile}: ${listText.code ?? listText.message}`);
+      return 2;
+    }
+    if (listText !== undefined) {
+      allowed = readVerifyCommands(VERIFY_COMMANDS_FILE, listText);
+      if (!allowed.ok) {
+        for (const p of allowed.problems) io.err(formatProblem(p));
+        io.err(`ideal-state verify: ${VERIFY_COMMANDS_FILE} cannot be read; fix it, or pass --yes or --no-commands`);
+        return 2;
+      }
+    }
+  }
+
   const prdAbsolute = path.resolve(file);
   const prdRelative = path.relative(workspace, prdAbsolute);
   const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
   const host: VerifyHost = {
     workspaceRoot: workspace,
     ...(values.rg ? { ripgrepPath: path.resolve(values.rg) } : {}),
-    approver: approver(values.yes, values['no-commands'], io),
+    approver: approver(values.yes, values['no-commands'], io, allowed),
   };
   let set;
   try {
@@ -152,8 +172,8 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
       criteriaVersion: document.meta.criteriaVersion ?? 1,
     });
   } catch (error) {
-    if (isVerifyCancellation(error)) {
-      io.err(`ideal-state verify: ${error.message}`);
+    if (isCancellation(error)) {
+      io.err(`ideal-state verify: ${error instanceof Error ? error.message : 'verification was cancelled'}`);
       return 130;
     }
     throw error;
@@ -169,11 +189,15 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     }
   }
   let stored: { runId: string; reportId: string; store: string } | undefined;
+  let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
   if (!values['no-store']) {
     const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace);
     try {
       const store = await Store.open({ file: storeFile });
       try {
+        // A busy store changes no exit code: the criteria's verdict is what verify reports.
+        printStoreWarnings(store, io.err);
+        storeWarnings = storeWarningsJson(store);
         const r = recordVerification(store, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document, text, criteria, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
         if (r.stored) stored = { runId: r.runId, reportId: r.reportId, store: store.location };
         else io.err(`warning: verification report not stored: ${r.reason}`);
@@ -185,14 +209,31 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     }
   }
 
-  io.out(values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}) }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) }));
+  // The table says it on stdout; next to JSON (often sent to a file in CI) the log says it.
+  const skipped = set.commands?.refused ?? [];
+  if (values.json && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
+  io.out(values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) }));
   return set.passed ? 0 : 1;
 }
 
-/** --no-commands refuses; --yes or no terminal allows; on a terminal the user is asked once. */
-function approver(yes: boolean, noCommands: boolean, io: VerifyIo): CommandApprover | undefined {
+/**
+ * --no-commands refuses; --yes allows; on a terminal the user is asked once; without one
+ * (CI) only what the committed allow-list names runs, so a command a model wrote into a PRD
+ * never runs unasked (issue 15).
+ */
+function approver(yes: boolean, noCommands: boolean, io: VerifyIo, allowed: VerifyCommands | undefined): CommandApprover | undefined {
   if (noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
-  if (yes || !io.ask) return undefined;
+  if (yes) return undefined;
+  if (!io.ask) {
+    const list = allowed?.ok ? allowed.list : undefined;
+    return {
+      approve: async (commands) => ({
+        approved: true,
+        only: list ? commands.filter((c) => list.match(c) !== undefined) : [],
+        reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
+      }),
+    };
+  }
   const ask = io.ask;
   return {
     async approve(commands) {
@@ -209,6 +250,20 @@ async function isDirectory(p: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Bad input ends verify with 2, never with 1 ("a criterion did not pass"): each problem on
+ * stderr as file:line:column, and with --json one object on stdout that CI can read.
+ */
+function badInput(io: VerifyIo, json: boolean, file: string, problems: readonly PrdDiagnostic[], summary: string): number {
+  for (const d of problems) io.err(formatDiagnostic(file, d));
+  io.err(`ideal-state verify: ${summary}`);
+  if (json) {
+    const diagnostics = problems.map(({ line, column, severity, message, rule }) => ({ file, line, column, severity, message, rule }));
+    io.out(JSON.stringify({ passed: false, error: { code: 'bad-input', message: summary }, diagnostics }));
+  }
+  return 2;
 }
 
 /** Never a half-written PRD: write beside it, then rename over it. */

@@ -1,5 +1,6 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
+import { DATA_FILE_YAML_LIMITS, parseYamlBounded } from './yaml-bounded';
 
 /** A problem in a data file, located so the user can jump to it and fix it. */
 export interface DataFileProblem {
@@ -20,22 +21,18 @@ export function formatProblem(p: DataFileProblem): string {
 }
 
 /**
- * Parses a YAML data file and validates it against a schema. Syntax errors and schema
- * violations both come back as problems with file, line, column and field — never thrown.
+ * Parses a YAML data file and validates it against a schema. Syntax errors, schema
+ * violations and the input limits (size, nesting depth, alias expansion: yaml-bounded.ts)
+ * all come back as problems with file, line, column and field — never thrown.
  */
 export function parseYamlDataFile<S extends z.ZodType>(file: string, text: string, schema: S): DataFileResult<z.output<S>> {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      ok: false,
-      problems: doc.errors.map((e) => {
-        const pos = lineCounter.linePos(e.pos[0]);
-        return { file, line: pos.line, column: pos.col, message: firstLine(e.message) };
-      }),
-    };
+  const yaml = parseYamlBounded(text, lineCounter, DATA_FILE_YAML_LIMITS);
+  if (yaml.errors.length > 0 || !yaml.document) {
+    return { ok: false, problems: yaml.errors.map((e) => ({ file, line: e.line, column: e.col, message: e.message })) };
   }
-  const data: unknown = doc.toJS();
+  const doc = yaml.document;
+  const data: unknown = yaml.value;
   const parsed = schema.safeParse(data);
   if (parsed.success) return { ok: true, value: parsed.data };
   return {
@@ -53,10 +50,6 @@ export function parseYamlDataFile<S extends z.ZodType>(file: string, text: strin
       };
     }),
   };
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
 }
 
 /** Start offset of the deepest node on `path` that exists (the key, when the value is missing). */

@@ -1,7 +1,8 @@
+import { isCancellation } from '../core/errors';
 import type { Logger } from '../core/log';
 import type { RunEvent } from '../core/model';
 import { applyLessons, LESSON_PARAMS, type LessonParam, type ModelCapabilities, type ModelLesson } from './catalogue';
-import { isCancellation, LlmProviderError, redact } from './errors';
+import { LlmProviderError, redact } from './errors';
 import { chatWithPromptTools } from './prompt-tools';
 import type { ChatRequest, ChatResponse, LanguageModel } from './types';
 import type { RunEventContext } from './usage';

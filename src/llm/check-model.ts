@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { isCancellation } from '../core/errors';
 import type { Logger } from '../core/log';
 import type { EffortLevel } from '../core/model';
 import { extendCatalogue, findModel, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { adviceFor, catalogueStatusOf, configuredStatusOf, errorCode, unavailableFailure, type CatalogueStatus, type CheckFailure } from './check-model-advice';
 import { routeFor, type ProviderConfig } from './config';
-import { isCancellation, LlmCancelledError, LlmTimeoutError, LlmTruncatedError } from './errors';
+import { LlmCancelledError, LlmTimeoutError, LlmTruncatedError } from './errors';
 import { parseToolArguments } from './json-schema';
 import type { PriceTable } from './prices';
 import type { ResolvedModels } from './resolve';

@@ -131,9 +131,56 @@ export const LlmConfig = z
 export type LlmConfig = z.infer<typeof LlmConfig>;
 export type LlmConfigInput = z.input<typeof LlmConfig>;
 
-/** Parses a model configuration file (YAML or JSON); problems carry file, line and field. */
-export function parseLlmConfig(file: string, text: string): DataFileResult<LlmConfig> {
-  return parseYamlDataFile(file, text, LlmConfig);
+/** The key variable a provider of each kind reads when its file names none. */
+export const DEFAULT_KEY_ENV: Partial<Record<ProviderConfig['kind'], string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+/** Each vendor's key, and the one host it belongs to. */
+export const VENDOR_KEY_HOSTS: Readonly<Record<string, string>> = { OPENAI_API_KEY: 'api.openai.com', ANTHROPIC_API_KEY: 'api.anthropic.com' };
+const VENDOR_BASE_URL: Partial<Record<ProviderConfig['kind'], string>> = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' };
+
+/** A variable made for this product, so a file naming it cannot reach a key made for something else. */
+export const PRODUCT_KEY_ENV = /^IDEAL_STATE_[A-Z0-9_]+_KEY$/;
+export const ALLOWED_KEY_ENV_TEXT = 'OPENAI_API_KEY, ANTHROPIC_API_KEY or IDEAL_STATE_<NAME>_KEY';
+
+/** Whether a models file that is not trusted may name this key variable. */
+export function isAllowedKeyEnv(name: string): boolean {
+  return name in VENDOR_KEY_HOSTS || PRODUCT_KEY_ENV.test(name);
+}
+
+/**
+ * The key rule for a models file used without trust in its content (`--trust-workspace`):
+ * a key variable only from the allow-list, and a vendor's key only to that vendor (over
+ * HTTPS) or to this machine. A planted file otherwise sends any secret of the environment,
+ * or the user's OpenAI key, to a server of its choosing.
+ */
+function untrustedKeyRule(config: LlmConfig, ctx: z.RefinementCtx): void {
+  config.providers.forEach((p, i) => {
+    const name = p.apiKeyEnv ?? DEFAULT_KEY_ENV[p.kind];
+    if (name === undefined) return;
+    if (!isAllowedKeyEnv(name)) {
+      ctx.addIssue({ code: 'custom', path: ['providers', i, 'apiKeyEnv'], message: `${name} is not a key variable a models file may name before you trust it (allowed: ${ALLOWED_KEY_ENV_TEXT}); trust the file to use it` });
+      return;
+    }
+    const target = p.baseUrl ?? VENDOR_BASE_URL[p.kind];
+    if (target === undefined || PRODUCT_KEY_ENV.test(name) || isLoopback(target)) return;
+    const url = new URL(target);
+    if (url.protocol === 'https:' && url.hostname === VENDOR_KEY_HOSTS[name]) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['providers', i, p.baseUrl ? 'baseUrl' : 'kind'],
+      message: `a models file you have not trusted may send ${name} only to https://${VENDOR_KEY_HOSTS[name]} or this machine, not to ${url.protocol}//${url.host}; name an IDEAL_STATE_<NAME>_KEY variable for this server, or trust the file`,
+    });
+  });
+}
+
+const UntrustedLlmConfig = LlmConfig.superRefine(untrustedKeyRule);
+
+/**
+ * Parses a model configuration file (YAML or JSON); problems carry file, line and field.
+ * `untrusted`: the file's content was not trusted by the user, so the key rule applies.
+ */
+export function parseLlmConfig(file: string, text: string, options: { untrusted?: boolean } = {}): DataFileResult<LlmConfig> {
+  return parseYamlDataFile(file, text, options.untrusted ? UntrustedLlmConfig : LlmConfig);
 }
 
 /** The model id routed to a role at an effort level: the level's route, else the default, else the first model. */

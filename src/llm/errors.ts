@@ -3,28 +3,24 @@
  * Messages never carry an API key or the user's content.
  */
 export abstract class LlmError extends Error {
+  /** What callers test (src/core/errors.ts); the class name is only for people reading a stack. */
   abstract readonly code: string;
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
+  override name = 'LlmError';
 }
 
 /** The caller cancelled (AbortSignal). Not a failure: nothing is retried, nothing escalates. */
 export class LlmCancelledError extends LlmError {
   readonly code = 'cancelled';
+  override readonly name = 'LlmCancelledError';
   constructor(readonly model: string) {
     super(`call to ${model} was cancelled`);
   }
 }
 
-export function isCancellation(error: unknown): error is LlmCancelledError {
-  return error instanceof LlmCancelledError;
-}
-
 /** No reply within the timeout, after the provider's own retries. */
 export class LlmTimeoutError extends LlmError {
   readonly code = 'timeout';
+  override readonly name = 'LlmTimeoutError';
   constructor(readonly model: string, readonly timeoutMs: number | undefined) {
     super(`${model} did not answer within ${timeoutMs === undefined ? 'the timeout' : `${timeoutMs} ms`}`);
   }
@@ -35,6 +31,7 @@ export type ProviderFailure = 'auth' | 'rate-limit' | 'server' | 'bad-request' |
 /** The provider failed: an HTTP error after retries, a refused connection, a reply that cannot be read. */
 export class LlmProviderError extends LlmError {
   readonly code = 'provider';
+  override readonly name = 'LlmProviderError';
   constructor(
     readonly model: string,
     readonly failure: ProviderFailure,
@@ -55,6 +52,7 @@ export class LlmProviderError extends LlmError {
  */
 export class LlmRefusalError extends LlmError {
   readonly code = 'refusal';
+  override readonly name = 'LlmRefusalError';
   constructor(
     readonly model: string,
     /** The model's own refusal text, when it gave one (may be empty). */
@@ -70,6 +68,7 @@ export class LlmRefusalError extends LlmError {
  */
 export class LlmTruncatedError extends LlmError {
   readonly code = 'truncated';
+  override readonly name = 'LlmTruncatedError';
   constructor(
     readonly model: string,
     /** The output cap the call was made with. */
@@ -84,6 +83,7 @@ export class LlmTruncatedError extends LlmError {
 /** The model is past its provider's shutdown date: refused before any call. */
 export class ModelRetiredError extends LlmError {
   readonly code = 'model-retired';
+  override readonly name = 'ModelRetiredError';
   constructor(
     readonly model: string,
     readonly shutdown: string,
@@ -101,6 +101,7 @@ export interface OutputIssue {
 /** The model's structured output did not match the schema, even after the repair retry. */
 export class StructuredOutputError extends LlmError {
   readonly code = 'invalid-output';
+  override readonly name = 'StructuredOutputError';
   constructor(
     readonly model: string,
     readonly schemaName: string,
@@ -114,6 +115,7 @@ export class StructuredOutputError extends LlmError {
 /** A scripted provider's script is wrong or used up; names the file and the step. */
 export class ScriptError extends LlmError {
   readonly code = 'script';
+  override readonly name = 'ScriptError';
   constructor(
     readonly file: string,
     readonly step: number | undefined,
@@ -126,6 +128,7 @@ export class ScriptError extends LlmError {
 /** The model configuration cannot serve the request (unknown model, missing key, bad file). */
 export class LlmConfigError extends LlmError {
   readonly code = 'config';
+  override readonly name = 'LlmConfigError';
 }
 
 /** Removes secrets, and anything shaped like an API key, from a text bound for a message or log. */
@@ -148,6 +151,7 @@ export type BudgetUnit = 'tokens' | 'usd';
  */
 export class BudgetExceededError extends LlmError {
   readonly code = 'budget';
+  override readonly name = 'BudgetExceededError';
   constructor(
     readonly model: string,
     readonly scope: BudgetScope,
@@ -169,6 +173,7 @@ export class BudgetExceededError extends LlmError {
 /** A tool call's arguments do not match the tool's schema; names the tool and the fields. */
 export class ToolArgumentsError extends LlmError {
   readonly code = 'tool-arguments';
+  override readonly name = 'ToolArgumentsError';
   constructor(
     readonly tool: string,
     readonly callId: string,

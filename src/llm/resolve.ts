@@ -4,7 +4,7 @@ import type { Logger } from '../core/log';
 import { adaptive } from './adapt';
 import { assertNotRetired, extendCatalogue, profileFor, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { LlmConfigError, ModelRetiredError, ScriptError } from './errors';
-import { classOf, isLoopback, LlmConfig, type LlmConfigInput, type ModelConfig, type ProviderConfig } from './config';
+import { classOf, DEFAULT_KEY_ENV, isLoopback, LlmConfig, type LlmConfigInput, type ModelConfig, type ProviderConfig } from './config';
 import { AnthropicModel } from './providers/anthropic';
 import { OpenAiModel, OPENAI_DEFAULT_BASE_URL } from './providers/openai';
 import { ScriptedModel } from './providers/scripted';
@@ -12,8 +12,6 @@ import type { LanguageModel, ModelClass, SecretSource } from './types';
 
 /** Models used when only an API key is set and no `--model` is given: the catalogue's current defaults. */
 export const DEFAULT_MODELS: Readonly<{ openai: string; anthropic: string }> = shippedCatalogue().defaults;
-
-const DEFAULT_KEY_ENV: Partial<Record<ProviderConfig['kind'], string>> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
+import { isBudgetExceeded, isCancellation } from '../core/errors';
 import type { Logger } from '../core/log';
 import type { EffortLevel, Phase, RunEvent } from '../core/model';
 import type { BudgetLedger } from './budgets';
 import { policyFor, routeFor, type RoleRoute } from './config';
-import { BudgetExceededError, isCancellation, LlmConfigError, LlmError, redact, StructuredOutputError } from './errors';
+import { LlmConfigError, LlmError, redact, StructuredOutputError } from './errors';
 import type { PriceTable } from './prices';
 import type { ModelSlot, ResolvedModels } from './resolve';
 import { generateObject, type ObjectRequest, type ObjectResult } from './structured';
@@ -199,9 +200,9 @@ export class ModelRouter {
     } catch (error) {
       // Cancellation is not a failure; a refusal is logged by the ledger.
       const line = redact(`${role} at ${level}${phase ? ` (${phase})` : ''} on ${model.displayName}: ${error instanceof Error ? error.message : String(error)}`);
-      if (isCancellation(error) || error instanceof BudgetExceededError) this.logger?.debug(line);
+      if (isCancellation(error) || isBudgetExceeded(error)) this.logger?.debug(line);
       else this.logger?.warn(line);
-      if (isCancellation(error) || !(error instanceof LlmError) || error instanceof LlmConfigError || error instanceof BudgetExceededError) throw error;
+      if (isCancellation(error) || isBudgetExceeded(error) || !(error instanceof LlmError) || error instanceof LlmConfigError) throw error;
       if (error instanceof StructuredOutputError) state.invalidOutputs += error.attempts;
       else state.failures += 1;
       const pending = this.maybeEscalate(role, level, phase, model, state);

@@ -68,7 +68,24 @@ const ID_WITH_COLON = /^(ISC-[^\s:]*)([ \t]*:[ \t]*)/i;
 const ID_ONLY = /^ISC-[^\s:]*/i;
 const TAG = /^\[(E|I|R|CRITICAL|IMPORTANT|NICE)\][ \t]*/i;
 const ANTI = /^Anti[ \t]*:[ \t]*/i;
-const VERIFY = /[ \t]*\|[ \t]*Verify[ \t]*:/i;
+const VERIFY_AT = /\|[ \t]*Verify[ \t]*:/iy;
+
+/**
+ * Where ` | Verify:` starts (with the blanks before the bar) and how long it is. Tried at
+ * each `|` only: the unanchored `/[ \t]*\|[ \t]*Verify[ \t]*:/i` rescans a run of blanks
+ * from each of its positions, which is quadratic on a long line of blanks.
+ */
+function findVerify(content: string): { index: number; length: number } | undefined {
+  for (let bar = content.indexOf('|'); bar !== -1; bar = content.indexOf('|', bar + 1)) {
+    VERIFY_AT.lastIndex = bar;
+    const m = VERIFY_AT.exec(content);
+    if (!m) continue;
+    let start = bar;
+    while (start > 0 && (content[start - 1] === ' ' || content[start - 1] === '\t')) start--;
+    return { index: start, length: bar - start + m[0].length };
+  }
+  return undefined;
+}
 
 const SOURCE_TAGS: Record<string, CriterionSource> = { E: 'EXPLICIT', I: 'INFERRED', R: 'IMPLICIT' };
 const SOURCE_LETTER: Record<CriterionSource, string> = { EXPLICIT: 'E', INFERRED: 'I', IMPLICIT: 'R' };
@@ -105,11 +122,11 @@ export function parseCriterionLine(line: string): CriterionLineParse {
   body = body.slice(anti.length);
   const content = body.trimEnd();
   const trailing = body.slice(content.length);
-  const v = VERIFY.exec(content);
+  const v = findVerify(content);
   const text = v ? content.slice(0, v.index) : content;
   const verify = v ? content.slice(v.index) : '';
   const segments: CriterionSegments = { lead, check, close, id, sep, tags, anti, text, verify, trailing };
-  return { kind: 'criterion', segments, tags: parsed, verify: v ? verifyParts(segments, v[0].length) : undefined };
+  return { kind: 'criterion', segments, tags: parsed, verify: v ? verifyParts(segments, v.length) : undefined };
 }
 
 function verifyParts(s: CriterionSegments, keywordLength: number): VerifyParts {

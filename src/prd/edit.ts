@@ -44,6 +44,7 @@ export type PrdEdit =
 /** An edit that cannot be made (unknown id, broken frontmatter); the text is left as it was. */
 export class PrdEditError extends Error {
   override readonly name = 'PrdEditError';
+  readonly code = 'prd-edit';
 }
 
 /** Applies edits in order and returns the new text. Lines no edit is about keep their bytes. */

@@ -1,6 +1,8 @@
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
+import { parseYamlBounded } from '../core/yaml-bounded';
 import { diagnostic, rangeOn, type PrdDiagnostic } from './diagnostics';
+import { PRD_LIMITS, sizeText } from './limits';
 import type { SourceLine } from './lines';
 
 /** The YAML between the opening and closing `---` of a PRD. */
@@ -65,23 +67,28 @@ export function readFrontmatter(lines: readonly SourceLine[], diagnostics: PrdDi
   // positions are reported as line and column, which do not depend on the line ending.
   const yamlText = lines.slice(1, close).map((l) => l.text).join('\n');
   const lineCounter = new LineCounter();
-  const document = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true, keepSourceTokens: false });
+  const limits = PRD_LIMITS.frontmatterYaml;
+  if (yamlText.length > limits.maxChars) {
+    const message = `the frontmatter is ${sizeText(yamlText.length)}, over the ${sizeText(limits.maxChars)} limit, and is not read; keep it to a few fields`;
+    diagnostics.push(diagnostic('error', 'frontmatter-too-large', rangeOn(0, 0, 3), message));
+    return { open: 0, close, document: parseDocument(''), lineCounter, data: {}, ok: false };
+  }
+  const yaml = parseYamlBounded(yamlText, lineCounter, limits);
+  const document = yaml.document ?? parseDocument('');
   const at = (offset: number) => {
     const p = lineCounter.linePos(offset);
     return { line: p.line, character: p.col - 1 };
   };
-  for (const e of document.errors) {
-    const p = at(e.pos[0]);
-    diagnostics.push(diagnostic('error', 'yaml-syntax', rangeOn(p.line, p.character, p.character + 1), `frontmatter YAML: ${firstLine(e.message)}; fix the YAML (the rest of the PRD is read as usual)`));
+  for (const e of yaml.errors) {
+    const rule = e.limit ? 'yaml-limit' : 'yaml-syntax';
+    const advice = e.limit ? 'the frontmatter is not read' : 'fix the YAML (the rest of the PRD is read as usual)';
+    diagnostics.push(diagnostic('error', rule, rangeOn(e.line, e.col - 1, e.col), `frontmatter YAML: ${e.message}; ${advice}`));
   }
-  for (const w of document.warnings) {
-    const p = at(w.pos[0]);
-    diagnostics.push(diagnostic('warning', 'yaml-syntax', rangeOn(p.line, p.character, p.character + 1), `frontmatter YAML: ${firstLine(w.message)}`));
-  }
-  const ok = document.errors.length === 0;
+  for (const w of yaml.warnings) diagnostics.push(diagnostic('warning', 'yaml-syntax', rangeOn(w.line, w.col - 1, w.col), `frontmatter YAML: ${w.message}`));
+  const ok = yaml.errors.length === 0 && yaml.document !== undefined;
   let data: Record<string, unknown> = {};
   if (ok) {
-    const js: unknown = document.toJS();
+    const js: unknown = yaml.value;
     if (js !== null && typeof js === 'object' && !Array.isArray(js)) data = js as Record<string, unknown>;
     else if (js !== null && js !== undefined) diagnostics.push(diagnostic('error', 'yaml-syntax', rangeOn(1, 0), 'the frontmatter must be a list of "key: value" fields'));
     const checked = PrdFrontmatterFields.safeParse(data);
@@ -104,10 +111,6 @@ function keyOffset(document: Document.Parsed, key: string): number {
 export function findPair(document: Document, key: string) {
   if (!isMap(document.contents)) return undefined;
   return document.contents.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0] ?? message;
 }
 
 /** Where a key of the frontmatter is written, for diagnostics about its value. */

@@ -40,3 +40,13 @@ export function dominantEol(lines: readonly SourceLine[]): SourceLine['eol'] {
   for (const [eol, n] of counts) if (n > bestCount) [best, bestCount] = [eol as SourceLine['eol'], n];
   return best;
 }
+
+/**
+ * `s` without trailing spaces and tabs. A loop, not `/[ \t]+$/`: JavaScript's regex engine
+ * tries that at every blank of a long run, which is quadratic on a line of blanks.
+ */
+export function trimBlanksEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s.charCodeAt(end - 1) === 32 || s.charCodeAt(end - 1) === 9)) end--;
+  return end === s.length ? s : s.slice(0, end);
+}

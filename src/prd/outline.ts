@@ -1,4 +1,4 @@
-import type { SourceLine } from './lines';
+import { trimBlanksEnd, type SourceLine } from './lines';
 
 export interface Heading {
   /** 0-based line index. */
@@ -16,7 +16,23 @@ export interface Outline {
 }
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const ATX_OPEN = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
+
+/**
+ * An ATX heading's level and text: `## Title ##` → 2, `Title`. What the regex
+ * `/^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/` read, without its lazy middle,
+ * which is quadratic on a long run of blanks inside the heading.
+ */
+function atxHeading(text: string): { level: number; text: string } | undefined {
+  const open = ATX_OPEN.exec(text);
+  if (!open) return undefined;
+  let rest = trimBlanksEnd(text.slice(open[0].length));
+  let hashes = rest.length;
+  while (hashes > 0 && rest[hashes - 1] === '#') hashes--;
+  // A closing run of `#` counts only after a blank (`## C#` is about C#).
+  if (hashes > 0 && hashes < rest.length && (rest[hashes - 1] === ' ' || rest[hashes - 1] === '\t')) rest = rest.slice(0, hashes);
+  return { level: open[1]!.length, text: rest.trim() };
+}
 
 /**
  * The markdown structure that matters to a PRD: headings, and which lines are code or
@@ -47,8 +63,8 @@ export function outline(lines: readonly SourceLine[], from: number): Outline {
     structural[i] = true;
     const open = text.lastIndexOf('<!--');
     if (open >= 0 && !text.includes('-->', open + 4)) comment = i;
-    const h = ATX.exec(text);
-    if (h && open !== 0) headings.push({ line: i, level: h[1]!.length, text: (h[2] ?? '').trim() });
+    const h = atxHeading(text);
+    if (h && open !== 0) headings.push({ line: i, ...h });
   }
   if (fence) unclosed.push({ line: fence.line, what: 'fence' });
   if (comment !== undefined) unclosed.push({ line: comment, what: 'comment' });

@@ -2,7 +2,8 @@ import { parseCriterionLine, segmentSpan, type CriterionLineParse } from './crit
 import { byPosition, diagnostic, rangeOn, type PrdDiagnostic } from './diagnostics';
 import { readFrontmatter } from './frontmatter';
 import { isWellFormedId, nextFreeId } from './ids';
-import { splitLines, type SourceLine } from './lines';
+import { PRD_LIMITS, sizeText } from './limits';
+import { splitLines, type SourceLine, type SourceLines } from './lines';
 import type { PrdCriterion, PrdDocument, PrdDomain, PrdSection } from './model';
 import { outline, type Heading } from './outline';
 import { detectDialect, readMeta } from './pai-v2';
@@ -16,8 +17,9 @@ import { parseVerifySpec, VERIFY_TYPE_NAMES } from './verify-spec';
  */
 export function parsePrd(text: string): PrdDocument {
   const source = splitLines(text);
-  const lines = source.lines;
+  if (text.length > PRD_LIMITS.maxChars) return tooLarge(source, text.length);
   const diagnostics: PrdDiagnostic[] = [];
+  const lines = readableLines(source.lines, diagnostics);
   const frontmatter = readFrontmatter(lines, diagnostics);
   const { structural, headings, unclosed } = outline(lines, frontmatter ? frontmatter.close + 1 : 0);
   for (const u of unclosed) {
@@ -68,29 +70,68 @@ export function parsePrd(text: string): PrdDocument {
   };
 }
 
+/** A PRD over the size limit: its lines are kept (so it is written back as it was) and nothing else is read. */
+function tooLarge(source: SourceLines, chars: number): PrdDocument {
+  const message = `this file is ${sizeText(chars)}, over the ${sizeText(PRD_LIMITS.maxChars)} a PRD may have, and is not read; split it or move long content out of it`;
+  return {
+    source,
+    dialect: 'ideal-state',
+    meta: {},
+    sections: [],
+    domains: [],
+    criteria: [],
+    keyFiles: [],
+    constraints: [],
+    decisions: [],
+    log: [],
+    evidence: {},
+    diagnostics: [diagnostic('error', 'prd-too-large', rangeOn(0, 0), message)],
+    structural: source.lines.map(() => false),
+  };
+}
+
+/** The lines as the parser reads them: one longer than the limit is reported and read as blank. */
+function readableLines(lines: readonly SourceLine[], diagnostics: PrdDiagnostic[]): SourceLine[] {
+  return lines.map((l, i) => {
+    if (l.text.length <= PRD_LIMITS.maxLineChars) return l;
+    const message = `this line is ${sizeText(l.text.length)}, over the ${sizeText(PRD_LIMITS.maxLineChars)} a PRD line may have, and is not read; break it up`;
+    diagnostics.push(diagnostic('error', 'line-too-long', rangeOn(i, 0, 1), message));
+    return { text: '', eol: l.eol };
+  });
+}
+
+/** For each heading, the line of the next heading at `level` or above (by index into `headings`), else `end`. */
+function nextHeadingLines(headings: readonly Heading[], level: number, end: number): number[] {
+  const out = new Array<number>(headings.length);
+  let next = end;
+  for (let k = headings.length - 1; k >= 0; k--) {
+    out[k] = next;
+    if (headings[k]!.level <= level) next = headings[k]!.line;
+  }
+  return out;
+}
+
 function sectionsOf(headings: readonly Heading[], lineCount: number): PrdSection[] {
-  return headings
-    .filter((h) => h.level === 2)
-    .map((h) => {
-      const next = headings.find((o) => o.line > h.line && o.level <= 2);
-      return { kind: sectionKind(h.text), heading: h.text, line: h.line, end: next ? next.line : lineCount };
-    });
+  const ends = nextHeadingLines(headings, 2, lineCount);
+  return headings.flatMap((h, k) => (h.level === 2 ? [{ kind: sectionKind(h.text), heading: h.text, line: h.line, end: ends[k]! }] : []));
 }
 
 function readCriteria(lines: readonly SourceLine[], structural: readonly boolean[], headings: readonly Heading[], sections: readonly PrdSection[], diagnostics: PrdDiagnostic[]) {
   const criteria: PrdCriterion[] = [];
   const domains: PrdDomain[] = [];
   const malformed: { line: number; parse: Extract<CriterionLineParse, { kind: 'malformed' }> }[] = [];
+  const headingAt = new Map(headings.map((h, k) => [h.line, k]));
+  const domainEnds = nextHeadingLines(headings, 3, lines.length);
   for (const section of sections.filter((s) => s.kind === 'criteria' || s.kind === 'anti-criteria')) {
     let domain: PrdDomain | undefined;
     for (let i = section.line + 1; i < section.end; i++) {
       if (!structural[i]) continue;
-      const heading = headings.find((h) => h.line === i);
+      const k = headingAt.get(i);
+      const heading = k === undefined ? undefined : headings[k];
       if (heading) {
         if (heading.level === 3) {
           const kind = sectionKind(heading.text);
-          const next = headings.find((h) => h.line > i && h.level <= 3);
-          domain = { name: heading.text, line: i, end: Math.min(next ? next.line : section.end, section.end), anti: kind === 'anti-criteria' || section.kind === 'anti-criteria' };
+          domain = { name: heading.text, line: i, end: Math.min(domainEnds[k!]!, section.end), anti: kind === 'anti-criteria' || section.kind === 'anti-criteria' };
           domains.push(domain);
         }
         continue;
@@ -110,6 +151,9 @@ function readCriteria(lines: readonly SourceLine[], structural: readonly boolean
         else if (result.reason === 'unknown-type') {
           const message = v.type ? result.message : `"Verify:" needs a type; use one of ${VERIFY_TYPE_NAMES.join(', ')}`;
           diagnostics.push(diagnostic('error', 'unknown-verify-type', rangeOn(i, v.typeColumn, v.typeColumn + v.type.length), message));
+        } else if (result.reason === 'bad-option') {
+          // An option that cannot be read (e.g. `expect: absnt`) must not quietly mean its default.
+          diagnostics.push(diagnostic('error', 'verify-option', rangeOn(i, v.argumentColumn ?? v.typeColumn, lines[i]!.text.trimEnd().length), result.message));
         } else diagnostics.push(diagnostic('warning', 'verify-argument-missing', rangeOn(i, v.typeColumn, v.typeColumn + v.type.length), result.message));
       }
       if (!text) {
@@ -136,9 +180,20 @@ function readCriteria(lines: readonly SourceLine[], structural: readonly boolean
   return { criteria, domains };
 }
 
+/** Each suggested id looks at every id; past this many, problems come without one, so thousands of bad lines stay quick. */
+const MAX_ID_SUGGESTIONS = 200;
+
 /** Malformed and duplicate ids, and malformed criterion lines, each with the next free id as a fix. */
 function checkIds(criteria: readonly PrdCriterion[], malformed: { line: number; parse: Extract<CriterionLineParse, { kind: 'malformed' }> }[], diagnostics: PrdDiagnostic[]) {
   const taken = new Set(criteria.map((c) => c.id));
+  let suggestions = MAX_ID_SUGGESTIONS;
+  const suggest = (anti: boolean, like: string | undefined): string | undefined => {
+    if (suggestions <= 0) return undefined;
+    suggestions--;
+    const id = nextFreeId(taken, anti, like);
+    taken.add(id);
+    return id;
+  };
   const seen = new Set<string>();
   const lastGood: Record<PrdCriterion['kind'], string | undefined> = { criterion: undefined, 'anti-criterion': undefined };
   for (const c of criteria) {
@@ -146,9 +201,8 @@ function checkIds(criteria: readonly PrdCriterion[], malformed: { line: number; 
     const [start, end] = segmentSpan(c.segments, 'id');
     const range = rangeOn(c.line, start, end);
     const replace = (like: string | undefined) => {
-      const id = nextFreeId(taken, anti, like);
-      taken.add(id);
-      return { description: `use ${id}`, edits: [{ range, newText: id }] };
+      const id = suggest(anti, like);
+      return id === undefined ? undefined : { description: `use ${id}`, edits: [{ range, newText: id }] };
     };
     if (!isWellFormedId(c.id, anti)) {
       const hint = anti ? 'anti-criterion ids look like ISC-A-1 or ISC-A-SEC-001' : 'criterion ids look like ISC-1 or ISC-API-001';
@@ -168,17 +222,19 @@ function checkIds(criteria: readonly PrdCriterion[], malformed: { line: number; 
       const at = rangeOn(line, parse.idEnd!);
       diagnostics.push(diagnostic('error', 'malformed-criterion', range, 'put a colon after the id ("ISC-1: text"); this line is not read as a criterion', { description: 'add the colon', edits: [{ range: at, newText: ':' }] }));
     } else {
-      const id = nextFreeId(taken, false, lastGood.criterion);
-      taken.add(id);
-      diagnostics.push(diagnostic('error', 'malformed-criterion', range, `a checkbox in a criteria section needs an id ("- [ ] ISC-1: text"); this line is not read as a criterion`, { description: `use ${id}`, edits: [{ range: rangeOn(line, parse.column), newText: `${id}: ` }] }));
+      const id = suggest(false, lastGood.criterion);
+      const fix = id === undefined ? undefined : { description: `use ${id}`, edits: [{ range: rangeOn(line, parse.column), newText: `${id}: ` }] };
+      diagnostics.push(diagnostic('error', 'malformed-criterion', range, `a checkbox in a criteria section needs an id ("- [ ] ISC-1: text"); this line is not read as a criterion`, fix));
     }
   }
 }
 
 function warnOutsideCriteria(lines: readonly SourceLine[], structural: readonly boolean[], headings: readonly Heading[], sections: readonly PrdSection[], diagnostics: PrdDiagnostic[]) {
-  const inCriteria = (i: number) => sections.some((s) => (s.kind === 'criteria' || s.kind === 'anti-criteria') && i > s.line && i < s.end);
+  const skip = lines.map(() => false);
+  for (const s of sections) if (s.kind === 'criteria' || s.kind === 'anti-criteria') for (let i = s.line + 1; i < s.end; i++) skip[i] = true;
+  for (const h of headings) skip[h.line] = true;
   lines.forEach((l, i) => {
-    if (!structural[i] || inCriteria(i) || headings.some((h) => h.line === i)) return;
+    if (!structural[i] || skip[i]) return;
     const parsed = parseCriterionLine(l.text);
     if (parsed.kind === 'criterion') {
       const [start, end] = segmentSpan(parsed.segments, 'id');

@@ -1,3 +1,4 @@
+import { trimBlanksEnd } from './lines';
 import type { PrdDecision, PrdLogEntry, SectionKind } from './model';
 
 const NAMES: Record<string, SectionKind> = {
@@ -18,22 +19,42 @@ const NAMES: Record<string, SectionKind> = {
   verification: 'verification',
 };
 
-/** `## Ideal State Criteria (Verification Criteria)` and `## ideal state criteria:` are both the criteria section. */
+/**
+ * `## Ideal State Criteria (Verification Criteria)` and `## ideal state criteria:` are both the criteria section.
+ *
+ * No regex here and below may try a match at every position of a line and scan on from
+ * there (`/\s*\(.*\)\s*$/`, `/(.*?)[ \t]*$/`): on a long line of `(` or of blanks that is
+ * quadratic, and a 1 MB heading took hours. Patterns are anchored and end in a greedy `(.*)$`,
+ * and trailing blanks are cut with a loop.
+ */
 export function sectionKind(heading: string): SectionKind {
-  const key = heading
-    .replace(/\s*\(.*\)\s*$/, '')
-    .replace(/[:\s]+$/, '')
+  const key = trimEndWhere(withoutTrailingParenthesis(heading), (c) => c === ':' || /\s/.test(c))
     .replace(/\s+/g, ' ')
     .toLowerCase();
   return NAMES[key] ?? 'unknown';
 }
 
-const ITEM = /^[ \t]*[-*+][ \t]+(.*?)[ \t]*$/;
+/** `Title (note)` → `Title `: from the first `(` to a closing `)` at the end (what `/\s*\(.*\)\s*$/` removed, blanks before it aside). */
+function withoutTrailingParenthesis(text: string): string {
+  const trimmed = trimEndWhere(text, (c) => /\s/.test(c));
+  if (!trimmed.endsWith(')')) return text;
+  const open = trimmed.indexOf('(');
+  return open >= 0 && open < trimmed.length - 1 ? text.slice(0, open) : text;
+}
+
+function trimEndWhere(s: string, drop: (c: string) => boolean): string {
+  let end = s.length;
+  while (end > 0 && drop(s[end - 1]!)) end--;
+  return s.slice(0, end);
+}
+
+const ITEM = /^[ \t]*[-*+][ \t]+(.*)$/;
 
 export function listItems(texts: readonly string[]): string[] {
   return texts.flatMap((t) => {
     const m = ITEM.exec(t);
-    return m && m[1] ? [m[1]] : [];
+    const item = m ? trimBlanksEnd(m[1]!) : '';
+    return item ? [item] : [];
   });
 }
 
@@ -44,8 +65,18 @@ export function prose(texts: readonly string[]): string | undefined {
 
 type Line = { line: number; text: string };
 
-const FIELD = /^[ \t]*[-*+][ \t]+(?:\*\*)?([A-Za-z][A-Za-z ]*?)(?::\*\*|\*\*:|:)[ \t]*(.*?)[ \t]*$/;
-const H3 = /^ {0,3}#{3,6}[ \t]+(.*?)[ \t]*$/;
+const FIELD_RE = /^[ \t]*[-*+][ \t]+(?:\*\*)?([A-Za-z][A-Za-z ]*?)(?::\*\*|\*\*:|:)[ \t]*(.*)$/;
+const H3_RE = /^ {0,3}#{3,6}[ \t]+(.*)$/;
+/** The regex's captures, the last one without trailing blanks. */
+const withTrimmedLast = (re: RegExp) => ({
+  exec(text: string): RegExpExecArray | null {
+    const m = re.exec(text);
+    if (m) m[m.length - 1] = trimBlanksEnd(m[m.length - 1]!);
+    return m;
+  },
+});
+const FIELD = withTrimmedLast(FIELD_RE);
+const H3 = withTrimmedLast(H3_RE);
 const DATED = /^(\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?)[ \t]*:?[ \t]*(.*)$/;
 
 /** `### 2026-02-17: Title` with `- **Decision:**` bullets (seed), or `- 2026-02-24 02:00: Chose X` (PAI v2). */
@@ -96,7 +127,7 @@ export function logEntries(lines: readonly Line[]): PrdLogEntry[] {
   return out;
 }
 
-const EVIDENCE = /^[ \t]*[-*+][ \t]+(ISC-[A-Za-z0-9-]+)[ \t]*:[ \t]*(.*?)[ \t]*$/;
+const EVIDENCE = withTrimmedLast(/^[ \t]*[-*+][ \t]+(ISC-[A-Za-z0-9-]+)[ \t]*:[ \t]*(.*)$/);
 
 /** PAI v2's `- ISC-1: evidence` lines. */
 export function evidence(lines: readonly Line[]): Record<string, string> {

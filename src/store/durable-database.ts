@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
+import { loadCheckpoint, removeCheckpointLeftovers, writeCheckpointFile } from './checkpoint-file';
 import { ReadOnlyStoreError } from './errors';
-import { JournalWriter, readJournal } from './journal';
+import { JournalWriter } from './journal';
+import { journalDamageWarning, replayJournal, runStatement, type JournalRecord } from './recovery';
 import { loadSqlJs } from './sqljs';
 import { WriterLock, type LockOwner } from './writer-lock';
 
@@ -22,7 +24,7 @@ export type StoreWarningKind = 'corrupt-database' | 'corrupt-journal' | 'torn-jo
 export interface StoreWarning {
   readonly kind: StoreWarningKind;
   readonly message: string;
-  /** Where a damaged file was moved, so nothing is ever silently deleted. */
+  /** Where a damaged file was moved (or, for a journal, a copy of it kept), so nothing is ever silently deleted. */
   readonly movedTo?: string;
 }
 
@@ -35,11 +37,6 @@ export interface DurableDatabaseOptions {
   readonly checkpointIdleMs?: number;
   /** Fold the journal into the file once it grows past this, even while commits continue. */
   readonly checkpointJournalBytes?: number;
-}
-
-interface JournalRecord {
-  readonly seq: number;
-  readonly statements: SqlStatement[];
 }
 
 /**
@@ -92,75 +89,58 @@ export class DurableDatabase {
 
   static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
     const SQL = await loadSqlJs(options.wasmPath);
+    fs.mkdirSync(path.dirname(options.file), { recursive: true });
+    const locked = await WriterLock.acquire(`${options.file}.lock`);
+    const lock = locked.acquired ? locked.lock : undefined;
+    try {
+      return DurableDatabase.load(SQL, options, lock, locked.acquired ? [] : [{ kind: 'read-only', message: new ReadOnlyStoreError(options.file, describeOwner(locked.owner)).message }]);
+    } catch (error) {
+      // Whatever failed, the next opener must not find a lock held by a process that gave up.
+      lock?.release();
+      throw error;
+    }
+  }
+
+  /** Everything after the lock: the checkpoint, the journal replayed over it, migrations. */
+  private static load(SQL: SqlJsStatic, options: DurableDatabaseOptions, lock: WriterLock | undefined, warnings: StoreWarning[]): DurableDatabase {
     const file = options.file;
     const journalPath = journalPathOf(file);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const warnings: StoreWarning[] = [];
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    if (lock) removeCheckpointLeftovers(file);
 
-    const locked = WriterLock.acquire(`${file}.lock`);
-    const lock = locked.acquired ? locked.lock : undefined;
-    if (!locked.acquired) {
-      warnings.push({ kind: 'read-only', message: new ReadOnlyStoreError(file, describeOwner(locked.owner)).message });
-    } else {
-      fs.rmSync(`${file}.tmp`, { force: true });
-    }
-
-    let db = loadCheckpoint(SQL, file);
-    if (db === 'corrupt') {
-      db = new SQL.Database();
-      if (lock) {
-        const movedTo = `${file}.corrupt-${stamp}`;
-        fs.renameSync(file, movedTo);
-        let message = `The Ideal State database ${file} could not be read and was moved to ${movedTo}; a new, empty database was started.`;
-        if (fs.existsSync(journalPath)) {
-          fs.renameSync(journalPath, `${journalPath}.corrupt-${stamp}`);
-          message += ` Its journal was moved to ${journalPath}.corrupt-${stamp}.`;
-        }
-        warnings.push({ kind: 'corrupt-database', message, movedTo });
-      } else {
-        warnings.push({ kind: 'corrupt-database', message: `The Ideal State database ${file} could not be read; showing an empty store until its writer repairs it.` });
+    const prepare = (database: Database) => database.exec(`${PRAGMAS} CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+    const loaded = loadCheckpoint(SQL, file, prepare);
+    const db = 'db' in loaded ? loaded.db : new SQL.Database();
+    let journal: JournalWriter | undefined;
+    try {
+      if ('damaged' in loaded) {
+        prepare(db);
+        warnings.push(lock ? moveDamagedAside(file, loaded.damaged, stamp) : { kind: 'corrupt-database', message: `The Ideal State database ${file} could not be read (${loaded.damaged}); showing an empty store until its writer moves it aside.` });
       }
-    }
-    db.exec(`${PRAGMAS} CREATE TABLE IF NOT EXISTS store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
-    const checkpointSeq = Number(metaValue(db, 'checkpoint_seq') ?? 0);
-
-    const contents = readJournal(journalPath);
-    let lastSeq = checkpointSeq;
-    let validBytes = contents.validBytes;
-    let damagedAt: number | undefined = contents.tail.kind === 'corrupt' ? contents.tail.offset : undefined;
-    let offset = 0;
-    for (const payload of contents.records) {
-      const record = parseRecord(payload);
-      if (!record || !applyRecord(db, record, checkpointSeq)) {
-        damagedAt = offset;
-        validBytes = offset;
-        break;
+      const checkpointSeq = Number(metaValue(db, 'checkpoint_seq') ?? 0);
+      // A reader of a damaged file leaves the journal alone: its records belong to that file.
+      const replay = 'damaged' in loaded && !lock ? { lastSeq: 0, validBytes: 0, damage: undefined } : replayJournal(db, journalPath, checkpointSeq);
+      const damage = replay.damage;
+      // A reader can find the live writer's commit half-appended: that is not damage.
+      if (damage && (lock || damage.kind === 'corrupt')) {
+        const copy = lock ? `${journalPath}.damaged-${stamp}` : undefined;
+        if (copy) fs.copyFileSync(journalPath, copy);
+        warnings.push(journalDamageWarning(journalPath, damage, checkpointSeq, copy));
       }
-      lastSeq = Math.max(lastSeq, record.seq);
-      offset += payload.length + 8;
+      journal = lock ? new JournalWriter(journalPath, replay.validBytes) : undefined;
+      const store = new DurableDatabase(db, options, journal, lock, warnings, 0);
+      store.lastSeq = replay.lastSeq;
+      const version = store.migrate(options.migrations, warnings);
+      (store as { schemaVersion: number }).schemaVersion = version;
+      // A new database is written out at once, so its file exists from the first open.
+      if (journal && !('db' in loaded && loaded.existed)) store.checkpoint();
+      else if (journal && journal.bytes > 0) store.scheduleCheckpoint();
+      return store;
+    } catch (error) {
+      journal?.close();
+      db.close();
+      throw error;
     }
-    if (damagedAt !== undefined) {
-      const movedTo = `${journalPath}.corrupt-${stamp}`;
-      if (lock) fs.copyFileSync(journalPath, movedTo);
-      warnings.push({
-        kind: 'corrupt-journal',
-        message: `The Ideal State journal ${journalPath} is damaged at byte ${damagedAt}; changes before that point were recovered${lock ? ` and a copy of the whole journal was kept at ${movedTo}` : ''}.`,
-        movedTo: lock ? movedTo : undefined,
-      });
-    } else if (contents.tail.kind === 'torn') {
-      warnings.push({ kind: 'torn-journal', message: `Dropped ${contents.tail.bytes} bytes of a commit that was interrupted before it was acknowledged.` });
-    }
-
-    const journal = lock ? new JournalWriter(journalPath, validBytes) : undefined;
-    const store = new DurableDatabase(db, options, journal, lock, warnings, 0);
-    store.lastSeq = lastSeq;
-    const version = store.migrate(options.migrations, warnings);
-    (store as { schemaVersion: number }).schemaVersion = version;
-    // A new database is written out at once, so its file exists from the first open.
-    if (journal && !fs.existsSync(file)) store.checkpoint();
-    else if (journal && journal.bytes > 0) store.scheduleCheckpoint();
-    return store;
   }
 
   /** Rows as plain objects. */
@@ -209,7 +189,7 @@ export class DurableDatabase {
     this.forgetStatements();
     const bytes = this.db.export();
     this.db.exec(PRAGMAS);
-    writeFileAtomic(this.options.file, bytes);
+    writeCheckpointFile(this.options.file, bytes);
     journal.reset();
   }
 
@@ -294,98 +274,34 @@ export class DurableDatabase {
         { sql: "INSERT OR REPLACE INTO store_meta (key, value) VALUES ('schema_version', ?)", params: [String(migration.version)] },
       ];
       if (this.journal) this.transact(statements);
-      else for (const s of statements) run(this.db, s);
+      else for (const s of statements) runStatement(this.db, s);
     }
     return Math.max(current, latest);
   }
+}
+
+/** Moves a damaged database file (and its journal, whose records belong to it) aside; nothing is deleted. */
+function moveDamagedAside(file: string, damaged: string, stamp: string): StoreWarning {
+  const movedTo = `${file}.corrupt-${stamp}`;
+  fs.renameSync(file, movedTo);
+  let message = `The Ideal State database ${file} could not be read (${damaged}) and was moved to ${movedTo}; a new, empty database was started.`;
+  const journalPath = journalPathOf(file);
+  // An empty journal holds nothing to keep.
+  if (fs.existsSync(journalPath) && fs.statSync(journalPath).size > 0) {
+    fs.renameSync(journalPath, `${journalPath}.corrupt-${stamp}`);
+    message += ` Its journal was moved to ${journalPath}.corrupt-${stamp}.`;
+  }
+  return { kind: 'corrupt-database', message, movedTo };
 }
 
 export function journalPathOf(file: string): string {
   return `${file}.journal`;
 }
 
-function run(db: Database, statement: SqlStatement): void {
-  if (statement.params && statement.params.length > 0) db.run(statement.sql, statement.params as SqlParam[]);
-  else db.exec(statement.sql);
-}
-
-function loadCheckpoint(SQL: SqlJsStatic, file: string): Database | 'corrupt' {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new SQL.Database();
-    throw error;
-  }
-  // The file is only ever replaced whole, so an empty one is damage, not a new database.
-  if (bytes.length === 0) return 'corrupt';
-  let db: Database | undefined;
-  try {
-    db = new SQL.Database(bytes);
-    const check = db.exec('PRAGMA quick_check');
-    if (check[0]?.values[0]?.[0] !== 'ok') throw new Error('quick_check failed');
-    db.exec('SELECT count(*) FROM sqlite_master');
-    return db;
-  } catch {
-    db?.close();
-    return 'corrupt';
-  }
-}
-
 function metaValue(db: Database, key: string): string | undefined {
   const result = db.exec('SELECT value FROM store_meta WHERE key = ?', [key]);
   const value = result[0]?.values[0]?.[0];
   return value === undefined || value === null ? undefined : String(value);
-}
-
-function parseRecord(payload: Buffer): JournalRecord | undefined {
-  try {
-    const record = JSON.parse(payload.toString('utf8')) as JournalRecord;
-    if (typeof record.seq === 'number' && Array.isArray(record.statements)) return record;
-  } catch {
-    // fall through: reported as damage by the caller
-  }
-  return undefined;
-}
-
-/** Applies one journal record unless the checkpoint already holds it. */
-function applyRecord(db: Database, record: JournalRecord, checkpointSeq: number): boolean {
-  if (record.seq <= checkpointSeq) return true;
-  db.exec('BEGIN');
-  try {
-    for (const s of record.statements) run(db, s);
-    db.exec('COMMIT');
-    return true;
-  } catch {
-    db.exec('ROLLBACK');
-    return false;
-  }
-}
-
-function writeFileAtomic(file: string, bytes: Uint8Array): void {
-  const temporary = `${file}.tmp`;
-  const fd = fs.openSync(temporary, 'w');
-  try {
-    let written = 0;
-    while (written < bytes.length) written += fs.writeSync(fd, bytes, written, bytes.length - written);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, file);
-  syncDirectory(path.dirname(file));
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Some platforms (Windows) cannot open a directory; the rename is still atomic there.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
 }
 
 function describeOwner(owner: LockOwner | undefined): string {

@@ -13,10 +13,17 @@ const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 export type JournalTail =
   /** Every byte belongs to a complete, valid record. */
   | { kind: 'clean' }
-  /** The last record was cut short: a commit interrupted before it was acknowledged. */
-  | { kind: 'torn'; bytes: number }
-  /** A complete record failed its checksum or framing: the file was damaged. */
-  | { kind: 'corrupt'; offset: number; bytes: number };
+  /**
+   * The last record is cut short: a commit interrupted before it was acknowledged, or a file
+   * cut by something else (then later commits are gone too). `partial` is what there is of it;
+   * `later`, valid records found past it (a piece cut out of the middle).
+   */
+  | { kind: 'torn'; bytes: number; partial: Buffer; later: Buffer[] }
+  /**
+   * A complete record failed its checksum or framing: the file was damaged. `later` are the
+   * valid records found past the damage, so the loss can be counted.
+   */
+  | { kind: 'corrupt'; offset: number; bytes: number; later: Buffer[] };
 
 export interface JournalContents {
   readonly records: Buffer[];
@@ -36,21 +43,47 @@ export function readJournal(path: string): JournalContents {
   let offset = 0;
   while (offset < data.length) {
     const remaining = data.length - offset;
-    if (remaining < HEADER_BYTES) return { records, validBytes: offset, tail: { kind: 'torn', bytes: remaining } };
+    const torn = (): JournalContents => ({ records, validBytes: offset, tail: { kind: 'torn', bytes: remaining, partial: Buffer.from(data.subarray(offset + Math.min(HEADER_BYTES, remaining))), later: framesAfter(data, offset + 1) } });
+    const corrupt = (): JournalContents => ({ records, validBytes: offset, tail: { kind: 'corrupt', offset, bytes: remaining, later: framesAfter(data, offset + 1) } });
+    if (remaining < HEADER_BYTES) return torn();
     const length = data.readUInt32LE(offset);
     const checksum = data.readUInt32LE(offset + 4);
-    if (length === 0 || length > MAX_RECORD_BYTES) {
-      return { records, validBytes: offset, tail: { kind: 'corrupt', offset, bytes: remaining } };
-    }
-    if (remaining < HEADER_BYTES + length) return { records, validBytes: offset, tail: { kind: 'torn', bytes: remaining } };
+    if (length === 0 || length > MAX_RECORD_BYTES) return corrupt();
+    if (remaining < HEADER_BYTES + length) return torn();
     const payload = data.subarray(offset + HEADER_BYTES, offset + HEADER_BYTES + length);
-    if (crc32(payload) !== checksum) {
-      return { records, validBytes: offset, tail: { kind: 'corrupt', offset, bytes: remaining } };
-    }
+    if (crc32(payload) !== checksum) return corrupt();
     records.push(Buffer.from(payload));
     offset += HEADER_BYTES + length;
   }
   return { records, validBytes: offset, tail: { kind: 'clean' } };
+}
+
+/** Checksum work spent looking for records past damage, so a huge garbage file cannot take minutes. */
+const MAX_SCAN_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The valid records past a damaged spot: each offset is tried as a frame until one's length
+ * fits and its checksum matches, then the scan follows the frames from there. A random
+ * match needs a 32-bit checksum to agree, so what it finds is real records.
+ */
+function framesAfter(data: Buffer, from: number): Buffer[] {
+  const found: Buffer[] = [];
+  let budget = MAX_SCAN_BYTES;
+  let offset = from;
+  while (offset + HEADER_BYTES < data.length && budget > 0) {
+    const length = data.readUInt32LE(offset);
+    if (length > 0 && length <= MAX_RECORD_BYTES && offset + HEADER_BYTES + length <= data.length) {
+      const payload = data.subarray(offset + HEADER_BYTES, offset + HEADER_BYTES + length);
+      budget -= length;
+      if (crc32(payload) === data.readUInt32LE(offset + 4)) {
+        found.push(Buffer.from(payload));
+        offset += HEADER_BYTES + length;
+        continue;
+      }
+    }
+    offset++;
+  }
+  return found;
 }
 
 export class JournalWriter {

@@ -5,7 +5,7 @@ import { emptyMemo } from '../core/algorithm/state';
 import { JsonTable, type RowReader, type StatementSink } from './json-table';
 import type { Store } from './store';
 
-export const StoredCheckpoint = z.object({ runId: z.string().min(1), path: z.string().min(1), before: z.string().optional(), at: z.iso.datetime() }).strict();
+export const StoredCheckpoint = z.object({ runId: z.string().min(1), path: z.string().min(1), before: z.string().optional(), at: z.iso.datetime(), afterSha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }).strict();
 export type StoredCheckpoint = z.infer<typeof StoredCheckpoint>;
 
 export function runStepTable(reader: RowReader, sink: StatementSink): JsonTable<RunStep> {
@@ -104,8 +104,13 @@ export class StoreRunStorage implements RunStorage {
   }
 
   saveCheckpoint(runId: string, checkpoint: FileCheckpoint): void {
-    if (this.store.checkpoints.count('run_id = ? AND path = ?', [runId, checkpoint.path]) > 0) return;
-    this.store.checkpoints.save({ runId, path: checkpoint.path, at: checkpoint.at, ...(checkpoint.before !== undefined ? { before: checkpoint.before } : {}) });
+    const existing = this.store.checkpoints.where('run_id = ? AND path = ?', [runId, checkpoint.path])[0];
+    // The first content is the one undo puts back; a later call only moves the fingerprint of what the run left there.
+    if (existing) {
+      if (checkpoint.afterSha256 !== undefined && checkpoint.afterSha256 !== existing.afterSha256) this.store.checkpoints.save({ ...existing, afterSha256: checkpoint.afterSha256 });
+      return;
+    }
+    this.store.checkpoints.save({ runId, path: checkpoint.path, at: checkpoint.at, ...(checkpoint.before !== undefined ? { before: checkpoint.before } : {}), ...(checkpoint.afterSha256 !== undefined ? { afterSha256: checkpoint.afterSha256 } : {}) });
   }
 
   checkpoints(runId: string): FileCheckpoint[] {

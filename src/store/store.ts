@@ -142,6 +142,14 @@ export class Store extends Repositories {
  * per workspace under the user's data folder, named by a hash of the workspace path.
  */
 export function defaultCliStoreFile(workspace: string, env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  const resolved = path.resolve(workspace);
+  const hash = crypto.createHash('sha256').update(resolved).digest('hex').slice(0, 16);
+  const name = path.basename(resolved).replace(/[^A-Za-z0-9._-]/g, '_') || 'workspace';
+  return path.join(cliDataFolder(env, platform), 'workspaces', `${name}-${hash}`, DATABASE_FILE_NAME);
+}
+
+/** The command line's folder under the user's data folder (stores, trust records): never inside a workspace. */
+export function cliDataFolder(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   const home = os.homedir();
   const dataRoot =
     platform === 'win32'
@@ -149,8 +157,5 @@ export function defaultCliStoreFile(workspace: string, env: NodeJS.ProcessEnv = 
       : platform === 'darwin'
         ? path.join(home, 'Library', 'Application Support')
         : env.XDG_DATA_HOME ?? path.join(home, '.local', 'share');
-  const resolved = path.resolve(workspace);
-  const hash = crypto.createHash('sha256').update(resolved).digest('hex').slice(0, 16);
-  const name = path.basename(resolved).replace(/[^A-Za-z0-9._-]/g, '_') || 'workspace';
-  return path.join(dataRoot, 'ideal-state', 'workspaces', `${name}-${hash}`, DATABASE_FILE_NAME);
+  return path.join(dataRoot, 'ideal-state');
 }

@@ -1,4 +1,4 @@
-import type { AnyCriterion } from '../core/model';
+import { methodCommand, type AnyCriterion } from '../core/model';
 import { parseStaticCheck } from './verifiers/static';
 import type { VerifyHost } from './types';
 
@@ -18,16 +18,6 @@ export function commandsOf(criteria: readonly AnyCriterion[], host: Pick<VerifyH
 
 export function commandOf(criterion: AnyCriterion, host: Pick<VerifyHost, 'diagnostics'>): string | undefined {
   const m = criterion.verify;
-  switch (m?.type) {
-    case 'CLI':
-      return m.command;
-    case 'TEST':
-      return m.test;
-    case 'TASK':
-      return `task: ${m.task}`;
-    case 'STATIC':
-      return m.command && (!host.diagnostics || !parseStaticCheck(m.check)) ? m.command : undefined;
-    default:
-      return undefined;
-  }
+  if (m?.type === 'STATIC' && host.diagnostics && parseStaticCheck(m.check)) return undefined;
+  return m ? methodCommand(m) : undefined;
 }

@@ -1,9 +1,9 @@
+import { isCancellation } from '../core/errors';
 import { CriterionResult, type AnyCriterion, type Outcome } from '../core/model';
 import { commandOf, commandsOf } from './commands';
-import { isVerifyCancellation, VerifyCancelledError } from './errors';
-import type { VerifyHost, VerifyOptions, VerifySetResult } from './types';
+import { VerifyCancelledError } from './errors';
+import type { CommandApproval, CommandDecisions, VerifyHost, VerifyOptions, VerifySetResult } from './types';
 import { unknown, WHOLE_WORKSPACE, type Coverage, type VerifierContext, type Verdict } from './verdict';
-import { VerifierCancelled } from './verifiers/cancelled';
 import { verifyCli } from './verifiers/cli';
 import { verifyGrep } from './verifiers/grep';
 import { verifyBrowser, verifyCustom, type AuditorContext } from './verifiers/judged';
@@ -15,8 +15,9 @@ import { verifyTask, verifyTest } from './verifiers/task';
  * Verifies a set of criteria: at most `parallelism` at once, each within its timeout.
  *
  * - Commands: the host's approver is asked once, with every command of the set, before
- *   any runs; when it says no, those criteria are UNKNOWN with its reason (the others
- *   still run). Without an approver the host has already decided (e.g. the CLI).
+ *   any runs; the criteria whose command it refuses (all, or those outside its `only`) are
+ *   UNKNOWN with its reason (the others still run), and the result says which commands ran
+ *   and which did not. Without an approver the host has already decided (e.g. `--yes`).
  * - Cancellation: when `signal` aborts, running commands are killed, criteria not yet
  *   started are not started, and VerifyCancelledError is thrown (results that finished
  *   were already given to `onResult`). It is never reported as a FAIL.
@@ -33,6 +34,7 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
 
   const approval = await approve(criteria, host, parent);
   if (parent.aborted) throw cancel();
+  const refusedBy = new Map(approval.refused.map((r) => [r.command, r.reason]));
 
   const results: (CriterionResult | undefined)[] = new Array(total);
   const coverage: Record<string, Coverage> = {};
@@ -42,8 +44,9 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
     while (next < total && !parent.aborted) {
       const i = next++;
       const criterion = criteria[i]!;
-      const needsApproval = commandOf(criterion, host) !== undefined;
-      const { result, covered } = await verifyOne(criterion, host, options, parent, needsApproval ? approval : { approved: true }, auditor);
+      const command = commandOf(criterion, host);
+      const reason = command === undefined ? undefined : refusedBy.get(command);
+      const { result, covered } = await verifyOne(criterion, host, options, parent, reason === undefined ? { approved: true } : { approved: false, reason }, auditor);
       if (parent.aborted) return;
       results[i] = result;
       coverage[criterion.id] = covered;
@@ -54,18 +57,22 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
   const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
   await Promise.all(Array.from({ length: Math.min(parallelism, Math.max(total, 1)) }, worker));
   if (parent.aborted) throw cancel();
-  return summarize(criteria, results as CriterionResult[], coverage);
+  return { ...summarize(criteria, results as CriterionResult[], coverage), ...(approval.approved.length + approval.refused.length > 0 ? { commands: approval } : {}) };
 }
 
-async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, signal: AbortSignal): Promise<VerifierContext['commandsApproved']> {
+/** Each command of the set, approved or refused with why; `only` approves just the commands it names. */
+async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, signal: AbortSignal): Promise<CommandDecisions> {
   const commands = commandsOf(criteria, host);
-  if (commands.length === 0 || !host.approver) return { approved: true };
+  if (commands.length === 0 || !host.approver) return { approved: commands, refused: [] };
+  let answer: CommandApproval;
   try {
-    const answer = await host.approver.approve(commands, signal);
-    return answer.approved ? { approved: true } : { approved: false, reason: answer.reason ?? 'the commands of this PRD were not approved' };
+    answer = await host.approver.approve(commands, signal);
   } catch (error) {
-    return { approved: false, reason: `approval could not be asked (${error instanceof Error ? error.message : String(error)})` };
+    answer = { approved: false, reason: `approval could not be asked (${error instanceof Error ? error.message : String(error)})` };
   }
+  const reason = answer.reason ?? 'the commands of this PRD were not approved';
+  const ok = (c: string) => answer.approved && (answer.only === undefined || answer.only.includes(c));
+  return { approved: commands.filter(ok), refused: commands.filter((c) => !ok(c)).map((command) => ({ command, reason })) };
 }
 
 /** Extra time the engine gives a verifier past its own timeout before it gives up on it. */
@@ -99,7 +106,7 @@ async function verifyOne(
     });
     verdict = await Promise.race([dispatch(ctx, auditor), limit]);
   } catch (error) {
-    if (error instanceof VerifierCancelled || isVerifyCancellation(error) || parent.aborted) {
+    if (isCancellation(error) || parent.aborted) {
       verdict = unknown('EXECUTION_ERROR', 'cancelled', 'verification runs to the end');
     } else {
       verdict = unknown('EXECUTION_ERROR', `the ${method?.type ?? ''} verifier failed: ${error instanceof Error ? error.message : String(error)}`, `${criterion.id} can be verified`);

@@ -4,13 +4,10 @@
  * reported as FAIL because of it. `results` holds what finished before the cancel.
  */
 export class VerifyCancelledError extends Error {
+  /** Recognised by `isCancellation` (src/core/errors.ts), like every cancellation. */
   readonly code = 'cancelled';
   constructor(readonly finished: number, readonly total: number) {
     super(`verification was cancelled after ${finished} of ${total} criteria`);
     this.name = 'VerifyCancelledError';
   }
-}
-
-export function isVerifyCancellation(error: unknown): error is VerifyCancelledError {
-  return error instanceof VerifyCancelledError;
 }

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { RegexWorker } from './regex-worker';
 import { ignoredBy, type IgnoreLevel } from './search-scope';
 import { compilePattern, MatchCollector, type SearchOutcome, type SearchRequest } from './search-types';
 
@@ -13,31 +14,35 @@ const CONCURRENT_READS = 32;
  * list of every file is built), and matches the pattern line by line with JavaScript's
  * regex engine. Differences from ripgrep's dialect (documented in the README): `\w`, `\d`
  * and `\b` are ASCII here and Unicode in ripgrep; UTF-16 files are read as UTF-8.
+ *
+ * The matching runs in a worker thread (RegexWorker), because JavaScript's engine
+ * backtracks: `(a+)+$` over a long line of `a` would hold this thread for hours, and with
+ * it every timer, the timeout and Ctrl+C. Here the timeout and the signal end the worker
+ * mid-match and the search returns at once.
  */
 export async function searchWithJs(request: SearchRequest, note?: string): Promise<SearchOutcome> {
   const compiled = compilePattern(request.pattern);
   if (!compiled.ok) return { kind: 'error', reason: `invalid regular expression: ${compiled.reason}` };
-  const line = compiled.regex;
-  const prefilter = new RegExp(line.source, `${line.flags}m`);
+  if (request.signal.aborted) return { kind: 'cancelled' };
   const collector = new MatchCollector(request.maxLocations, request.maxFiles);
+  const unreadable = new Set<string>();
   const scope = request.scope;
-  let timedOut = false;
-  const timer = setTimeout(() => (timedOut = true), request.timeoutMs);
-  const stopped = () => timedOut || request.signal.aborted;
-  const limit = limiter(CONCURRENT_READS);
-
-  const searchText = (relative: string, text: string, firstLine: number): void => {
-    if (!prefilter.test(text)) return;
-    let start = 0;
-    let n = firstLine;
-    while (start <= text.length) {
-      let end = text.indexOf('\n', start);
-      if (end === -1) end = text.length;
-      if (line.test(text.slice(start, end))) collector.add(relative, n);
-      start = end + 1;
-      n++;
-    }
+  let worker: RegexWorker;
+  try {
+    worker = new RegexWorker(compiled.regex, { match: (file, n) => collector.add(file, n), unreadable: (file) => unreadable.add(file) });
+  } catch (error) {
+    return { kind: 'error', reason: `the JS search could not start its worker thread: ${(error as Error).message}` };
+  }
+  let ending: 'timeout' | 'cancelled' | undefined;
+  const stop = (why: 'timeout' | 'cancelled') => {
+    ending ??= why;
+    worker.stop();
   };
+  const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+  const onAbort = () => stop('cancelled');
+  request.signal.addEventListener('abort', onAbort, { once: true });
+  const stopped = () => ending !== undefined || worker.failure !== undefined;
+  const limit = limiter(CONCURRENT_READS);
 
   const searchFile = async (relative: string): Promise<void> => {
     if (stopped()) return;
@@ -55,12 +60,12 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
         let text = buffer.toString('utf8');
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         if (text.endsWith('\n')) text = text.slice(0, -1);
-        searchText(relative, text, 1);
+        await worker.submit(relative, text, 1);
         return;
       }
-      await searchLargeFile(absolute, relative, collector, line, stopped);
+      await searchLargeFile(absolute, relative, worker, stopped);
     } catch {
-      collector.unreadable.push(relative);
+      unreadable.add(relative);
     }
   };
 
@@ -72,7 +77,7 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
     try {
       entries = await limit(() => fs.readdir(path.join(scope.root, dir), { withFileTypes: true }));
     } catch {
-      collector.unreadable.push(dir || '.');
+      unreadable.add(dir || '.');
       return;
     }
     const work: Promise<void>[] = [];
@@ -91,18 +96,27 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
   };
 
   try {
-    await walk('', []);
+    // A stop returns at once; reads still in flight end on their own and find `stopped()`.
+    const search = walk('', []).then(() => worker.finish());
+    search.catch(() => undefined);
+    await Promise.race([search, worker.whenEnded]);
   } finally {
     clearTimeout(timer);
+    request.signal.removeEventListener('abort', onAbort);
+    worker.stop();
   }
-  if (request.signal.aborted) return { kind: 'cancelled' };
-  if (timedOut) return { kind: 'timeout', timeoutMs: request.timeoutMs };
+  if (request.signal.aborted || ending === 'cancelled') return { kind: 'cancelled' };
+  if (ending === 'timeout') return { kind: 'timeout', timeoutMs: request.timeoutMs };
+  if (worker.failure !== undefined) return { kind: 'error', reason: `the JS search failed: ${worker.failure}` };
+  collector.unreadable = [...unreadable];
   return collector.result('js', note);
 }
 
-async function searchLargeFile(absolute: string, relative: string, collector: MatchCollector, line: RegExp, stopped: () => boolean): Promise<void> {
+/** A file too large to read whole: its complete lines go to the worker chunk by chunk. */
+async function searchLargeFile(absolute: string, relative: string, worker: RegexWorker, stopped: () => boolean): Promise<void> {
   // Binary check first, so a NUL late in the file still skips it (as ripgrep does).
   for await (const chunk of createReadStream(absolute, { highWaterMark: 1 << 20 })) {
+    if (stopped()) return;
     if ((chunk as Buffer).includes(0)) return;
   }
   let carry = '';
@@ -113,15 +127,23 @@ async function searchLargeFile(absolute: string, relative: string, collector: Ma
     let text = carry + (chunk as string);
     if (first && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     first = false;
-    let start = 0;
-    for (let end = text.indexOf('\n', start); end !== -1; end = text.indexOf('\n', start)) {
-      if (line.test(text.slice(start, end))) collector.add(relative, n);
-      n++;
-      start = end + 1;
+    const last = text.lastIndexOf('\n');
+    if (last === -1) {
+      carry = text;
+      continue;
     }
-    carry = text.slice(start);
+    const whole = text.slice(0, last);
+    carry = text.slice(last + 1);
+    await worker.submit(relative, whole, n);
+    n += countNewlines(whole) + 1;
   }
-  if (carry !== '' && line.test(carry)) collector.add(relative, n);
+  if (carry !== '') await worker.submit(relative, carry, n);
+}
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
 }
 
 /** At most `n` of the given tasks at once. */

@@ -1,18 +1,61 @@
 /**
  * The environment a verification command gets: the caller's, minus anything that looks
  * like a credential. A PRD's command is the workspace's code; it has no business with the
- * user's API keys or tokens (DESIGN §9).
+ * user's API keys or tokens (DESIGN §9). Names catch `GITHUB_TOKEN`; values catch what a
+ * name hides: `DATABASE_URL=postgres://u:pw@host/db`, a pasted `sk-…` key, a private key.
  */
 const SECRET_NAME = /(^|_)(API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(_|$)|PASSWORD|SECRET|TOKEN|APIKEY/i;
+
+/**
+ * A URL with a password in it (`scheme://user:pass@host`), anywhere in the value (lists,
+ * proxies). From `://` on only, so a long value is scanned once, not once per letter.
+ */
+const URL_WITH_PASSWORD = /:\/\/[^\s/@:]*:[^\s/@]*@/;
+/** Any userinfo: a DSN's user part is its key (`https://KEY@o1.ingest.sentry.io/5`). */
+const URL_WITH_USERINFO = /:\/\/[^\s/@]+@/;
+/** Names of variables that hold where to connect, whose userinfo or `password=` is a secret. */
+const CONNECTION_NAME = /(_|^)(URL|URI|DSN|CONNECTION(_STRING)?|CONN(_STR)?)$/i;
+const KEY_VALUE_PASSWORD = /(^|[\s;])(password|pwd|passwd)\s*=/i;
+
+/**
+ * Shapes of well-known credentials, matched against the whole value: OpenAI and Anthropic
+ * keys, GitHub tokens, Slack tokens, AWS access key ids, GitLab and npm tokens, Google API
+ * keys, Stripe secret keys, and a PEM private key anywhere in the value.
+ */
+const KEY_SHAPES: readonly RegExp[] = [
+  /^sk-[A-Za-z0-9_-]{20,}$/,
+  /^(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}$/,
+  /^github_pat_[A-Za-z0-9_]{30,}$/,
+  /^xox[abposre]-[A-Za-z0-9-]{10,}$/,
+  /^(AKIA|ASIA)[A-Z0-9]{16}$/,
+  /^glpat-[A-Za-z0-9_-]{20,}$/,
+  /^npm_[A-Za-z0-9]{36}$/,
+  /^AIza[A-Za-z0-9_-]{35}$/,
+  /^[rs]k_(live|test)_[A-Za-z0-9]{16,}$/,
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/,
+];
 
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
+/** Whether a variable's value is a credential whatever it is called. */
+export function isSecretValue(name: string, value: string): boolean {
+  const trimmed = value.trim();
+  if (URL_WITH_PASSWORD.test(trimmed)) return true;
+  if (CONNECTION_NAME.test(name) && (URL_WITH_USERINFO.test(trimmed) || KEY_VALUE_PASSWORD.test(trimmed))) return true;
+  return KEY_SHAPES.some((shape) => shape.test(trimmed));
+}
+
+/** By name or by value: what a command's environment never carries. */
+export function isSecretVariable(name: string, value: string | undefined): boolean {
+  return isSecretName(name) || (value !== undefined && isSecretValue(name, value));
+}
+
 export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !isSecretName(name)) out[name] = value;
+    if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
   }
   return out;
 }

@@ -54,7 +54,23 @@ export interface BrowserRunner {
 
 /** Asked once before any command from a criterion set runs (trust, allow-list, confirm once per PRD content hash). */
 export interface CommandApprover {
-  approve(commands: string[], signal: AbortSignal): Promise<{ approved: boolean; reason?: string }>;
+  approve(commands: string[], signal: AbortSignal): Promise<CommandApproval>;
+}
+
+/**
+ * The answer for a set of commands: all of them, none (with why), or with `only` just those
+ * exact commands (e.g. the ones a committed allow-list names); the others are refused with `reason`.
+ */
+export interface CommandApproval {
+  approved: boolean;
+  reason?: string;
+  only?: readonly string[];
+}
+
+/** Which of a set's commands were allowed to run and which were not, with why: told to the user, kept by a run. */
+export interface CommandDecisions {
+  readonly approved: readonly string[];
+  readonly refused: readonly { readonly command: string; readonly reason: string }[];
 }
 
 export interface VerifyHost {
@@ -98,6 +114,8 @@ export interface VerifySetResult {
   counts: Record<Outcome, number>;
   /** Per criterion id: what its result depends on, for staleness (see staleness.ts). */
   coverage: Record<string, Coverage>;
+  /** The set's commands and what the approver said of each (absent when the set has none). */
+  commands?: CommandDecisions;
 }
 
 export type { Coverage, VerificationMethod };

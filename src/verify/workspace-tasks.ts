@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { confinePath } from './confine';
 import { parseJsonc } from './jsonc';
 import { runCommand } from './run-command';
-import { isSecretName } from './secret-env';
+import { isSecretVariable } from './secret-env';
 import type { TaskRunner, TaskRunResult } from './types';
 
 /**
@@ -100,7 +100,7 @@ export class WorkspaceTaskRunner implements TaskRunner {
     for (const m of value.matchAll(/\$\{([^}]+)\}/g)) {
       const variable = m[1]!;
       const env = /^env:(.+)$/.exec(variable);
-      if (!(variable in known) && !(env && !isSecretName(env[1]!))) return variable;
+      if (!(variable in known) && !(env && !isSecretVariable(env[1]!, process.env[env[1]!]))) return variable;
     }
     return undefined;
   }

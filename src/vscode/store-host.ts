@@ -38,15 +38,21 @@ export class StoreHost implements vscode.Disposable {
       checkpointJournalBytes: this.settings.get('checkpointJournalBytes'),
     });
     this.log.info(`opened ${store.location} (schema ${store.schemaVersion}, ${store.readOnly ? 'read-only' : 'read-write'}) in ${Date.now() - started} ms`);
+    // Every warning is shown, a cut journal too: it may have lost acknowledged commits, and the
+    // message names where the damaged file (or its copy) is; the button opens that folder.
     for (const warning of store.warnings) {
-      if (warning.kind === 'torn-journal') {
-        this.log.info(warning.message);
-        continue;
-      }
       this.log.warn(warning.message);
-      void vscode.window.showWarningMessage(`Ideal State: ${warning.message}`);
+      void this.notify(warning.message, warning.movedTo);
     }
     return store;
+  }
+
+  private async notify(message: string, movedTo: string | undefined): Promise<void> {
+    const reveal = 'Show the damaged file';
+    const choice = await vscode.window.showWarningMessage(`Ideal State: ${message}`, ...(movedTo ? [reveal] : []));
+    if (choice !== reveal || !movedTo) return;
+    // Remote and web windows have no OS file manager to reveal in: the path is in the message.
+    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(movedTo)).then(undefined, (error: unknown) => this.log.warn(`could not reveal ${movedTo}: ${String(error)}`));
   }
 
   /** Folds the journal into the file and releases the writer lock. */

@@ -122,7 +122,7 @@ describe('approvals of a run as state: the ISC table, the diff editor, the Runs 
     assert.ok(!after.some((g) => g.kind === 'group' && g.group.id === 'approval'), 'nothing waits any more');
 
     const restored = await vscode.commands.executeCommand<string[]>('idealState.undoRunChanges', { runId, confirmed: true });
-    assert.deepEqual(restored, ['src/greet.js']);
+    assert.deepEqual(restored, [result.run.prdPath, 'src/greet.js'], 'the file, and the PRD the run created');
     assert.ok(onDisk('src/greet.js').equals(original));
   });
 

@@ -102,9 +102,10 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     assert.equal(prd.log.length, 1);
     assert.equal(prd.meta.status, 'COMPLETE');
 
-    // Undo Run Changes: the file back exactly as it was, in the editor and on disk.
+    // Undo Run Changes: the file back exactly as it was, in the editor and on disk; the PRD the run created removed.
     const restored = await vscode.commands.executeCommand<string[]>('idealState.undoRunChanges', { runId: result.run.id, confirmed: true });
-    assert.deepEqual(restored, ['src/greet.js']);
+    assert.deepEqual(restored, [result.run.prdPath, 'src/greet.js']);
+    assert.equal(fs.existsSync(path.join(folder().fsPath, result.run.prdPath)), false, 'the PRD the run created is gone');
     assert.ok(onDisk('src/greet.js').equals(original), 'restored byte for byte');
     assert.equal(document.getText(), original.toString('utf8'));
     assert.equal(document.isDirty, false);

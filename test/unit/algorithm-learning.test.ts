@@ -191,8 +191,8 @@ describe('algorithm: a failing learning service (scripted provider)', () => {
       assert.equal(result.state, 'COMPLETE', result.reason);
       assert.equal(h.store.runs.get(result.run.id)!.state, 'COMPLETE');
       const messages = h.store.events.where('run_id = ?', [result.run.id], 'seq').map((e) => e.message);
-      assert.ok(messages.includes('memory of past runs unavailable (TypeError); OBSERVE goes on without it'));
-      assert.ok(messages.includes('LEARN: the reflection could not be written (RangeError); the run stays COMPLETE'));
+      assert.ok(messages.includes('memory of past runs unavailable (memory store unreadable); OBSERVE goes on without it'));
+      assert.ok(messages.includes('LEARN: the reflection could not be written (reflection store full); the run stays COMPLETE'));
       assert.equal(h.model.inner.stepsLeft, 0);
     } finally {
       h.close();

@@ -108,10 +108,12 @@ describe('algorithm: a run on a PRD, and undoing its changes', () => {
       assert.equal(result.state, 'COMPLETE', result.reason);
       assert.equal(fs.readFileSync(path.join(h.workspace, 'notes.md'), 'utf8'), 'a FINAL\n');
       const checkpoints = h.storage.checkpoints(result.run.id);
-      assert.deepEqual(checkpoints.map((c) => [c.path, c.before ?? null]), [['notes.md', 'a draft\n'], ['out.txt', null]]);
+      // The run's PRD is checkpointed too (it did not exist before the run).
+      assert.deepEqual(checkpoints.map((c) => [c.path, c.before ?? null]), [[result.run.prdPath, null], ['notes.md', 'a draft\n'], ['out.txt', null]]);
       await undoRunChanges(checkpoints, new NodeWorkspace(h.workspace));
       assert.equal(fs.readFileSync(path.join(h.workspace, 'notes.md'), 'utf8'), 'a draft\n');
       assert.equal(fs.existsSync(path.join(h.workspace, 'out.txt')), false);
+      assert.equal(fs.existsSync(path.join(h.workspace, result.run.prdPath!)), false);
     } finally {
       h.close();
     }

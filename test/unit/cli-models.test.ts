@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { modelsCommand } from '../../src/cli/models';
+import { trustCommand } from '../../src/cli/trust';
 import { shippedCatalogue } from '../../src/llm/catalogue';
 import type { CheckReport } from '../../src/llm/check-model';
 import { Store } from '../../src/store/store';
@@ -108,12 +109,15 @@ describe('command line: ideal-state models check', () => {
     assert.match(provider.err, /--provider is openai, anthropic or scripted, not "mistral"/);
   });
 
-  it('reads the workspace models file, as a run does: a provider without a key is "set the key", exit 1', async () => {
+  it('reads the workspace models file once trusted, as a run does: a provider without a key is "set the key", exit 1', async () => {
     const ws = tempDir('models-ws');
     fs.mkdirSync(path.join(ws, '.ideal-state'));
     fs.writeFileSync(path.join(ws, '.ideal-state', 'models.yaml'), ['version: 1', 'providers: [{ id: anthropic, kind: anthropic }]', `models: [{ id: claude, provider: anthropic, model: ${shippedCatalogue().defaults.anthropic} }]`, ''].join('\n'));
+    const env = { XDG_DATA_HOME: tempDir('models-data') };
+    const quiet = { out: () => undefined, err: () => undefined };
+    assert.equal(await trustCommand(['.ideal-state/models.yaml', '--workspace', ws], quiet, env), 0);
     const out: string[] = [];
-    const code = await modelsCommand(['check', '--json', '--workspace', ws, '--store', path.join(tempDir('models-store'), 'db.sqlite')], { out: (s) => out.push(s), err: () => undefined }, {});
+    const code = await modelsCommand(['check', '--json', '--workspace', ws, '--store', path.join(tempDir('models-store'), 'db.sqlite')], { out: (s) => out.push(s), err: () => undefined }, env);
     assert.equal(code, 1);
     const report = JSON.parse(out.join('')) as CheckReport;
     assert.deepEqual(report.roles.map((r) => [r.modelId, r.unavailable?.code]), [['claude', 'no-key'], ['claude', 'no-key'], ['claude', 'no-key']]);

@@ -113,6 +113,35 @@ describe('pending approvals: one registry, any surface decides', () => {
     assert.deepEqual(box.denials, ['command: node -e "1"']);
   });
 
+  it('a configuration change waits as its own kind, named as one; "Always" approves that change only, never the run\'s other configuration changes', async () => {
+    const root = tempDir('pending');
+    fs.mkdirSync(path.join(root, '.vscode'));
+    fs.writeFileSync(path.join(root, '.vscode/settings.json'), '{}\n');
+    const registry = new PendingApprovals();
+    // "Always for this run" of edits was given: configuration changes still wait.
+    const policy = new ApprovalPolicy(waitingIn(registry, 'run-A'), { trusted: true, autoApproveEdits: true });
+    const box = new AgentToolbox(new NodeWorkspace(root), policy, { before: () => undefined }, [...AGENT_TOOLS], 10_000);
+    const settings = box.call(call('edit_file', { path: '.vscode/settings.json', find: '{}', replace: '{ "a": 1 }' }), live());
+    const pending = await until(() => registry.list('run-A')[0]);
+    assert.deepEqual([pending.kind, pending.path, pending.creates, pending.proposed], ['config', '.vscode/settings.json', undefined, '{ "a": 1 }\n']);
+    assert.equal(pending.title, 'Change configuration: .vscode/settings.json — this can change what Ideal State or VS Code runs');
+    assert.equal(pending.effect, 'this can change what Ideal State or VS Code runs');
+    const other = registry.add('run-A', { kind: 'config', title: 'Change configuration: .ideal-state/models.yaml', detail: '+x', path: '.ideal-state/models.yaml', proposed: 'x' }, live());
+    const anEdit = registry.add('run-A', edit('a.js'), live());
+    registry.decide(pending.id, 'always', 'the ISC table');
+    assert.equal((await settings).isError, false);
+    assert.equal(fs.readFileSync(path.join(root, '.vscode/settings.json'), 'utf8'), '{ "a": 1 }\n');
+    assert.deepEqual(registry.list('run-A').map((a) => a.id), [other.approval.id, anEdit.approval.id], 'the other configuration change and the edit still wait');
+    // And the policy did not remember it: the next configuration change is asked again.
+    const again = box.call(call('create_file', { path: '.vscode/tasks.json', text: '{}' }), live());
+    const next = await until(() => registry.list('run-A').find((a) => a.path === '.vscode/tasks.json'));
+    assert.equal(next.kind, 'config');
+    registry.decide(next.id, 'deny', 'the notification');
+    assert.equal((await again).isError, true);
+    assert.equal(fs.existsSync(path.join(root, '.vscode/tasks.json')), false);
+    registry.cancelRun('run-A');
+  });
+
   it('a new file is marked as created, with its text as the proposal', async () => {
     const root = tempDir('pending');
     const registry = new PendingApprovals();

@@ -47,7 +47,7 @@ describe('the sample workspace scripted demo run', () => {
       assert.deepEqual(asked.map((a) => a.kind), ['edit', 'command'], 'the edit, then the two verification commands as one set');
       assert.deepEqual(result.report!.results.map((r) => `${r.criterionId} ${r.outcome}`).sort(), ['ISC-1 PASS', 'ISC-2 PASS', 'ISC-3 PASS', 'ISC-4 PASS', 'ISC-A-1 PASS']);
       assert.match(fs.readFileSync(path.join(workspace, 'src/greet.js'), 'utf8'), /export function farewell\(name\)/);
-      assert.deepEqual(storage.checkpoints(result.run.id).map((c) => [c.path, c.before]), [['src/greet.js', before]]);
+      assert.deepEqual(storage.checkpoints(result.run.id).map((c) => [c.path, c.before]), [[result.run.prdPath, undefined], ['src/greet.js', before]], 'the file, and the PRD the run created');
       const prd = parsePrd(fs.readFileSync(path.join(workspace, result.run.prdPath!), 'utf8'));
       assert.ok(prd.criteria.length === 5 && prd.criteria.every((c) => c.checked), 'every criterion checked in the PRD');
       assert.equal(prd.log.length, 1);

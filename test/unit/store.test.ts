@@ -175,15 +175,21 @@ describe('store', () => {
     assert.equal(b.runs.count(), 2);
   });
 
-  it('drops a torn last record quietly: it was never acknowledged', async () => {
+  it('drops a torn last record, keeps a copy, and does not claim it was never acknowledged', async () => {
     const file = tempFile();
     const a = await Store.open({ file, checkpointIdleMs: 60_000 });
     a.runs.save(aRun({ id: 'run-keep0001' }));
     fs.rmSync(`${file}.lock`);
     fs.appendFileSync(journalPathOf(file), Buffer.from([200, 0, 0, 0, 1, 2, 3, 4, 5]));
+    const asFound = fs.readFileSync(journalPathOf(file));
     const b = await openStore(file);
     assert.deepEqual(b.runs.list().map((r) => r.id), ['run-keep0001']);
     assert.deepEqual(b.warnings.map((w) => w.kind), ['torn-journal']);
+    const warning = b.warnings[0]!;
+    assert.match(warning.message, /the 9 bytes after the last complete commit were dropped/);
+    assert.match(warning.message, /if the journal was cut or damaged, that commit and any after it are lost/);
+    assert.deepEqual(fs.readFileSync(warning.movedTo!), asFound, 'the journal as found is kept');
+    assert.ok(warning.message.includes(`A copy of the journal as found is at ${warning.movedTo}.`), warning.message);
   });
 
   it('applies no journal record twice when a crash lands between checkpoint and journal reset', async () => {
@@ -251,7 +257,7 @@ describe('store', () => {
     for (let k = 0; k < kills; k++) {
       const acked = await runAndKill(child, file, next, 5 + Math.random() * 150);
       for (const n of acked) acknowledged.add(n);
-      if (fs.existsSync(`${file}.tmp`)) killedMidCheckpoint++;
+      if (fs.readdirSync(path.dirname(file)).some((n) => /^ideal-state\.sqlite\.\d+\.[0-9a-f]+\.tmp$/.test(n))) killedMidCheckpoint++;
       next += acked.length + 1;
       const store = await Store.open({ file, checkpointIdleMs: 60_000 });
       const present = new Set(store.runs.list().map((r) => parseInt(r.id.slice(4), 36)));

@@ -12,7 +12,7 @@ const SAMPLE = path.join(REPO, 'test/fixtures/sample-workspace');
 const DEMO = path.join(SAMPLE, '.ideal-state/prds/PRD-20261122-verification-demo.md');
 
 function verify(args: string[], cwd = REPO) {
-  // No terminal here: the PRD's commands run without a question, as in CI.
+  // No terminal here, as in CI: only the commands .ideal-state/verify-commands.yaml allows run, or all with --yes.
   const r = spawnSync(process.execPath, [CLI, 'verify', ...args], { cwd, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-planted-cli-key' } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -96,7 +96,7 @@ describe('command line: verify', () => {
     const text = PRD(['- [x] ISC-1: The source exports the ok constant | Verify: Grep: export const ok', '- [x] ISC-2: The project test command exits with status zero | Verify: CLI: exit 5']);
     fs.writeFileSync(file, text);
     const store = tmpStore();
-    const r = verify([file, '--workspace', root, '--write', '--store', store, '--json']);
+    const r = verify([file, '--workspace', root, '--write', '--store', store, '--json', '--yes']);
     assert.equal(r.code, 1, r.err);
     const out = JSON.parse(r.out);
     assert.equal(out.written, true);
@@ -117,7 +117,7 @@ describe('command line: verify', () => {
     } finally {
       db.close();
     }
-    const again = JSON.parse(verify([file, '--workspace', root, '--store', store, '--json']).out);
+    const again = JSON.parse(verify([file, '--workspace', root, '--store', store, '--json', '--yes']).out);
     assert.equal(again.stored.runId, out.stored.runId, 'the same PRD keeps its run');
   });
 
@@ -125,7 +125,7 @@ describe('command line: verify', () => {
     const root = workspace();
     const file = path.join(root, 'PRD.md');
     fs.writeFileSync(file, PRD(['- [ ] ISC-1: The command environment holds no OpenAI key at all | Verify: CLI: test -z "$OPENAI_API_KEY"', '- [ ] ISC-2: Running a command leaves a marker file in the workspace | Verify: CLI: touch marker']));
-    const r = verify([file, '--workspace', root, '--json', '--no-store']);
+    const r = verify([file, '--workspace', root, '--json', '--no-store', '--yes']);
     assert.equal(r.code, 0, r.out);
     fs.rmSync(path.join(root, 'marker'));
     const off = verify([file, '--workspace', root, '--json', '--no-store', '--no-commands']);
@@ -135,6 +135,56 @@ describe('command line: verify', () => {
       ['UNKNOWN', '`touch marker` was not run: commands were turned off with --no-commands'],
     ]);
     assert.equal(fs.existsSync(path.join(root, 'marker')), false);
+  });
+
+  it('without a terminal runs no PRD command unless the committed allow-list names it or --yes is given, and says which it skipped and why', () => {
+    const root = workspace();
+    const file = path.join(root, 'PRD.md');
+    const outside = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-outside-')), 'env.txt');
+    // A command a model could have written: it dumps the environment outside the workspace.
+    fs.writeFileSync(file, PRD([`- [ ] ISC-1: The environment dump check passes in the workspace | Verify: CLI: env > ${outside}; true`, '- [ ] ISC-2: Running a command leaves a marker file in the workspace | Verify: CLI: touch marker']));
+    const r = verify([file, '--workspace', root, '--json', '--no-store']);
+    assert.equal(r.code, 1, r.err);
+    const reason = 'no terminal to ask, and no .ideal-state/verify-commands.yaml allows it; list it there, or pass --yes to run every PRD command';
+    const out = JSON.parse(r.out);
+    assert.deepEqual(out.results.map((x: { outcome: string }) => x.outcome), ['UNKNOWN', 'UNKNOWN']);
+    assert.deepEqual(out.skippedCommands, [
+      { command: `env > ${outside}; true`, reason },
+      { command: 'touch marker', reason },
+    ]);
+    assert.match(r.err, /skipped 2 commands \(their criteria are UNKNOWN\):\n  env > .*: no terminal to ask/);
+    assert.equal(fs.existsSync(outside), false, 'nothing ran');
+    assert.equal(fs.existsSync(path.join(root, 'marker')), false, 'nothing ran');
+
+    // The allow-list: an exact command and a pattern whose * cannot take in a second command.
+    fs.mkdirSync(path.join(root, '.ideal-state'));
+    fs.writeFileSync(path.join(root, '.ideal-state/verify-commands.yaml'), 'commands:\n  - touch *\n  - env\n');
+    const table = verify([file, '--workspace', root, '--no-store']);
+    assert.equal(table.code, 1, table.err);
+    assert.match(table.out, /^ISC-2\s+PASS/m);
+    assert.match(table.out, /^ISC-1\s+UNKNOWN\s+[\d.]+ s\s+`env > .*; true` was not run: not in \.ideal-state\/verify-commands\.yaml/m);
+    assert.match(table.out, /^skipped 1 command \(not run; its criterion is UNKNOWN\):\n  env > .*; true: not in \.ideal-state\/verify-commands\.yaml; pass --yes to run every PRD command$/m);
+    assert.equal(fs.existsSync(outside), false, '`env` allows env, not env with a redirection and a second command');
+    assert.ok(fs.existsSync(path.join(root, 'marker')));
+
+    // --yes: every command, as asked for explicitly.
+    const yes = verify([file, '--workspace', root, '--json', '--no-store', '--yes']);
+    assert.equal(yes.code, 0, yes.err);
+    assert.equal(JSON.parse(yes.out).skippedCommands, undefined);
+    assert.ok(fs.existsSync(outside));
+  });
+
+  it('exits 2 on an allow-list it cannot read, with the file, line and what is wrong', () => {
+    const root = workspace({ '.ideal-state/verify-commands.yaml': 'commands:\n  - npm test\n  - /npm (test/\n' });
+    const file = path.join(root, 'PRD.md');
+    fs.writeFileSync(file, PRD(['- [ ] ISC-1: Running a command leaves a marker file in the workspace | Verify: CLI: touch marker']));
+    const r = verify([file, '--workspace', root, '--no-store']);
+    assert.equal(r.code, 2, r.out);
+    assert.match(r.err, /^\.ideal-state\/verify-commands\.yaml:3:5: commands\.1: not a valid \/regular expression\/$/m);
+    assert.match(r.err, /cannot be read; fix it, or pass --yes or --no-commands/);
+    assert.equal(fs.existsSync(path.join(root, 'marker')), false);
+    // The flags decide without it.
+    assert.equal(verify([file, '--workspace', root, '--no-store', '--yes']).code, 0);
   });
 
   it('on a terminal lists the commands and runs them only after a "y"', async () => {

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isCancellation } from '../../src/core/errors';
 import { CriterionResult, VerificationReport, type AnyCriterion } from '../../src/core/model';
 import { verifyCriteria } from '../../src/verify/engine';
-import { isVerifyCancellation, VerifyCancelledError } from '../../src/verify/errors';
+import { VerifyCancelledError } from '../../src/verify/errors';
 import { buildVerificationReport } from '../../src/verify/report';
 import type { AuditorView, CriterionJudge, DiagnosticEntry, VerifyHost } from '../../src/verify/types';
 import { alive, anti, criterion, pids, until, workspace } from './verify-helpers';
@@ -94,7 +95,7 @@ describe('verify: the engine', () => {
     const running = run(criteria, { workspaceRoot: root }, { parallelism: 1, signal: controller.signal, onResult: (r) => seen.push(r.criterionId) });
     await until(() => pids(path.join(root, 'pids.txt')).length === 2, 'the first command to start');
     controller.abort();
-    await assert.rejects(running, (error: unknown) => isVerifyCancellation(error) && error instanceof VerifyCancelledError && error.finished === 0 && error.total === 5);
+    await assert.rejects(running, (error: unknown) => isCancellation(error) && error instanceof VerifyCancelledError && error.finished === 0 && error.total === 5);
     for (const pid of pids(path.join(root, 'pids.txt'))) await until(() => !alive(pid), `pid ${pid} to be gone`);
     assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith('started-')), [], 'no later criterion started');
     assert.deepEqual(seen, [], 'a cancelled criterion is not reported as a result');

@@ -13,7 +13,9 @@ const SUMMARY_LINES = 12;
 /**
  * The agent's edits and commands that wait for a person, each with what it would do — the
  * file and its changed lines with Show Diff (the real diff editor), or the exact command and
- * its folder — and Approve / Always for this run / Deny. Everything shown is text.
+ * its folder — and Approve / Always for this run / Deny. A configuration change (a file that
+ * steers what runs) is badged as one, says what it can change, and has no "Always": each is
+ * approved on its own. Everything shown is text.
  */
 export function renderApprovals(root: HTMLElement, approvals: readonly PendingApproval[], actions: ApprovalActions): void {
   root.hidden = approvals.length === 0;
@@ -40,8 +42,9 @@ function approvalCard(a: PendingApproval, actions: ApprovalActions): HTMLElement
     card.querySelectorAll<HTMLButtonElement>('button[data-answer]').forEach((b) => (b.disabled = true));
     actions.decide(a.id, value);
   };
-  const kindWord = a.kind === 'edit' ? (a.creates ? 'New file' : 'Edit') : 'Command';
-  const what = a.kind === 'edit' ? h('code', { class: 'approval-path', attrs: { title: a.path ?? a.title } }, a.path ?? a.title) : h('span', { class: 'approval-what' }, a.title);
+  const file = a.kind !== 'command';
+  const kindWord = a.kind === 'edit' ? (a.creates ? 'New file' : 'Edit') : a.kind === 'config' ? 'Configuration' : 'Command';
+  const what = file ? h('code', { class: 'approval-path', attrs: { title: a.path ?? a.title } }, a.path ?? a.title) : h('span', { class: 'approval-what' }, a.title);
   const card = h(
     'section',
     { class: `approval ${a.kind}`, dataset: { approval: a.id, kind: a.kind }, attrs: { 'aria-label': `${kindWord}: ${a.path ?? a.title}` } },
@@ -50,18 +53,21 @@ function approvalCard(a: PendingApproval, actions: ApprovalActions): HTMLElement
       { class: 'approval-title' },
       h('span', { class: `badge ${a.kind === 'edit' ? 'info' : 'warn'}` }, kindWord),
       what,
-      a.kind === 'edit' ? changeCounts(a.detail) : null,
+      file ? changeCounts(a.detail) : null,
       h('span', { class: 'approval-time muted', attrs: { title: a.createdAt } }, `asked ${clock(a.createdAt)}`),
     ),
-    a.kind === 'edit' ? editSummary(a) : commandBlock(a),
+    a.kind === 'config' ? h('div', { class: 'approval-effect' }, `Configuration change: ${a.effect ?? 'this file steers what runs'}. Approving edits does not cover it; it is asked on its own.`) : null,
+    file ? editSummary(a) : commandBlock(a),
     h(
       'div',
       { class: 'approval-actions' },
-      a.kind === 'edit'
+      file
         ? h('button', { attrs: { type: 'button', 'data-action': 'show-diff' }, title: 'Open the file beside the proposed text in the diff editor', on: { click: () => actions.showDiff(a.id) } }, 'Show Diff')
         : null,
-      h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'approve', 'data-answer': 'approve' }, title: a.kind === 'edit' ? 'Apply this edit (undoable)' : 'Run this command', on: { click: answer('approve') } }, 'Approve'),
-      h('button', { attrs: { type: 'button', 'data-action': 'always', 'data-answer': 'always' }, title: `Approve this and the run's further ${a.kind === 'edit' ? 'edits' : 'commands'} without asking`, on: { click: answer('always') } }, 'Always for this run'),
+      h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'approve', 'data-answer': 'approve' }, title: a.kind === 'edit' ? 'Apply this edit (undoable)' : a.kind === 'config' ? 'Apply this configuration change (this one only)' : 'Run this command', on: { click: answer('approve') } }, 'Approve'),
+      a.kind === 'config'
+        ? null
+        : h('button', { attrs: { type: 'button', 'data-action': 'always', 'data-answer': 'always' }, title: `Approve this and the run's further ${a.kind === 'edit' ? 'edits' : 'commands'} without asking`, on: { click: answer('always') } }, 'Always for this run'),
       h('button', { class: 'deny', attrs: { type: 'button', 'data-action': 'deny', 'data-answer': 'deny' }, title: 'Refuse it: the agent is told and must not work around it', on: { click: answer('deny') } }, 'Deny'),
     ),
   );

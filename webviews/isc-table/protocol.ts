@@ -53,10 +53,11 @@ export interface TableHeader {
   budget: { seconds: BudgetFigure; tokens: BudgetFigure; usd: BudgetFigure };
 }
 
-/** An edit or command the agent waits to have approved. Every string is untrusted text. */
+/** An edit, configuration change or command the agent waits to have approved. Every string is untrusted text. */
 export interface PendingApproval {
   id: string;
-  kind: 'edit' | 'command';
+  /** `config`: a file that steers what runs (.vscode/settings.json…), approved one at a time (no "Always"). */
+  kind: 'edit' | 'config' | 'command';
   /** One line, e.g. "Edit src/app.ts". */
   title: string;
   /** A line summary of an edit (`+`/`-` lines), or the exact command line(s). */
@@ -65,6 +66,8 @@ export interface PendingApproval {
   path?: string;
   /** The edit creates the file. */
   creates?: boolean;
+  /** A configuration change: what changing the file can do. */
+  effect?: string;
   /** A command's exact command line(s) and the folder it runs in. */
   command?: string;
   cwd?: string;

@@ -38,8 +38,11 @@ export interface StartInput {
   readonly request: string;
   /** 'AUTO' asks the effort classifier. */
   readonly effort: EffortLevel | 'AUTO';
-  /** A PRD whose criteria are the spec: OBSERVE may add to them, never drop or reword them. */
-  readonly prd?: { readonly path: string; readonly criteria: readonly AnyCriterion[] };
+  /**
+   * A PRD whose criteria are the spec: OBSERVE may add to them, never drop or reword them.
+   * Its `max_iterations`, when it sets one, replaces the level's.
+   */
+  readonly prd?: { readonly path: string; readonly criteria: readonly AnyCriterion[]; readonly maxIterations?: number };
   /** Starting criteria (an ISC template's): OBSERVE sees them and refines them; unlike a PRD's they are not pinned. */
   readonly seed?: { readonly from: string; readonly criteria: readonly AnyCriterion[] };
   readonly workspaceFolder?: string;

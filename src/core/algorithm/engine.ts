@@ -1,6 +1,7 @@
 import { describeLesson } from '../../llm/adapt';
 import { moneyCapNotices } from '../../llm/budgets';
 import { escalationToRunEvent } from '../../llm/router';
+import { describeError, isBudgetExceeded, isCancellation, isNodeBudgetCut } from '../errors';
 import { EXIT_STATES, type AnyCriterion, type EffortLevel, type Phase, type Reflection, type Run, type RunEvent, type RunState } from '../model';
 import { createRun } from '../runs';
 import { BudgetTracker, systemClock, type Clock } from './budget-tracker';
@@ -9,14 +10,14 @@ import type { EventDraft, NodeContext } from './context';
 import { classifyEffort } from './effort-classifier';
 import type { AlgorithmDeps, RunResult, StartInput } from './engine-api';
 import { execute } from './execute';
-import { checkGate } from './gates';
+import { checkGate, reviewedBy } from './gates';
 import { decideAfterVerify, unmetCriteria } from './iteration';
 import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
 import { NodeDeadline } from './node-budget';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
 import type { StepCommit } from './ports';
-import { syncPrdText } from './prd-sync';
+import { shownCriteria, syncPrdText } from './prd-sync';
 import { shippedRoles, type Roles } from './roles';
 import { RunCommits } from './run-commits';
 import { emptyMemo, type AlgorithmState, type RunStep } from './state';
@@ -37,12 +38,13 @@ const HANDLERS: Record<Phase, (state: AlgorithmState, ctx: NodeContext) => Promi
 /** Thrown inside the engine to end a run as cancelled; never a failure. */
 export class RunCancelledError extends Error {
   override readonly name = 'RunCancelledError';
+  readonly code = 'cancelled';
 }
 
 const isExit = (s: RunState) => EXIT_STATES.includes(s);
 const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE'];
 /** How a node's work ends when its deadline aborts it (NodeDeadline): the cut itself, or the model call it cancelled. */
-const CUT_ERRORS = ['NodeBudgetCutError', 'LlmCancelledError', 'AbortError'];
+const isCut = (error: unknown) => isNodeBudgetCut(error) || isCancellation(error);
 
 /**
  * The Algorithm (DESIGN §4) as a small runner over the phase graph: for each node it
@@ -52,6 +54,8 @@ const CUT_ERRORS = ['NodeBudgetCutError', 'LlmCancelledError', 'AbortError'];
  */
 export class AlgorithmEngine {
   private readonly graph: PhaseGraph;
+  /** Whether a node of the graph reviews the criteria (the `testable` gate); see reviewedBy. */
+  private readonly graphReviews: boolean;
   private readonly roles: Roles;
   private readonly capabilities: Capabilities;
   private readonly clock: Clock;
@@ -65,6 +69,7 @@ export class AlgorithmEngine {
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
+    this.graphReviews = Object.values(this.graph.nodes).some((n) => n?.gate === 'testable');
     this.roles = deps.roles ?? shippedRoles();
     this.capabilities = deps.capabilities ?? shippedCapabilities();
     this.clock = deps.clock ?? systemClock;
@@ -103,7 +108,7 @@ export class AlgorithmEngine {
       packets: [],
       candidates: [],
       decisions: [],
-      memo: { ...emptyMemo(), pinned: (input.prd?.criteria ?? []).map((c) => c.id) },
+      memo: { ...emptyMemo(), pinned: (input.prd?.criteria ?? []).map((c) => c.id), reviewed: [], ...(input.prd?.maxIterations !== undefined ? { maxIterations: input.prd.maxIterations } : {}) },
       stepSeq: 0,
       eventSeq: 0,
     };
@@ -160,7 +165,7 @@ export class AlgorithmEngine {
       const done = await learning.afterRun(state.run, signal);
       for (const line of done) this.emit(state, { kind: 'note', message: `LEARN: ${line}`, phase: 'LEARN', role: 'system' });
     } catch (error) {
-      const why = signal.aborted ? 'cancelled' : error instanceof Error ? error.name : 'error';
+      const why = signal.aborted ? 'cancelled' : describeError(error);
       this.deps.logger?.warn(`${state.run.id}: learning after the run failed (${why}); the run stays ${state.run.state}`);
       this.emit(state, { kind: 'note', message: `LEARN: the reflection could not be written (${why}); the run stays ${state.run.state}`, phase: 'LEARN', role: 'system' });
     }
@@ -191,7 +196,7 @@ export class AlgorithmEngine {
       await HANDLERS[phase](state, ctx);
     } catch (error) {
       this.recordEscalations(state, phase, escalated);
-      const cut = deadline.cut() && error instanceof Error && CUT_ERRORS.includes(error.name);
+      const cut = deadline.cut() && isCut(error);
       return cut ? this.cutForBudget(committed, state, phase, deadline, tracker) : this.onNodeError(committed, state, phase, error, signal, tracker);
     } finally {
       deadline.dispose();
@@ -202,6 +207,8 @@ export class AlgorithmEngine {
     if (spent > tracker.shareMs(node.budget)) this.emit(state, { kind: 'budget', message: `${phase} took ${spent} ms, over its ${Math.round(node.budget * 100)} % share of the budget`, phase });
     if (!gate.ok) return this.refused(committed, state, phase, gate.problems, tracker);
     state.memo.retry = undefined;
+    const reviewed = state.memo.reviewed && reviewedBy(node.gate, state, this.graphReviews);
+    if (reviewed) state.memo.reviewed = reviewed;
     if (phase === 'VERIFY') return this.afterVerify(state, tracker);
     if (phase === 'LEARN' || node.end) return this.learn(state, tracker);
     return this.transition(state, phase, 'passed', node.next!, tracker);
@@ -270,12 +277,11 @@ export class AlgorithmEngine {
 
   private onNodeError(committed: AlgorithmState, attempted: AlgorithmState, phase: Phase, error: unknown, signal: AbortSignal, tracker: BudgetTracker): AlgorithmState {
     const kept = phase === 'EXECUTE' ? attempted : { ...structuredClone(committed), eventSeq: attempted.eventSeq };
-    const name = error instanceof Error ? error.name : '';
-    if (signal.aborted || name === 'LlmCancelledError' || name === 'RunCancelledError' || name === 'AbortError') {
+    if (signal.aborted || isCancellation(error)) {
       return this.finish(kept, 'CANCELLED', `cancelled during ${phase}`, tracker);
     }
     const message = error instanceof Error ? error.message : String(error);
-    if (name === 'BudgetExceededError') {
+    if (isBudgetExceeded(error)) {
       kept.memo.stopping = 'BUDGET_EXHAUSTED';
       kept.memo.stopReason = message;
       this.emit(kept, { kind: 'budget', message, phase });
@@ -312,7 +318,9 @@ export class AlgorithmEngine {
   /** Decide / iterate (DESIGN §4.7). */
   private afterVerify(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
     if (tracker.shouldCompress()) state.memo.compressed = true;
-    const d = decideAfterVerify({ report: state.report, criteria: state.criteria, graph: this.graph, memo: state.memo, iteration: state.run.iteration, maxIterations: this.deps.effort.levels[state.run.effort].maxIterations });
+    // The PRD's max_iterations, when the run is on one that sets it, replaces the level's.
+    const fromPrd = state.memo.maxIterations !== undefined;
+    const d = decideAfterVerify({ report: state.report, criteria: state.criteria, graph: this.graph, memo: state.memo, iteration: state.run.iteration, maxIterations: state.memo.maxIterations ?? this.deps.effort.levels[state.run.effort].maxIterations, limitFrom: fromPrd ? 'the PRD' : 'the level' });
     if (d.kind === 'complete') {
       state.memo.exit = 'COMPLETE';
       state.memo.exitReason = 'every CRITICAL criterion verified PASS';
@@ -384,9 +392,10 @@ export class AlgorithmEngine {
   }
 
   private async syncPrd(state: AlgorithmState): Promise<void> {
-    if (!this.deps.prdFor || (state.criteria.length === 0 && !state.run.prdPath)) return;
+    // No PRD is created before a criterion may be shown in it (a draft the gates refused is not one).
+    if (!this.deps.prdFor || (shownCriteria(state).length === 0 && !state.run.prdPath)) return;
     // Only what the PRD shows: a step that changed none of it (PLAN, EXECUTE) costs no parse.
-    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome])]);
+    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome]), state.memo.reviewed, state.memo.approvedCommands]);
     if (shown === this.prdShown) return;
     const file = this.deps.prdFor(state.run);
     try {

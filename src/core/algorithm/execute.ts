@@ -1,3 +1,4 @@
+import { isBudgetExceeded, isCancellation } from '../errors';
 import type { Candidate, Packet } from '../model';
 import type { NodeContext } from './context';
 import { decayedSteps } from './iteration';
@@ -6,10 +7,6 @@ import { NodeBudgetCutError } from './node-budget';
 import type { PacketWork } from './ports';
 import type { AlgorithmState } from './state';
 import { specialistView } from './views';
-
-function isCancel(error: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (error instanceof Error && (error.name === 'LlmCancelledError' || error.name === 'AbortError' || error.name === 'RunCancelledError'));
-}
 
 /**
  * EXECUTE (DESIGN §4.5): specialists work the packets, at most the level's parallelism at
@@ -96,7 +93,8 @@ export async function execute(state: AlgorithmState, ctx: NodeContext): Promise<
         ctx.signal,
       );
     } catch (error) {
-      if (isCancel(error, ctx.signal) || (error instanceof Error && error.name === 'BudgetExceededError')) {
+      // Cancellation and a spent budget end the whole node (the engine decides how the run ends); any other failure ends this packet only.
+      if (ctx.signal.aborted || isCancellation(error) || isBudgetExceeded(error)) {
         failure ??= error;
         throw error;
       }

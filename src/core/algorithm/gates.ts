@@ -66,3 +66,14 @@ const GATE_CHECKS: Record<GateName, (state: AlgorithmState, level: EffortSpec) =
   },
   none: () => [],
 };
+
+/**
+ * The criteria a gate that just passed vouches for, which the PRD may then show (issue 15):
+ * all of them when it is the review gate (`testable`, THINK's); in a phase graph without that
+ * gate, those whose text passes its check. Undefined: this gate does not review criteria.
+ */
+export function reviewedBy(gate: GateName, state: AlgorithmState, graphReviews: boolean): string[] | undefined {
+  if (gate === 'testable') return state.criteria.map((c) => c.id);
+  if (graphReviews) return undefined;
+  return state.criteria.filter((c) => untestable(c.text).length === 0).map((c) => c.id);
+}

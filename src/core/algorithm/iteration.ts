@@ -33,6 +33,8 @@ export interface DecideInput {
   readonly iteration: number;
   /** null: until the budget runs out. */
   readonly maxIterations: number | null;
+  /** Whose limit `maxIterations` is, for the stop reason (default: the level's). */
+  readonly limitFrom?: 'the level' | 'the PRD';
 }
 
 const order = (p: Phase) => PHASES.indexOf(p);
@@ -47,7 +49,10 @@ export function decideAfterVerify(input: DecideInput): IterationDecision {
   const { report, criteria, graph, memo } = input;
   if (reportPasses(report, criteria)) return { kind: 'complete' };
   if (memo.stopping) return { kind: 'stop', reason: memo.stopReason ?? memo.stopping };
-  if (input.maxIterations !== null && input.iteration >= input.maxIterations) return { kind: 'stop', reason: `reached the level's ${input.maxIterations} iteration${input.maxIterations === 1 ? '' : 's'} with criteria unmet` };
+  if (input.maxIterations !== null && input.iteration >= input.maxIterations) {
+    const limit = `${input.maxIterations} iteration${input.maxIterations === 1 ? '' : 's'}`;
+    return { kind: 'stop', reason: input.limitFrom === 'the PRD' ? `reached the PRD's max_iterations (${limit}) with criteria unmet` : `reached the level's ${limit} with criteria unmet` };
+  }
   if (memo.compressed) return { kind: 'stop', reason: 'past the compress threshold of the wall-time budget' };
   const failing = (report?.results ?? []).filter((r) => r.outcome !== 'PASS');
   const labels = failing.map((r) => r.failureLabel ?? 'EXECUTION_ERROR');

@@ -1,3 +1,4 @@
+import { describeError } from '../errors';
 import { describeProvenance, type LearnedCriterion } from '../learning/memory';
 import type { AnyCriterion } from '../model';
 import { decision, type NodeContext } from './context';
@@ -33,7 +34,7 @@ export async function memoryOffers(state: AlgorithmState, ctx: NodeContext): Pro
     return { offers, view: offers.filter((o) => o.answer !== 'dropped').map((o) => ({ text: o.text, from: describeProvenance(o.provenance) })) };
   } catch (error) {
     if (ctx.signal.aborted) throw error;
-    ctx.emit(state, { kind: 'note', message: `memory of past runs unavailable (${error instanceof Error ? error.name : 'error'}); OBSERVE goes on without it`, role: 'system' });
+    ctx.emit(state, { kind: 'note', message: `memory of past runs unavailable (${describeError(error)}); OBSERVE goes on without it`, role: 'system' });
     return NONE;
   }
 }

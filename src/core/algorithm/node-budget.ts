@@ -8,6 +8,8 @@ export const DEFAULT_MIN_NODE_MS = 15_000;
 /** Thrown inside a node whose share of the budget ran out at a safe point; the engine compresses the run. */
 export class NodeBudgetCutError extends Error {
   override readonly name = 'NodeBudgetCutError';
+  /** What the engine tests (src/core/errors.ts `isNodeBudgetCut`); a bundler renames the class. */
+  readonly code = 'node-budget-cut';
   constructor(readonly phase: Phase, readonly allowanceMs: number) {
     super(`${phase} used its share of the budget (${seconds(allowanceMs)} s)`);
   }

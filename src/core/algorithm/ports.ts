@@ -33,7 +33,10 @@ export interface RunStorage {
   commit(commit: StepCommit): void;
   /** The run as last committed, or undefined when the store does not know it. */
   load(runId: string): AlgorithmState | undefined;
-  /** Keeps a file's content before the run first changes it, durably, before the change is made. */
+  /**
+   * Keeps a file's content before the run first changes it, durably, before the change is made.
+   * Later calls for the same path keep that first content; one with `afterSha256` replaces the fingerprint.
+   */
   saveCheckpoint(runId: string, checkpoint: FileCheckpoint): void;
   checkpoints(runId: string): FileCheckpoint[];
 }
@@ -43,6 +46,12 @@ export interface FileCheckpoint {
   readonly path: string;
   readonly before?: string;
   readonly at: string;
+  /**
+   * SHA-256 (hex) of the text the run last left in the file, for files undo must not clobber
+   * once someone else changed them (the run's PRD): undo leaves such a file alone when it no
+   * longer holds that text. Undefined: undo restores the file whatever it holds now.
+   */
+  readonly afterSha256?: string;
 }
 
 /** The structured-output and chat calls the engine makes; `ModelRouter` is the real one. */
@@ -115,6 +124,8 @@ export interface CriteriaVerification {
   /** Fail-closed: false when any CRITICAL criterion is not PASS. */
   readonly passed: boolean;
   readonly summary: string;
+  /** The exact commands that were approved to run (the run may write these, and only these, into its PRD). */
+  readonly approvedCommands?: readonly string[];
 }
 
 /** The verification engine, as the Algorithm sees it (src/verify's verifyCriteria behind an adapter). */

@@ -1,12 +1,13 @@
 import { isScalar, stringify } from 'yaml';
 import { renderSegments, renderVerify } from '../../prd/criterion-line';
+import { formatVerifySpec } from '../../prd/verify-spec';
 import { applyEdits, type PrdEdit } from '../../prd/edit';
-import { findPair } from '../../prd/frontmatter';
+import { findPair, keyRange } from '../../prd/frontmatter';
 import { joinLines, type SourceLine } from '../../prd/lines';
 import type { PrdDocument } from '../../prd/model';
 import { newPrdText } from '../../prd/new-prd';
 import { parsePrd } from '../../prd/parse';
-import type { AnyCriterion, Decision, EffortTable, VerificationMethod } from '../model';
+import { methodCommand, type AnyCriterion, type Decision, type EffortTable, type VerificationMethod } from '../model';
 import type { AlgorithmState } from './state';
 
 /**
@@ -21,15 +22,22 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   let doc = parsePrd(text);
   const edits: PrdEdit[] = [];
   const inFile = new Map(doc.criteria.map((c) => [c.id, c]));
-  for (const c of state.criteria) {
+  const pinned = new Set(state.memo.pinned);
+  for (const c of shownCriteria(state)) {
     const f = inFile.get(c.id);
     const checked = c.outcome === 'PASS';
+    const verify = c.verify && shownMethod(c.verify, state.memo.approvedCommands);
     if (!f) {
-      edits.push({ kind: 'addCriterion', criterion: { id: c.id, text: c.text, checked, source: c.source, priority: c.priority, ...(c.verify ? { verify: c.verify } : {}) }, anti: c.kind === 'anti-criterion', ...(c.domain ? { domain: c.domain } : {}) });
+      edits.push({ kind: 'addCriterion', criterion: { id: c.id, text: c.text, checked, source: c.source, priority: c.priority, ...(verify ? { verify } : {}) }, anti: c.kind === 'anti-criterion', ...(c.domain ? { domain: c.domain } : {}) });
       continue;
     }
     if (f.text !== c.text) edits.push({ kind: 'setText', id: c.id, text: c.text });
-    if (c.verify && JSON.stringify(f.verify) !== JSON.stringify(c.verify)) edits.push({ kind: 'setVerify', id: c.id, verify: c.verify });
+    // The file already showing the run's method is the user's own, or one approved earlier: left as it is.
+    if (c.verify && !sameMethod(f.verify, c.verify, c.text)) {
+      if (verify && !sameMethod(f.verify, verify, c.text)) edits.push({ kind: 'setVerify', id: c.id, verify });
+      // The run's method changed to a command nobody approved: the PRD stops naming the old one, unless the line is the user's.
+      else if (!verify && f.verify && !pinned.has(c.id)) edits.push({ kind: 'setVerify', id: c.id, verify: undefined });
+    }
     if (f.checked !== checked) edits.push({ kind: 'setChecked', id: c.id, checked });
   }
   const status = run.state === 'RUNNING' || run.state === 'PENDING' || run.state === 'NEEDS_APPROVAL' ? 'IN_PROGRESS' : run.state;
@@ -73,6 +81,36 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
 }
 
 /**
+ * The run's criteria the PRD may show (issue 15): the user's own (the PRD's, pinned), and the
+ * run's once the review gate (`testable`) passed on them; a draft the gates refused, e.g. a
+ * garbage model's, never reaches the user's file.
+ */
+export function shownCriteria(state: AlgorithmState): AnyCriterion[] {
+  const { pinned, reviewed } = state.memo;
+  if (reviewed === undefined) return state.criteria;
+  return state.criteria.filter((c) => pinned.includes(c.id) || reviewed.includes(c.id));
+}
+
+/**
+ * A method as the PRD may show it (issue 15): a command reaches the file only once that exact
+ * command was approved in this run, because the file outlives the run and `ideal-state verify`
+ * runs what it names. Otherwise a CLI, Test or Task method is left out (the criterion keeps its
+ * text, and verifies UNKNOWN: it names no method), and a Static check keeps its check without
+ * the command.
+ */
+export function shownMethod(method: VerificationMethod, approved: readonly string[]): VerificationMethod | undefined {
+  const command = methodCommand(method);
+  if (command === undefined || approved.includes(command)) return method;
+  if (method.type === 'STATIC') return { type: 'STATIC', check: method.check };
+  return undefined;
+}
+
+/** Whether two methods read the same in a PRD line (their written form; key order and defaults do not count). */
+function sameMethod(a: VerificationMethod | undefined, b: VerificationMethod | undefined, text: string): boolean {
+  return (a === undefined || b === undefined) ? a === b : formatVerifySpec(a, text) === formatVerifySpec(b, text);
+}
+
+/**
  * Makes the edits that rewrite a single line where it stands (a criterion's box, text or
  * verify part; a frontmatter value on one line) all at once on the parsed lines. `applyEdits`
  * parses the whole file again after every edit, which made a sync cost a parse per changed
@@ -83,13 +121,13 @@ function rewriteInPlace(doc: PrdDocument, edits: readonly PrdEdit[]): { text: st
   const lines = doc.source.lines.map((l) => ({ ...l }));
   const rest: PrdEdit[] = [];
   const touched = new Set<number>();
-  const patches = new Map<string, { check?: string; text?: string; verify?: VerificationMethod }>();
+  const patches = new Map<string, { check?: string; text?: string; verify?: VerificationMethod | null }>();
   for (const edit of edits) {
     if (edit.kind === 'setChecked' || edit.kind === 'setText' || edit.kind === 'setVerify') {
       const patch = patches.get(edit.id) ?? {};
       if (edit.kind === 'setChecked') patch.check = edit.checked ? 'x' : ' ';
       else if (edit.kind === 'setText') patch.text = oneLine(edit.text);
-      else patch.verify = edit.verify;
+      else patch.verify = edit.verify ?? null;
       patches.set(edit.id, patch);
       continue;
     }
@@ -107,7 +145,7 @@ function rewriteInPlace(doc: PrdDocument, edits: readonly PrdEdit[]): { text: st
     if (!c || touched.has(c.line)) {
       // Not where the parse put it (cannot happen for ids from this parse): the careful way.
       if (patch.text !== undefined) rest.push({ kind: 'setText', id, text: patch.text });
-      if (patch.verify) rest.push({ kind: 'setVerify', id, verify: patch.verify });
+      if (patch.verify !== undefined) rest.push({ kind: 'setVerify', id, verify: patch.verify ?? undefined });
       if (patch.check !== undefined) rest.push({ kind: 'setChecked', id, checked: patch.check === 'x' });
       continue;
     }
@@ -117,7 +155,7 @@ function rewriteInPlace(doc: PrdDocument, edits: readonly PrdEdit[]): { text: st
       ...s,
       ...(patch.text !== undefined ? { text } : {}),
       // As applyEdits does: a bare `Custom` verify part keeps meaning "check this text", so it is rendered against the new text.
-      ...(patch.verify ? { verify: renderVerify(patch.verify, patch.text !== undefined ? text : c.text) } : {}),
+      ...(patch.verify !== undefined ? { verify: renderVerify(patch.verify ?? undefined, patch.text !== undefined ? text : c.text) } : {}),
       ...(patch.check !== undefined && (s.check !== ' ') !== (patch.check === 'x') ? { check: patch.check } : {}),
     };
     lines[c.line]!.text = renderSegments(next);
@@ -172,8 +210,8 @@ function oneLine(s: string): string {
   return s.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
-/** The user's criteria in a PRD, as the run's pinned starting criteria. */
-export function criteriaFromPrd(text: string, at: string, toCore: (c: ReturnType<typeof parsePrd>['criteria'][number], at: string) => { ok: true; criterion: AnyCriterion } | { ok: false; message: string }): { criteria: AnyCriterion[]; problems: string[]; title?: string } {
+/** The user's criteria in a PRD, as the run's pinned starting criteria, with the title and the PRD's `max_iterations` (which the run honours). */
+export function criteriaFromPrd(text: string, at: string, toCore: (c: ReturnType<typeof parsePrd>['criteria'][number], at: string) => { ok: true; criterion: AnyCriterion } | { ok: false; message: string }): { criteria: AnyCriterion[]; problems: string[]; title?: string; maxIterations?: number } {
   const doc = parsePrd(text);
   const criteria: AnyCriterion[] = [];
   const problems = doc.diagnostics.filter((d) => d.severity === 'error').map((d) => `line ${d.line}: ${d.message}`);
@@ -182,5 +220,10 @@ export function criteriaFromPrd(text: string, at: string, toCore: (c: ReturnType
     if (r.ok) criteria.push({ ...r.criterion, status: 'PENDING' } as AnyCriterion);
     else problems.push(r.message);
   }
-  return { criteria, problems, ...(doc.title ? { title: doc.title.text } : {}) };
+  const max = doc.meta.maxIterations;
+  if (max === 0) {
+    const at = doc.frontmatter ? keyRange(doc.frontmatter, 'max_iterations') : undefined;
+    problems.push(`${at ? `line ${at.start.line + 1}: ` : ''}max_iterations: 0 cannot be honoured, a run verifies at least once; write 1, or leave it out for the effort level's`);
+  }
+  return { criteria, problems, ...(doc.title ? { title: doc.title.text } : {}), ...(max !== undefined && max >= 1 ? { maxIterations: max } : {}) };
 }

@@ -42,6 +42,20 @@ export const RunStep = z
         /** Why the run must end after the next VERIFY/LEARN (budget, tokens, blocked). */
         stopping: z.enum(['BUDGET_EXHAUSTED', 'BLOCKED']).optional(),
         stopReason: z.string().optional(),
+        /**
+         * Exact commands approved for this run's verification (VERIFY asked, or the allow-list):
+         * the only commands the run writes into the PRD (issue 15); one it proposed and nobody
+         * approved stays out, so CI never runs it.
+         */
+        approvedCommands: z.array(z.string()).default([]),
+        /**
+         * Criteria whose text passed the review gate (`testable`, THINK's): the only ones the run
+         * adds to the PRD, so a draft the gates refused never reaches it. A run starts with none;
+         * absent (runs stored before it existed) shows every criterion, as they did.
+         */
+        reviewed: z.array(z.string()).optional(),
+        /** The PRD's `max_iterations`, which replaces the level's for this run. */
+        maxIterations: z.number().int().positive().optional(),
       })
       .strict(),
   })
@@ -49,7 +63,7 @@ export const RunStep = z
 export type RunStep = z.infer<typeof RunStep>;
 export type StepMemo = RunStep['memo'];
 
-export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0 });
+export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [] });
 
 /** Everything the engine holds about a run between steps; rebuilt from the store on resume. */
 export interface AlgorithmState {

@@ -33,6 +33,8 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
     earlierResults: (id) => (previous?.results ?? []).filter((r) => r.criterionId === id),
     onEvent: (e) => ctx.emit(state, { ...e, phase: 'VERIFY' }),
   });
+  // What was approved to run may now be shown in the PRD (prd-sync.ts); approvals only add up over a run.
+  for (const c of 'approvedCommands' in outcome ? (outcome.approvedCommands ?? []) : []) if (!state.memo.approvedCommands.includes(c)) state.memo.approvedCommands.push(c);
   const byId = new Map<string, CriterionResult>(reuse);
   for (const r of outcome.results) if (toRun.some((c) => c.id === r.criterionId)) byId.set(r.criterionId, r);
   const results = state.criteria.map(

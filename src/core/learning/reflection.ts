@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { generateObject } from '../../llm/structured';
-import { LlmCancelledError } from '../../llm/errors';
 import type { LanguageModel } from '../../llm/types';
+import { describeError, isCancellation } from '../errors';
 import { EFFORT_LEVELS, LearningCategory, Reflection, type EffortLevel, type FailureLabel } from '../model';
 import { elapsedPercent, unmetCriteria, withinBudget, type CriterionFact, type RunFacts } from './run-facts';
 
@@ -89,8 +89,8 @@ export async function reflectOnRun(facts: RunFacts, options: ReflectOptions): Pr
       });
       return { reflection: build(facts, value, 'manager', options) };
     } catch (error) {
-      if (error instanceof LlmCancelledError || options.signal?.aborted) throw error;
-      fallbackReason = `the manager model failed (${error instanceof Error ? error.name : 'error'})`;
+      if (isCancellation(error) || options.signal?.aborted) throw error;
+      fallbackReason = `the manager model failed: ${describeError(error)}`;
     }
   }
   const answers = factAnswers(facts);

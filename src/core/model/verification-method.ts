@@ -84,3 +84,23 @@ export const VerificationMethod = z.discriminatedUnion('type', [
 export type VerificationMethod = z.infer<typeof VerificationMethod>;
 export type VerificationMethodType = VerificationMethod['type'];
 export const VERIFICATION_METHOD_TYPES = VerificationMethod.options.map((o) => o.shape.type.value);
+
+/**
+ * The command a method runs wherever it is verified (a STATIC command runs where there are no
+ * diagnostics, e.g. in CI), spelled as the approval prompt shows it; undefined when it runs none.
+ * What a run may write into a PRD is decided on this (issue 15: only approved commands).
+ */
+export function methodCommand(m: VerificationMethod): string | undefined {
+  switch (m.type) {
+    case 'CLI':
+      return m.command;
+    case 'TEST':
+      return m.test;
+    case 'TASK':
+      return `task: ${m.task}`;
+    case 'STATIC':
+      return m.command;
+    default:
+      return undefined;
+  }
+}

@@ -1,3 +1,4 @@
+import { isCancellation } from '../../core/errors';
 import { LlmCancelledError, LlmError, LlmProviderError, LlmTimeoutError, redact, type ProviderFailure } from '../errors';
 
 /** The error classes both SDKs export under the same names (checked with instanceof: minified builds rename classes). */
@@ -29,7 +30,7 @@ export function fromSdkError(error: unknown, classes: SdkErrorClasses, ctx: Call
     const param = paramOf(error);
     return new LlmProviderError(ctx.model, failureOf(status), `HTTP ${status ?? '?'}: ${redact(firstLine(error.message), ctx.secrets)}`, status, undefined, param);
   }
-  if (error instanceof Error && error.name === 'AbortError') return new LlmCancelledError(ctx.model);
+  if (isCancellation(error)) return new LlmCancelledError(ctx.model);
   // Node's fetch reports a connection cut mid-body as TypeError "terminated" (cause: a socket error).
   if (isConnectionCut(error)) return new LlmProviderError(ctx.model, 'connection', 'the connection closed before the reply was complete');
   const message = error instanceof Error ? error.message : String(error);

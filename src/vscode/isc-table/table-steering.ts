@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isCancellation } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { CriterionResult, Run } from '../../core/model';
 import type { EvidenceLocation, RequestResult } from '../../../webviews/isc-table/protocol';
@@ -93,7 +94,7 @@ export class TableSteering {
       this.log.info(`${runId}: re-verified ${what}: ${set.summary}`);
       return { ok: stored.stored, message: stored.stored ? `${what}: ${set.summary}` : `${what}: ${set.summary} — not stored: ${stored.reason}` };
     } catch (error) {
-      if (error instanceof Error && (error.name === 'AbortError' || error.name.endsWith('CancelledError'))) return { ok: false, message: 'Verification was cancelled; nothing was stored.' };
+      if (isCancellation(error)) return { ok: false, message: 'Verification was cancelled; nothing was stored.' };
       this.log.error(`re-verifying ${runId} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       return { ok: false, message: `Verifying ${what} failed: ${error instanceof Error ? error.message : String(error)}. See the log (Ideal State: Show Log).` };
     } finally {

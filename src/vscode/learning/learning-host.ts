@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeError } from '../../core/errors';
 import type { LearningService, RateResult } from '../../core/learning';
 import type { Logger } from '../../core/log';
 import type { Settings } from '../../core/settings';
@@ -62,7 +63,7 @@ export class LearningHost implements vscode.Disposable {
       const slot = (await this.models.load()).slots.get(id);
       return slot?.ok ? slot.model : undefined;
     } catch (error) {
-      this.log.warn(`the chosen model could not be loaded: ${error instanceof Error ? error.name : 'error'}`);
+      this.log.warn(`the chosen model could not be loaded: ${describeError(error)}`);
       return undefined;
     }
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { describeError } from '../../core/errors';
 import type { RunChange } from '../run/run-service';
 import type { LearningHost } from './learning-host';
 
@@ -40,6 +41,6 @@ async function reflectOn(change: RunChange, host: LearningHost): Promise<void> {
     const result = await service.reflectAfterRun(change.runId, await host.chosenModel());
     if (result) host.log.info(`${change.runId}: reflection by ${result.reflection.author ?? 'manager'}${result.fallbackReason ? ` (${result.fallbackReason})` : ''}`);
   } catch (error) {
-    host.log.warn(`${change.runId}: the reflection after the run could not be written (${error instanceof Error ? error.name : 'error'})`);
+    host.log.warn(`${change.runId}: the reflection after the run could not be written (${describeError(error)})`);
   }
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isCancellation } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { EffortLevel } from '../../core/model';
 import type { CheckOptions, CheckReport } from '../../llm/check-model';
@@ -40,7 +41,7 @@ export function registerCheckModel(models: ModelsHost, log: Logger & { show(): v
           const { tierFor, temperatureOf } = await workspaceRoles(checkLog);
           return await e.checkModels(router.resolved, { level, tierFor, temperatureOf, signal: controller.signal, logger: checkLog, onProgress: (message) => progress.report({ message }) });
         } catch (error) {
-          if ((error as { code?: unknown })?.code === 'cancelled') {
+          if (isCancellation(error)) {
             checkLog.info('Check Model was cancelled');
             return undefined;
           }

@@ -15,8 +15,8 @@ export interface DiffShown {
  * of the way of what asked for it (the ISC table).
  */
 export async function showApprovalDiff(approval: PendingApproval, proposals: ProposalDocuments, folder: vscode.WorkspaceFolder | undefined, viewColumn?: vscode.ViewColumn): Promise<DiffShown> {
-  if (approval.kind !== 'edit') return { ok: false, message: `${approval.title} is a command; there is no diff to show.` };
-  const name = (approval.path ?? approval.title.replace(/^(Edit|Create)\s+/, '')).split('/').pop() || 'change';
+  if (approval.kind === 'command') return { ok: false, message: `${approval.title} is a command; there is no diff to show.` };
+  const name = (approval.path ?? approval.title.replace(/^(Edit|Create|Change configuration:)\s+/, '')).split('/').pop() || 'change';
   if (approval.path !== undefined && approval.proposed !== undefined && folder) {
     const file = vscode.Uri.joinPath(folder.uri, approval.path);
     const exists = !approval.creates && (await vscode.workspace.fs.stat(file).then(() => true, () => false));
@@ -51,7 +51,7 @@ export function closeApprovalDiffs(approval: PendingApproval, approved: boolean,
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === PROPOSAL_SCHEME && t.input.modified.query === approval.id);
     if (tabs.length > 0) void vscode.window.tabGroups.close(tabs, true).then(undefined, () => undefined);
   };
-  if (!approved || approval.kind !== 'edit' || approval.path === undefined || !folder) return close();
+  if (!approved || approval.kind === 'command' || approval.path === undefined || !folder) return close();
   const file = vscode.Uri.joinPath(folder.uri, approval.path).toString();
   const stop = () => {
     clearTimeout(timer);

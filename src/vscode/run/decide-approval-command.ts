@@ -23,10 +23,11 @@ export function registerDecideApproval(service: RunService): vscode.Disposable {
     const approval = pending.length === 1 ? pending[0]! : await pickApproval(pending);
     if (!approval) return false;
     for (;;) {
+      // A configuration change is approved one at a time: no "Always" for it.
       const items: (vscode.QuickPickItem & { answer: ApprovalAnswer | 'diff' })[] = [
-        { label: '$(check) Approve', description: approval.kind === 'edit' ? 'apply this edit (undoable)' : 'run this command', answer: 'approve' },
-        { label: '$(check-all) Always for this run', description: `and the run's further ${approval.kind === 'edit' ? 'edits' : 'commands'}`, answer: 'always' },
-        ...(approval.kind === 'edit' ? [{ label: '$(diff) Show Diff', description: 'the file beside the proposal, then ask again', answer: 'diff' as const }] : []),
+        { label: '$(check) Approve', description: approval.kind === 'edit' ? 'apply this edit (undoable)' : approval.kind === 'config' ? 'apply this configuration change (this one only)' : 'run this command', answer: 'approve' },
+        ...(approval.kind === 'config' ? [] : [{ label: '$(check-all) Always for this run', description: `and the run's further ${approval.kind === 'edit' ? 'edits' : 'commands'}`, answer: 'always' as const }]),
+        ...(approval.kind !== 'command' ? [{ label: '$(diff) Show Diff', description: 'the file beside the proposal, then ask again', answer: 'diff' as const }] : []),
         { label: '$(close) Deny', description: 'the agent is told and must not work around it', answer: 'deny' },
       ];
       const picked = await vscode.window.showQuickPick(items, { title: `Ideal State: ${approval.title}`, placeHolder: what(approval) });
@@ -48,7 +49,7 @@ export function registerDecideApproval(service: RunService): vscode.Disposable {
 
 async function pickApproval(pending: readonly PendingApproval[]): Promise<PendingApproval | undefined> {
   const picked = await vscode.window.showQuickPick(
-    pending.map((a) => ({ label: a.title, description: a.kind === 'edit' ? a.path : a.cwd, detail: what(a), approval: a })),
+    pending.map((a) => ({ label: a.title, description: a.kind === 'command' ? a.cwd : a.path, detail: what(a), approval: a })),
     { title: 'Ideal State: Approve or Deny Pending Changes', placeHolder: 'Which change?', matchOnDetail: true },
   );
   return picked?.approval;
@@ -57,5 +58,6 @@ async function pickApproval(pending: readonly PendingApproval[]): Promise<Pendin
 function what(a: PendingApproval): string {
   if (a.kind === 'command') return (a.command ?? a.summary).split('\n').join(' ; ');
   const lines = a.summary.split('\n').filter((l) => /^[+-]/.test(l) && !/^(\+\+\+|---)/.test(l));
-  return `${lines.filter((l) => l.startsWith('+')).length} line(s) added, ${lines.filter((l) => l.startsWith('-')).length} removed in ${a.path ?? a.title} (run ${a.runId})`;
+  const counts = `${lines.filter((l) => l.startsWith('+')).length} line(s) added, ${lines.filter((l) => l.startsWith('-')).length} removed in ${a.path ?? a.title} (run ${a.runId})`;
+  return a.kind === 'config' ? `configuration change: ${counts}` : counts;
 }

@@ -93,7 +93,7 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
       role: roles.roles.specialist,
       files: workspace,
       approvals,
-      checkpointFor: (runId) => ({ before: (p, content) => storage.saveCheckpoint(runId, { path: p, ...(content !== undefined ? { before: content } : {}), at: new Date().toISOString() }) }),
+      checkpointFor: (runId) => e.storageCheckpointer(storage, runId),
       tools: (l) => (o.trusted ? capabilities.capabilities.levels[l].tools : []),
     }),
     verifier: {
@@ -115,7 +115,8 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
       ? {
           prdFor: (run: Run) => {
             prdPath = run.prdPath ?? `${o.prdFolder.replace(/\/+$/, '')}/${e.newPrdId(run.request.split(/\r?\n/)[0]!, new Date(run.createdAt))}-${run.id.slice(-6)}.md`;
-            return editorPrdFile(workspace, prdPath);
+            // Checkpointed, so "Undo Run Changes" puts the PRD back too (unless it was edited after the run).
+            return e.checkpointedPrd(editorPrdFile(workspace, prdPath), e.storageCheckpointer(storage, run.id));
           },
         }
       : {}),

@@ -19,7 +19,9 @@ export const DENY = 'Deny';
  * Asks the person at the editor about one run's edits and commands. Each request becomes a
  * pending approval (see PendingApprovals) that the ISC table, the Runs view and the palette
  * show too, and a notification offers Approve / Always for this run / Deny — and Show Diff for
- * an edit, which opens the real diff editor and asks again. The notification is deliberately
+ * an edit, which opens the real diff editor and asks again. A configuration change (a file
+ * that steers what runs: .vscode/settings.json, .ideal-state/capabilities.yaml…) is named as
+ * such and offers no "Always": each one is approved on its own. The notification is deliberately
  * not modal: a modal dialog blocks the whole workbench, so the person could neither read the
  * diff beside the file nor answer from the table. The first answer from any of them wins.
  * Commands matching `idealState.run.allowedCommands` are approved without asking; trust and
@@ -64,7 +66,7 @@ export class EditorApprover implements Approver {
   /** The notification, again after Show Diff; an answer given elsewhere first makes a late click change nothing. */
   private async notify(approval: PendingApproval): Promise<void> {
     for (;;) {
-      const buttons = approval.kind === 'edit' ? [APPROVE, ALWAYS, SHOW_DIFF, DENY] : [APPROVE, ALWAYS, DENY];
+      const buttons = approval.kind === 'edit' ? [APPROVE, ALWAYS, SHOW_DIFF, DENY] : approval.kind === 'config' ? [APPROVE, SHOW_DIFF, DENY] : [APPROVE, ALWAYS, DENY];
       const choice = await vscode.window.showWarningMessage(approvalMessage(approval), ...buttons);
       if (!this.pending.get(approval.id)) return;
       if (choice === SHOW_DIFF) {
@@ -96,6 +98,7 @@ export function approvalMessage(approval: PendingApproval): string {
     return `Ideal State run: ${approval.title}? ${lines.join(' ; ')}${where}.`;
   }
   const { added, removed } = lineCounts(approval.summary);
+  if (approval.kind === 'config') return `Ideal State run: ${approval.title} (+${added} −${removed}). Approve this configuration change? It is asked on its own: approving edits does not cover it. Show Diff opens it beside the file.`;
   return `Ideal State run: ${approval.title} (+${added} −${removed})? Show Diff opens it beside the file; an approved edit is undoable, and "Undo Run Changes" restores every file the run changed.`;
 }
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CommandResult, SearchHit, WorkspaceTools } from '../../agent/workspace';
+import { CancelledError } from '../../core/errors';
 import { engine } from '../engine';
 
 const SKIP = new Set(['.git', 'node_modules']);
@@ -31,6 +32,20 @@ export class EditorWorkspace implements WorkspaceTools {
     const confined = await confineOnDisk(this.root, relative);
     if (!confined.ok) throw new PathEscapeError(requested, confined.reason);
     return vscode.Uri.file(confined.absolute);
+  }
+
+  /** Where a write to `requested` really lands (symlinks followed), so a link to .git or .vscode counts as the folder itself. */
+  landingPath(requested: string): Promise<string> {
+    const { confinePath, landingPath } = engine();
+    return landingPath(this.root, confinePath(requested));
+  }
+
+  /** A write's URI, refused inside .git however it is reached: a floor under the agent's tools, which refuse it first with the reason. */
+  private async uriForWrite(requested: string): Promise<vscode.Uri> {
+    const uri = await this.uriOf(requested);
+    const { confinePath, isGitPath, PathEscapeError } = engine();
+    if (isGitPath(confinePath(requested)) || isGitPath(await this.landingPath(requested))) throw new PathEscapeError(requested, '.git is not writable by the agent');
+    return uri;
   }
 
   async readFile(requested: string): Promise<string | undefined> {
@@ -75,7 +90,7 @@ export class EditorWorkspace implements WorkspaceTools {
 
   /** The whole file becomes `text`: one undoable edit of its document, then saved; a new file is created (with its folders) the same way. */
   async writeFile(requested: string, text: string): Promise<void> {
-    const uri = await this.uriOf(requested);
+    const uri = await this.uriForWrite(requested);
     const edit = new vscode.WorkspaceEdit();
     if (await exists(uri)) {
       const document = await vscode.workspace.openTextDocument(uri);
@@ -90,7 +105,7 @@ export class EditorWorkspace implements WorkspaceTools {
   }
 
   async deleteFile(requested: string): Promise<void> {
-    const uri = await this.uriOf(requested);
+    const uri = await this.uriForWrite(requested);
     const edit = new vscode.WorkspaceEdit();
     edit.deleteFile(uri, { ignoreIfNotExists: true }, { label: 'Ideal State run', needsConfirmation: false });
     await apply(edit, requested);
@@ -99,7 +114,7 @@ export class EditorWorkspace implements WorkspaceTools {
   /** The verification engine's command runner: a bounded, scrubbed process tree in the folder. */
   async runCommand(command: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<CommandResult> {
     const r = await engine().runCommand({ command, cwd: this.root, timeoutMs: options.timeoutMs, signal: options.signal });
-    if (r.kind === 'cancelled') throw Object.assign(new Error('the command was cancelled'), { name: 'AbortError' });
+    if (r.kind === 'cancelled') throw new CancelledError('the command was cancelled');
     const exitCode = r.kind === 'exited' ? r.exitCode : null;
     const note = r.kind === 'spawn-failed' ? `could not start: ${r.reason}\n` : r.kind === 'signalled' ? `ended by ${r.signal}\n` : '';
     return { exitCode, output: `${note}${r.output}`, timedOut: r.kind === 'timeout' };

@@ -48,6 +48,12 @@ export function registerRunOnPrd(service: RunService, definitions: DefinitionsHo
     const written = (prd.meta.effort ?? '').trim().toUpperCase();
     const effort: EffortLevel = written in table.levels ? (written as EffortLevel) : (table.aliases[written] ?? 'STANDARD');
     const request = prd.title?.text.trim() || relative;
-    return withRunProgress(service, `Ideal State: ${effort} run on ${path.basename(relative)}`, log, (onStarted) => service.start({ request, effort, prd: { path: relative, criteria } }, onStarted));
+    // The PRD's max_iterations replaces the level's, as on the command line (`ideal-state run --prd`).
+    const maxIterations = prd.meta.maxIterations;
+    if (maxIterations === 0) {
+      void vscode.window.showErrorMessage(`Ideal State: ${relative}: max_iterations: 0 cannot be honoured, a run verifies at least once; write 1, or leave it out for the effort level's.`);
+      return undefined;
+    }
+    return withRunProgress(service, `Ideal State: ${effort} run on ${path.basename(relative)}`, log, (onStarted) => service.start({ request, effort, prd: { path: relative, criteria, ...(maxIterations !== undefined ? { maxIterations } : {}) } }, onStarted));
   });
 }

@@ -67,6 +67,7 @@ interface ActiveRun {
 /** A run cannot start or go on as asked; the message says what to do. */
 export class RunStartError extends Error {
   override readonly name = 'RunStartError';
+  readonly code = 'run-start';
 }
 
 /**

@@ -17,7 +17,8 @@ const RESTORE = 'Restore Files';
 /**
  * "Undo Run Changes": every file the run changed goes back to its checkpoint (the text as
  * the run first read it), and files the run created are removed — after a confirmation
- * listing them. The restore is itself a WorkspaceEdit (undoable), then saved; when the
+ * listing them. The run's PRD goes back too, unless it was edited after the run: then it is
+ * left as it is, and the message says so. The restore is itself a WorkspaceEdit (undoable), then saved; when the
  * editor's document model cannot hold the bytes exactly (mixed line endings), the file is
  * written as the checkpoint holds it.
  */
@@ -40,21 +41,30 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
       return undefined;
     }
     const store = await stores.get();
-    const plan = engine().undoPlan(new (engine().StoreRunStorage)(store).checkpoints(runId));
+    const workspace = new EditorWorkspace(folder.uri);
+    const all = engine().undoPlan(new (engine().StoreRunStorage)(store).checkpoints(runId));
+    // The run's PRD is left as it is when it was edited after the run (its step carries the fingerprint of what the run left).
+    const left: { path: string; reason: string }[] = [];
+    const plan: typeof all = [];
+    for (const step of all) {
+      const reason = step.ifSha256 === undefined ? undefined : engine().undoHolds(step, await workspace.readFile(step.path).catch(() => undefined));
+      if (reason === undefined) plan.push(step);
+      else left.push({ path: step.path, reason });
+    }
+    const leftNote = left.map((l) => `${l.path} is not restored: ${l.reason}.`).join('\n');
     if (plan.length === 0) {
-      void vscode.window.showInformationMessage('Ideal State: this run changed no files.');
+      void vscode.window.showInformationMessage(left.length > 0 ? `Ideal State: nothing to restore. ${leftNote}` : 'Ideal State: this run changed no files.');
       return [];
     }
     if (!(automated && args.confirmed)) {
       const listing = plan.map((s) => `${s.action === 'restore' ? '↺' : '✕'} ${s.path}`).join('\n');
       const answer = await vscode.window.showWarningMessage(
         `Restore ${plan.length} file${plan.length === 1 ? '' : 's'} to how they were before the run?`,
-        { modal: true, detail: `${listing}\n\n↺ restored to the text before the run · ✕ created by the run, deleted.\nChanges made to these files since the run are lost.` },
+        { modal: true, detail: `${listing}\n\n↺ restored to the text before the run · ✕ created by the run, deleted.\nChanges made to these files since the run are lost.${left.length > 0 ? `\n\n${leftNote}` : ''}` },
         RESTORE,
       );
       if (answer !== RESTORE) return undefined;
     }
-    const workspace = new EditorWorkspace(folder.uri);
     const changed: string[] = [];
     const failed: string[] = [];
     for (const step of plan) {
@@ -73,7 +83,7 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
     }
     log.info(`undo of ${runId}: ${changed.length} file(s) restored${failed.length ? `, ${failed.length} failed` : ''}`);
     if (failed.length > 0) void vscode.window.showErrorMessage(`Ideal State: ${failed.length} file(s) could not be restored: ${failed.join(', ')}. The log has the reason.`);
-    else void vscode.window.showInformationMessage(`Ideal State: ${changed.length} file${changed.length === 1 ? '' : 's'} restored to how they were before the run.`);
+    else void vscode.window.showInformationMessage(`Ideal State: ${changed.length} file${changed.length === 1 ? '' : 's'} restored to how they were before the run.${left.length > 0 ? ` ${leftNote}` : ''}`);
     return changed;
   });
 }

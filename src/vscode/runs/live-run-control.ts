@@ -56,6 +56,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
       detail: a.kind === 'command' ? (a.command ?? a.summary) : a.summary,
       ...(a.path !== undefined ? { path: a.path } : {}),
       ...(a.creates ? { creates: true } : {}),
+      ...(a.effect !== undefined ? { effect: a.effect } : {}),
       ...(a.command !== undefined ? { command: a.command } : {}),
       ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
       createdAt: a.createdAt,
@@ -68,7 +69,8 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
     if (!approval || approval.runId !== runId) return { ok: false, message: 'That change was already answered (or its run ended).' };
     const result = this.service.decideApproval(approvalId, answer, 'the ISC table');
     if (!result.decided) return { ok: false, message: `Not answered: ${result.reason}.` };
-    const done = answer === 'deny' ? 'Denied' : answer === 'always' ? 'Approved, with the rest of this run\'s ' + (approval.kind === 'edit' ? 'edits' : 'commands') : 'Approved';
+    // "Always" never reaches a configuration change: that one alone is approved.
+    const done = answer === 'deny' ? 'Denied' : answer === 'always' && approval.kind !== 'config' ? 'Approved, with the rest of this run\'s ' + (approval.kind === 'edit' ? 'edits' : 'commands') : 'Approved';
     return { ok: true, message: `${done}: ${approval.title}.` };
   }
 

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { describeError, isCancellation } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { AnyCriterion, CriterionResult } from '../../core/model';
 import type { PrdDocument } from '../../prd';
@@ -209,9 +210,9 @@ export class CriteriaTests implements vscode.Disposable {
             },
           });
         } catch (error) {
-          const cancelled = error instanceof Error && (error.name === 'AbortError' || error.name.endsWith('CancelledError'));
+          const cancelled = isCancellation(error);
           const message = error instanceof PrdVerifyError ? error.message : `verification failed: ${error instanceof Error ? error.message : String(error)}`;
-          if (!cancelled && !(error instanceof PrdVerifyError)) this.log.error(`Testing view run of ${prd.label} failed: ${String(error)}`);
+          if (!cancelled && !(error instanceof PrdVerifyError)) this.log.error(`Testing view run of ${prd.label} failed: ${describeError(error)}`);
           for (const item of criteria) {
             if (reported.has(item.id)) continue;
             if (cancelled) run.skipped(item);

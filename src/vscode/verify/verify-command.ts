@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isCancellation } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { Outcome } from '../../core/model';
 import { signalFrom } from './abort';
@@ -74,8 +75,4 @@ export function summaryLine({ set, criteria }: Pick<PrdVerification, 'set' | 'cr
     .map((c) => c!.id);
   const why = blocking.length === 0 ? '' : ` (${blocking.slice(0, 3).join(', ')}${blocking.length > 3 ? ` and ${blocking.length - 3} more` : ''} ${blocking.length === 1 ? 'is' : 'are'} CRITICAL)`;
   return `${counts.join(', ')} — not passing${why}`;
-}
-
-function isCancellation(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name.endsWith('CancelledError'));
 }

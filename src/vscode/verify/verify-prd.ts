@@ -21,6 +21,7 @@ const CRITERION_TIMEOUT_MS = 5 * 60_000;
 /** A PRD that cannot be verified as it stands (not trusted, outside the folder, parse errors); the message says what to do. */
 export class PrdVerifyError extends Error {
   override readonly name = 'PrdVerifyError';
+  readonly code = 'prd-verify';
 }
 
 export interface PrdVerifyOptions {
