@@ -1,15 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { DurableDatabase, journalPathOf } from '../../src/store/durable-database';
 import { MIGRATIONS } from '../../src/store/migrations';
 import { Store } from '../../src/store/store';
 import { aRun } from './builders';
+import { tempStoreFile, useStores } from './store-helpers';
 
-function tempFile(): string {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-damage-')), 'ideal-state.sqlite');
-}
+const tempFile = () => tempStoreFile('damage');
 
 const rating = (i: number) => ({ id: `r${i}`, timestamp: '2026-11-01T10:00:00.000Z', rating: 7, sessionId: 's', type: 'explicit' as const });
 
@@ -30,15 +28,7 @@ async function journalWithTenCommits(file: string): Promise<{ offsets: number[];
 }
 
 describe('store: damage is told, counted and kept', () => {
-  const open: Store[] = [];
-  async function openStore(file: string): Promise<Store> {
-    const store = await Store.open({ file, checkpointIdleMs: 60_000 });
-    open.push(store);
-    return store;
-  }
-  afterEach(() => {
-    for (const s of open.splice(0)) s.close();
-  });
+  const openStore = useStores();
 
   it('moves aside a database whose header names no text encoding, says why, and leaves no lock behind', async () => {
     const file = tempFile();

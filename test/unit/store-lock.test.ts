@@ -4,12 +4,10 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Store } from '../../src/store/store';
 import { WriterLock } from '../../src/store/writer-lock';
+import { tempStoreFile, useStores } from './store-helpers';
 
-function tempFile(): string {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-lock-')), 'ideal-state.sqlite');
-}
+const tempFile = () => tempStoreFile('lock');
 
 function deadPid(): number {
   return spawnSync(process.execPath, ['-e', 'process.exit(0)']).pid!;
@@ -19,15 +17,7 @@ const token = (c: string) => c.repeat(32);
 const lockText = (pid: number, t?: string, host = os.hostname()) => JSON.stringify({ pid, host, since: '2026-11-01T10:00:00.000Z', ...(t ? { token: t } : {}) });
 
 describe('store: the writer lock', () => {
-  const open: Store[] = [];
-  async function openStore(file: string): Promise<Store> {
-    const store = await Store.open({ file, checkpointIdleMs: 60_000 });
-    open.push(store);
-    return store;
-  }
-  afterEach(() => {
-    for (const s of open.splice(0)) s.close();
-  });
+  const openStore = useStores();
 
   it('takes over a stale lock whose takeover was itself interrupted, and clears what the dead left', async () => {
     const file = tempFile();

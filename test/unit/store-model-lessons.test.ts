@@ -1,30 +1,17 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { profileFor, shippedCatalogue, type ModelLesson } from '../../src/llm/catalogue';
 import { DurableDatabase } from '../../src/store/durable-database';
 import { StoreDataError } from '../../src/store/errors';
 import { MIGRATIONS } from '../../src/store/migrations';
-import { Store } from '../../src/store/store';
+import { tempStoreFile, useStores } from './store-helpers';
 
-function tempFile(): string {
-  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-lessons-')), 'ideal-state.sqlite');
-}
+const tempFile = () => tempStoreFile('lessons');
 
 const temperature: ModelLesson = { model: 'gpt-5-mini', providerId: 'openai', param: 'temperature', message: "HTTP 400: Unsupported value: 'temperature'", at: '2026-05-01T10:00:00.000Z' };
 const tools: ModelLesson = { model: 'gemma:2b', providerId: 'ollama', param: 'tools', message: 'HTTP 400: gemma:2b does not support tools', at: '2026-05-01T11:00:00.000Z' };
 
 describe('model lessons in the store', () => {
-  const open: Store[] = [];
-  async function openStore(file: string): Promise<Store> {
-    const store = await Store.open({ file, checkpointIdleMs: 60_000 });
-    open.push(store);
-    return store;
-  }
-  afterEach(() => {
-    for (const s of open.splice(0)) s.close();
-  });
+  const openStore = useStores();
 
   it('keeps a lesson across reopening, and the next profile starts from it', async () => {
     const file = tempFile();
@@ -32,7 +19,6 @@ describe('model lessons in the store', () => {
     first.modelLessons.add(temperature);
     first.modelLessons.add(tools);
     first.close();
-    open.splice(0);
 
     const again = await openStore(file);
     const lessons = again.modelLessons.list();
@@ -56,7 +42,6 @@ describe('model lessons in the store', () => {
     assert.throws(() => store.modelLessons.add({ ...temperature, param: 'seed' as ModelLesson['param'] }));
     assert.deepEqual(store.modelLessons.list(), []);
     store.close();
-    open.splice(0);
     const raw = await DurableDatabase.open({ file, migrations: MIGRATIONS });
     raw.transact([{ sql: 'INSERT INTO model_lessons (provider_id, model, param, at, data) VALUES (?, ?, ?, ?, ?)', params: ['openai', 'm', 'top_p', 'x', '{"model":"m"}'] }]);
     raw.close();
