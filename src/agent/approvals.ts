@@ -1,3 +1,5 @@
+import { allowList } from '../verify/allowed-commands';
+
 /** Approve once, deny once, or approve every request of this kind for the rest of the run. */
 export type ApprovalAnswer = 'approve' | 'deny' | 'always';
 
@@ -39,7 +41,10 @@ export interface Approver {
 export interface ApprovalSettings {
   /** Edits need no approval (settings, or `--approve edits`); never configuration changes. */
   readonly autoApproveEdits?: boolean;
-  /** Commands that need no approval: exact commands or prefixes ending in `*` (or `--approve commands` for all). */
+  /**
+   * Commands that need no approval: patterns of the one allow-list matcher (src/verify/allowed-commands.ts,
+   * where `*` never spans a shell operator), or `*` alone for every command (`--approve commands`).
+   */
   readonly allowCommands?: readonly string[];
   /** An untrusted workspace gets no edits and no commands at all. */
   readonly trusted: boolean;
@@ -80,6 +85,7 @@ export class ApprovalPolicy {
 }
 
 function allowed(command: string, patterns: readonly string[]): boolean {
-  const c = command.trim();
-  return patterns.some((p) => p === '*' || (p.endsWith('*') ? c.startsWith(p.slice(0, -1)) : c === p.trim()));
+  // `*` alone is the person's "approve every command" (`--approve commands`), not a pattern.
+  if (patterns.some((p) => p.trim() === '*')) return true;
+  return allowList(patterns).match(command) !== undefined;
 }

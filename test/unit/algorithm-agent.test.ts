@@ -62,14 +62,18 @@ describe('agent: workspace tools, approvals and checkpoints', () => {
 
   it('runs allow-listed commands without asking, denies others without a person, and nothing in an untrusted workspace', async () => {
     const root = tempDir('agent');
-    const { box, asked } = toolbox(root, denyAll, { allowCommands: ['node -e *'] });
-    const ok = await box.call(call('run_command', { command: 'node -e "console.log(41+1)"' }), signal);
+    const { box, asked } = toolbox(root, denyAll, { allowCommands: ['node -p *'] });
+    const ok = await box.call(call('run_command', { command: 'node -p 41+1' }), signal);
     assert.equal(ok.isError, false, ok.content);
     assert.match(ok.content, /exit 0\n42/);
     const no = await box.call(call('run_command', { command: 'touch made.txt' }), signal);
     assert.equal(no.isError, true);
     assert.equal(fs.existsSync(path.join(root, 'made.txt')), false);
-    assert.equal(asked.length, 1);
+    // The pattern's `*` cannot smuggle in a second command after a shell operator.
+    const smuggled = await box.call(call('run_command', { command: 'node -p 1 && touch smuggled.txt' }), signal);
+    assert.equal(smuggled.isError, true);
+    assert.equal(fs.existsSync(path.join(root, 'smuggled.txt')), false);
+    assert.equal(asked.length, 2);
     const untrusted = toolbox(root, { ask: async () => 'approve' }, { trusted: false, autoApproveEdits: true, allowCommands: ['*'] });
     assert.equal((await untrusted.box.call(call('create_file', { path: 'x.txt', text: 'x' }), signal)).isError, true);
     assert.equal((await untrusted.box.call(call('run_command', { command: 'node -v' }), signal)).isError, true);
