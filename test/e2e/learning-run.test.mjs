@@ -156,7 +156,12 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     assert.match(await learnedRow.innerText(), /Grep: trim in src\/greet\.js/, 'with the past run\'s verification method');
 
     // The PRD on disk: the row tagged [I] and the decision saying where it came from and that it was kept.
-    const prds = readdirSync(prdsDir()).filter((n) => !prdsBefore.includes(n));
+    // (The run writes its PRD once THINK's review has passed criteria, a moment after the table shows them.)
+    let prds = [];
+    for (let i = 0; i < 150 && prds.length === 0; i++) {
+      prds = readdirSync(prdsDir()).filter((n) => !prdsBefore.includes(n));
+      if (prds.length === 0) await page.waitForTimeout(200);
+    }
     assert.equal(prds.length, 1);
     const secondPrd = join(prdsDir(), prds[0]);
     for (let i = 0; i < 100 && !readFileSync(secondPrd, 'utf8').split('\n').some((l) => l.startsWith('- [') && l.includes(LEARNED)); i++) await page.waitForTimeout(200);
