@@ -235,11 +235,25 @@ export class Workbench {
   }
 
   async openPalette(text) {
-    await this.page.keyboard.press('Escape');
-    await this.page.keyboard.press('F1');
     const input = this.page.locator(`${QUICK_INPUT} .quick-input-box input`);
-    await input.waitFor();
-    await input.fill(`>${text}`);
+    for (let attempt = 1; ; attempt++) {
+      // A webview that holds the keyboard (the ISC table after a click) takes focus back from a
+      // palette opened over it, which then closes; a person's click elsewhere moves the keyboard
+      // out first: blur the frame, so F1 reaches the workbench and the palette keeps focus.
+      await this.page.evaluate(() => {
+        const active = document.activeElement;
+        if (active && active.tagName === 'IFRAME') active.blur();
+      });
+      await this.page.keyboard.press('Escape');
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ timeout: 5_000 });
+        await input.fill(`>${text}`, { timeout: 5_000 });
+        return;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
   }
 
   /** Reopens the palette with `text` until `shows()` holds: the palette lists only what is registered so far. */
