@@ -48,7 +48,30 @@ export interface IdealStateApi {
   readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
 }
 
-export function createApi(stores: StoreHost, definitions: DefinitionsHost, models: ModelsHost, prd: PrdSync, learning: LearningSupport, tests: CriteriaTests, runs: RunService, tables: RunsSupport): IdealStateApi {
+/**
+ * What any other extension gets from `activate`: PRD updates merged like the engine's, and the
+ * runs of this window to watch. Nothing that reads or writes the store, answers approvals or
+ * changes trust: those are the tests' hooks, given only in `ExtensionMode.Test`.
+ */
+export type PublicIdealStateApi = Pick<IdealStateApi, 'applyPrdUpdate'> & { readonly runs: Pick<IdealStateApi['runs'], 'onDidChangeRun' | 'activeRuns'> };
+
+export function createApi(
+  stores: StoreHost,
+  definitions: DefinitionsHost,
+  models: ModelsHost,
+  prd: PrdSync,
+  learning: LearningSupport,
+  tests: CriteriaTests,
+  runs: RunService,
+  tables: RunsSupport,
+  testing: boolean,
+): IdealStateApi | PublicIdealStateApi {
+  if (!testing) {
+    return {
+      applyPrdUpdate: (uri, update) => prd.applyEngineUpdate(uri, update),
+      runs: { onDidChangeRun: runs.onDidChangeRun, activeRuns: () => runs.activeRuns() },
+    };
+  }
   return {
     store: () => stores.get(),
     definitions: () => definitions.get(),

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { createApi, type IdealStateApi } from './api';
+import { createApi, type IdealStateApi, type PublicIdealStateApi } from './api';
 import { registerListIscDefinitions } from './commands/list-isc-definitions';
 import { registerLearningSupport } from './learning';
 import { registerSelectModel } from './commands/select-model';
@@ -21,7 +21,7 @@ import { registerRunsSupport } from './isc-table';
 
 let stores: StoreHost | undefined;
 
-export function activate(context: vscode.ExtensionContext): IdealStateApi {
+export function activate(context: vscode.ExtensionContext): IdealStateApi | PublicIdealStateApi {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel('Ideal State', { log: true });
   const log = new ChannelLogger(channel);
@@ -55,7 +55,8 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi {
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables);
+  // Test hooks (answering approvals, Restricted Mode, the store) only for the extension's own tests.
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables, context.extensionMode === vscode.ExtensionMode.Test);
 }
 
 export async function deactivate(): Promise<void> {
