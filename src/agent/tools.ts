@@ -1,3 +1,4 @@
+import { lineDiff } from './line-diff';
 import { z } from 'zod';
 import type { AgentToolName } from '../core/algorithm/capabilities';
 import type { FileEdit } from '../core/model';
@@ -160,10 +161,5 @@ export class AgentToolbox {
 
 /** A small line diff for the approval prompt: removed and added lines, capped. */
 export function diffSummary(path: string, before: string | undefined, after: string): string {
-  const a = before === undefined ? [] : before.split('\n');
-  const b = after.split('\n');
-  const removed = a.filter((l) => !b.includes(l));
-  const added = b.filter((l) => !a.includes(l));
-  const lines = [`--- ${before === undefined ? '/dev/null' : path}`, `+++ ${path}`, ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)];
-  return lines.length > 80 ? [...lines.slice(0, 80), `… ${lines.length - 80} more lines`].join('\n') : lines.join('\n');
+  return lineDiff(path, before, after).text;
 }

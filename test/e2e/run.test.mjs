@@ -27,8 +27,10 @@ describe('a first run of the Algorithm from the palette', () => {
     await workbench.pickQuickPickItem('No template');
 
     // The specialist proposes its edit: a notification (not modal: the workbench stays usable), while the status bar shows the run.
+    const greetBefore = readFileSync(join(workbench.workspace, 'src', 'greet.js'), 'utf8');
     const asked = await workbench.notifications({ containing: 'Edit src/greet.js', timeoutMs: 60_000 });
-    assert.ok(asked.some((t) => /Edit src\/greet\.js \(\+\d+ −0\)/.test(t)), JSON.stringify(asked));
+    const counted = asked.map((t) => /Edit src\/greet\.js \(\+(\d+) −(\d+)\)/.exec(t)).find(Boolean);
+    assert.ok(counted, JSON.stringify(asked));
     const status = await workbench.statusBarTexts({ containing: 'Ideal State: EXECUTE' });
     assert.ok(status.some((t) => /Ideal State: EXECUTE 1\/2 · \d+%/.test(t)), JSON.stringify(status));
     await workbench.screenshot('run approval of an edit with the status bar mid-run');
@@ -48,7 +50,11 @@ describe('a first run of the Algorithm from the palette', () => {
     assert.ok(done.some((t) => t.includes('run COMPLETE — 5/5 criteria verified')), JSON.stringify(done));
 
     // The file was changed through the editor and saved; the PRD on disk shows the run.
-    assert.match(readFileSync(join(workbench.workspace, 'src', 'greet.js'), 'utf8'), /export function farewell\(name\)/);
+    const greetAfter = readFileSync(join(workbench.workspace, 'src', 'greet.js'), 'utf8');
+    assert.match(greetAfter, /export function farewell\(name\)/);
+    // The approval's counts were those of the real edit: the demo only adds lines, so +N is the growth, −0.
+    const lines = (text) => text.split('\n').length;
+    assert.deepEqual([Number(counted[1]), Number(counted[2])], [lines(greetAfter) - lines(greetBefore), 0], `${counted[0]} for an edit from ${lines(greetBefore)} to ${lines(greetAfter)} lines`);
     const prds = readdirSync(join(workbench.workspace, '.ideal-state', 'prds')).filter((n) => !prdsBefore.includes(n));
     assert.equal(prds.length, 1, `new PRDs: ${prds.join(', ')}`);
     const prd = readFileSync(join(workbench.workspace, '.ideal-state', 'prds', prds[0]), 'utf8');

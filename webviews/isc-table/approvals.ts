@@ -1,3 +1,4 @@
+import { diffTotals } from '../../src/agent/line-diff';
 import { h, replaceChildren } from '../shared/dom';
 import './approvals.css';
 import type { ApprovalAnswer, PendingApproval, ShownTable } from './protocol';
@@ -95,12 +96,7 @@ function commandBlock(a: PendingApproval): HTMLElement {
 }
 
 function changeCounts(summary: string): HTMLElement {
-  let added = 0;
-  let removed = 0;
-  for (const line of summary.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
-  }
+  const { added, removed } = diffTotals(summary);
   return h('span', { class: 'approval-counts' }, h('span', { class: 'add' }, `+${added}`), ' ', h('span', { class: 'del' }, `−${removed}`));
 }
 

@@ -1,3 +1,4 @@
+import { diffTotals } from '../../agent/line-diff';
 import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals';
 import type { PendingApproval, PendingApprovals } from '../../agent/pending-approvals';
@@ -97,17 +98,8 @@ export function approvalMessage(approval: PendingApproval): string {
     const where = approval.cwd === undefined ? ' — in the workspace folder' : approval.title.includes(approval.cwd) ? '' : ` — in ${approval.cwd}`;
     return `Ideal State run: ${approval.title}? ${lines.join(' ; ')}${where}.`;
   }
-  const { added, removed } = lineCounts(approval.summary);
+  const { added, removed } = diffTotals(approval.summary);
   if (approval.kind === 'config') return `Ideal State run: ${approval.title} (+${added} −${removed}). Approve this configuration change? It is asked on its own: approving edits does not cover it. Show Diff opens it beside the file.`;
   return `Ideal State run: ${approval.title} (+${added} −${removed})? Show Diff opens it beside the file; an approved edit is undoable, and "Undo Run Changes" restores every file the run changed.`;
 }
 
-function lineCounts(summary: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of summary.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
-  }
-  return { added, removed };
-}
