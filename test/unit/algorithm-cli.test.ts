@@ -4,22 +4,12 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FakeServer, openAiCompletion } from './fixtures/llm/fake-server';
+import { runCli } from './cli-helpers';
 import { managerSteps, markerCriteria, markerFile, specialistSteps, tempDir, type Step } from './algorithm-helpers';
 
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 
-/** Runs the built command line without blocking this process (the fake server lives here). */
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC)_/.test(k)));
-    const proc = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    proc.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const cli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 /** The scripted steps as an OpenAI-compatible server answers them. */
 function replies(server: FakeServer, steps: Step[]): void {

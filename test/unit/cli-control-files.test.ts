@@ -1,23 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { runCli } from './cli-helpers';
 import { managerSteps, markerCriteria, markerFile, specialistSteps, tempDir, type Step } from './algorithm-helpers';
 
-const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 
-/** The built command line with no terminal (stdin ignored): whatever must be asked is denied. */
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC)_/.test(k)));
-    const proc = spawn(process.execPath, [CLI, ...args], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    proc.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 function script(steps: Step[]): string {
   const file = path.join(tempDir('script'), 'script.json');

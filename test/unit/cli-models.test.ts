@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,10 +7,10 @@ import { trustCommand } from '../../src/cli/trust';
 import { shippedCatalogue } from '../../src/llm/catalogue';
 import type { CheckReport } from '../../src/llm/check-model';
 import { Store } from '../../src/store/store';
+import { runCli } from './cli-helpers';
 import { contentQueue, type ContentStep } from './fixtures/llm/contract-content';
 import { OpenAiContractServer } from './fixtures/llm/contract-openai';
 
-const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 /** A current OpenAI model of the shipped catalogue (its default). */
 const CURRENT = shippedCatalogue().defaults.openai;
 const KEY = 'sk-test-models-check-0123456789';
@@ -125,18 +124,7 @@ describe('command line: ideal-state models check', () => {
   });
 });
 
-/** The built command line, without blocking this process (the fake server lives here). */
-function spawnCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC)_/.test(k)));
-    const proc = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    proc.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const spawnCli = (args: string[], env: Record<string, string>) => runCli(args, { env });
 
 describe('command line (dist/cli.js): models check', () => {
   it('is in the help, and checks a model end to end with exit 0', async function () {

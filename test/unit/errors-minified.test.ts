@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Esbuild from 'esbuild';
+import { runCli } from './cli-helpers';
 import { managerSteps, markerCriteria, tempDir } from './algorithm-helpers';
 import type { Ending, Row } from './fixtures/errors/minified-entry';
 
@@ -34,25 +34,7 @@ interface Cli {
   err: string;
 }
 
-/** Runs the minified command line; `interrupt` sends SIGINT once stderr matches it. */
-function run(cli: string, args: string[], interrupt?: RegExp): Promise<Cli> {
-  return new Promise((resolve) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC)_/.test(k)));
-    const proc = spawn(process.execPath, [cli, ...args], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    let sent = false;
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      if (interrupt && !sent && interrupt.test(err)) {
-        sent = true;
-        proc.kill('SIGINT');
-      }
-    });
-    proc.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const run = (cli: string, args: string[], interrupt?: RegExp): Promise<Cli> => runCli(args, { cli, ...(interrupt ? { interrupt } : {}) });
 
 describe('errors by code in the production (minified) build', () => {
   it('recognises cancellations, spent budgets and phase cuts by code although every class is renamed, in the engine too', async function () {
