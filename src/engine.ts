@@ -46,10 +46,12 @@ export { checkpointedPrd, storageCheckpointer, undoHolds, undoPlan, undoRunChang
 // Protected control files (issue 15): where a write really lands, and whether it is in .git.
 export { isGitPath } from './agent/control-files';
 export { landingPath } from './agent/landing-path';
-export { VerificationEngineVerifier } from './agent/engine-verifier';
-export { ModelJudge } from './agent/model-judge';
 export { exportRunBundle } from './agent/bundle';
-export { nodeAlgorithm } from './agent/node-algorithm';
+// The application layer (src/app): the one composition of a run, the one judge.
+export { composeRun } from './app/compose-run';
+export { AUTO, prdEffort, resolveEffort } from './app/effort';
+export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
+export { VerifierJudge } from './app/judge';
 export { NodeWorkspace } from './agent/node-workspace';
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';

@@ -84,8 +84,11 @@ export class ApprovalPolicy {
   }
 }
 
-function allowed(command: string, patterns: readonly string[]): boolean {
+/** Every line of a request's command(s) must be allowed; an empty request is not. */
+function allowed(commands: string, patterns: readonly string[]): boolean {
   // `*` alone is the person's "approve every command" (`--approve commands`), not a pattern.
   if (patterns.some((p) => p.trim() === '*')) return true;
-  return allowList(patterns).match(command) !== undefined;
+  const list = allowList(patterns);
+  const lines = commands.split('\n').map((c) => c.trim()).filter(Boolean);
+  return lines.length > 0 && lines.every((c) => list.match(c) !== undefined);
 }

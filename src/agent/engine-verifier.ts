@@ -1,7 +1,7 @@
 import type { CandidateEvidence, CriteriaVerification, CriteriaVerifier, CriteriaVerifyOptions } from '../core/algorithm/ports';
 import type { AnyCriterion, CriterionResult } from '../core/model';
 import { verifyCriteria } from '../verify/engine';
-import type { VerifyHost } from '../verify/types';
+import type { CriterionJudge, VerifyHost } from '../verify/types';
 
 /**
  * The verification engine behind the Algorithm's verifier port. Criteria are verified in
@@ -10,9 +10,9 @@ import type { VerifyHost } from '../verify/types';
  */
 export class VerificationEngineVerifier implements CriteriaVerifier {
   constructor(
-    private readonly host: VerifyHost,
-    /** Workspace-relative files GREP never searches, e.g. the run's PRD. */
-    private readonly excludeFiles: () => readonly string[] = () => [],
+    private readonly host: Omit<VerifyHost, 'judge'>,
+    /** The CUSTOM judge for one verification: routed for the run's level, its spending recorded as the run's events. */
+    private readonly judgeFor?: (options: CriteriaVerifyOptions) => CriterionJudge | undefined,
   ) {}
 
   async verify(criteria: readonly AnyCriterion[], options: CriteriaVerifyOptions): Promise<CriteriaVerification> {
@@ -26,12 +26,15 @@ export class VerificationEngineVerifier implements CriteriaVerifier {
     const results: CriterionResult[] = [];
     const approvedCommands = new Set<string>();
     let passed = true;
+    const judge = this.judgeFor?.(options);
+    const host: VerifyHost = judge ? { ...this.host, judge } : this.host;
     for (const group of groups.values()) {
-      const set = await verifyCriteria(group.criteria, this.host, {
+      const set = await verifyCriteria(group.criteria, host, {
         signal: options.signal,
         parallelism: options.parallelism,
         timeoutMs: options.timeoutMs,
-        excludeFiles: [...this.excludeFiles()],
+        // The PRD's own text is not evidence that a criterion holds.
+        excludeFiles: options.prdPath ? [options.prdPath] : [],
         criteriaVersion: options.criteriaVersion,
         ...(group.candidate ? { candidate: { id: group.candidate.id, summary: group.candidate.summary, evidence: [...group.candidate.evidence] } } : {}),
         earlierResults: group.criteria.flatMap((c) => [...options.earlierResults(c.id)]),

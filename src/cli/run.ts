@@ -7,7 +7,7 @@ import { exportRunBundle } from '../agent/bundle';
 import { undoRunChanges } from '../agent/checkpoint';
 import { NodeWorkspace } from '../agent/node-workspace';
 import { StoreRunStorage } from '../store/run-storage';
-import { nodeAlgorithm } from '../agent/node-algorithm';
+import { nodeAlgorithm } from '../app/node-run';
 import { productVersion } from './ratings';
 import { classifyEffort } from '../core/algorithm/effort-classifier';
 import type { RunResult } from '../core/algorithm/engine';
@@ -186,7 +186,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       allowCommands: approve.has('commands') ? ['*'] : [],
       readOverride: (rel) => config.read(rel),
       logger,
-      version: await productVersion(),
+      learning: { version: await productVersion() },
       onEvent: (e) => {
         if (!v.json && (e.kind === 'phase' || e.kind === 'verification' || e.kind === 'budget' || e.kind === 'approval')) io.err(`[${e.phase ?? '-'}] ${e.message}`);
       },

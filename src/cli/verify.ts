@@ -3,14 +3,13 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatProblem } from '../core/data-file';
 import { isCancellation } from '../core/errors';
-import { loadEffortTable, resolveEffortLevel } from '../core/effort-table';
-import type { AnyCriterion, EffortLevel } from '../core/model';
+import { AUTO, resolveEffort } from '../app/effort';
+import { preparePrd, storePrdVerification, verifyPrepared } from '../app/verify-prd';
+import { loadEffortTable } from '../core/effort-table';
+import type { EffortLevel } from '../core/model';
 import { SETTINGS } from '../core/settings';
-import { checkPrd, diagnostic, formatDiagnostic, rangeOn, toCoreCriterion, writeOutcomes, type PrdDiagnostic } from '../prd';
+import { formatDiagnostic, writeOutcomes, type PrdDiagnostic } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
-import { effortOf } from '../verify/effort';
-import { verifyCriteria } from '../verify/engine';
-import { recordVerification } from '../verify/store-verification';
 import type { CommandApprover, VerifyHost } from '../verify/types';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './prd-check';
@@ -104,35 +103,24 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     return 2;
   }
   const text = read.text;
-  const { document, diagnostics } = checkPrd(text);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    return badInput(io, values.json, file, errors, `${file} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} before verifying`);
-  }
-  const now = new Date();
-  const criteria: AnyCriterion[] = [];
-  for (const c of document.criteria) {
-    const core = toCoreCriterion(c, now.toISOString());
-    if (!core.ok) return badInput(io, values.json, file, [diagnostic('error', 'invalid-criterion', rangeOn(c.line, 0), core.message)], `${file} has a criterion that cannot be verified`);
-    criteria.push(core.criterion);
-  }
-  if (criteria.length === 0) {
-    return badInput(io, values.json, file, [diagnostic('error', 'no-criteria', rangeOn(0, 0), 'no criteria to verify; add "- [ ] ISC-1: …" lines under "## Ideal State Criteria"')], `${file} has no criteria to verify`);
-  }
-
   const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
   const overrideText = await fs.readFile(overrideFile, 'utf8').catch(() => undefined);
   const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
   for (const p of effortTable.problems) io.err(`warning: ${formatProblem(p)}`);
-  let effort: EffortLevel = effortOf(document, effortTable.table);
+  let chosen: EffortLevel | undefined;
   if (values.effort !== undefined) {
-    const found = resolveEffortLevel(values.effort, effortTable.table);
-    if (!found.ok) {
-      io.err(`ideal-state verify: ${found.message}`);
+    const found = resolveEffort(values.effort, effortTable.table);
+    if (!found.ok || found.level === AUTO) {
+      io.err(`ideal-state verify: ${found.ok ? 'AUTO is for runs; name a level' : found.message}`);
       return 2;
     }
-    effort = found.level;
+    chosen = found.level;
   }
+  const now = new Date();
+  const prd = preparePrd(text, { name: file, effortTable: effortTable.table, now, ...(chosen ? { effort: chosen } : {}) });
+  if (!prd.ok) return badInput(io, values.json, file, prd.problems, prd.summary);
+  for (const w of prd.warnings) io.err(`warning: ${file}: ${w}`);
+  const { document, level: effort } = prd;
   const parallelism = effortTable.table.levels[effort].parallelism;
 
   // Without a terminal, the committed allow-list decides which commands run (unless --yes or --no-commands).
@@ -164,12 +152,12 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
   };
   let set;
   try {
-    set = await verifyCriteria(criteria, host, {
-      parallelism,
+    set = await verifyPrepared(prd, {
+      host,
+      effortTable: effortTable.table,
       timeoutMs: Math.round(timeoutSeconds * 1000),
       ...(io.signal ? { signal: io.signal } : {}),
-      ...(insideWorkspace ? { excludeFiles: [prdRelative.split(path.sep).join('/')] } : {}),
-      criteriaVersion: document.meta.criteriaVersion ?? 1,
+      ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
     });
   } catch (error) {
     if (isCancellation(error)) {
@@ -198,7 +186,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
         // A busy store changes no exit code: the criteria's verdict is what verify reports.
         printStoreWarnings(store, io.err);
         storeWarnings = storeWarningsJson(store);
-        const r = recordVerification(store, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document, text, criteria, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
+        const r = storePrdVerification(store, prd, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, text, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
         if (r.stored) stored = { runId: r.runId, reportId: r.reportId, store: store.location };
         else io.err(`warning: verification report not stored: ${r.reason}`);
       } finally {

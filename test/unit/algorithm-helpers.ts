@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import { nodeAlgorithm } from '../../src/app/node-run';
 import type { RunLearning } from '../../src/core/algorithm/ports';
 import { denyAll, type Approver } from '../../src/agent/approvals';
 import { shippedEffortTable } from '../../src/core/effort-table';
@@ -112,7 +112,7 @@ export async function harness(steps: Step[], options: { approver?: Approver; aut
     onEvent: (e) => events.push(e),
     verifyTimeoutMs: 20_000,
     // The engine's own tests leave learning out (it asks the model once more after a run); learning tests turn it on.
-    ...(options.learning === true ? { version: 'test' } : { learning: options.learning || (false as const) }),
+    learning: options.learning === true ? { version: 'test' } : options.learning || (false as const),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   return { workspace, store, storeFile, events, router, model, engine: built.engine, storage: built.storage, close: () => store.close() };

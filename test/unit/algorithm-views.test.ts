@@ -6,7 +6,7 @@ import { loadRoles, shippedRoles } from '../../src/core/algorithm/roles';
 import { aCriterion } from './builders';
 import * as path from 'node:path';
 import { denyAll } from '../../src/agent/approvals';
-import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import { nodeAlgorithm } from '../../src/app/node-run';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import { LlmConfig } from '../../src/llm/config';
 import { Script, ScriptedModel } from '../../src/llm/providers/scripted';

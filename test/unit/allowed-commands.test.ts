@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { allowList } from '../../src/vscode/verify/allowed-commands';
+import { allowList } from '../../src/verify/allowed-commands';
 
 describe('idealState.verify.allowedCommands patterns', () => {
   it('matches a glob against the whole command', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import { nodeAlgorithm } from '../../src/app/node-run';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import type { LearnedCriterion } from '../../src/core/learning/memory';
 import { runLearning } from '../../src/core/learning/run-learning';

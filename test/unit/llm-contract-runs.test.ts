@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import { nodeAlgorithm } from '../../src/app/node-run';
 import { denyAll } from '../../src/agent/approvals';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import { PHASES, type RunEvent } from '../../src/core/model';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nodeAlgorithm } from '../../src/agent/node-algorithm';
+import { nodeAlgorithm } from '../../src/app/node-run';
 import type { ApprovalRequest } from '../../src/agent/approvals';
 import { shippedEffortTable } from '../../src/core/effort-table';
 import { parseLlmConfig } from '../../src/llm/config';

@@ -108,6 +108,10 @@ export interface CandidateEvidence {
 
 export interface CriteriaVerifyOptions {
   readonly signal: AbortSignal;
+  /** The run's effort level (a CUSTOM judge is routed for it). */
+  readonly level: EffortLevel;
+  /** The run's PRD, workspace-relative: its own text is not evidence that a criterion holds. */
+  readonly prdPath?: string;
   readonly parallelism: number;
   readonly timeoutMs: number;
   readonly criteriaVersion: number;

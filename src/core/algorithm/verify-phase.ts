@@ -25,6 +25,8 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
   const started = ctx.clock.now().getTime();
   const outcome = toRun.length === 0 ? { results: [], passed: true, summary: 'nothing to re-verify' } : await ctx.verifier.verify(toRun, {
     signal: ctx.signal,
+    level: state.run.effort,
+    ...(state.run.prdPath ? { prdPath: state.run.prdPath } : {}),
     parallelism: ctx.spec.parallelism,
     // The node's share of the budget bounds each criterion, so a report comes out within it (NodeDeadline).
     timeoutMs: Math.min(ctx.verifyTimeoutMs, ctx.allowanceMs),

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { CRITERION_TIMEOUT_MS } from '../../app/defaults';
 import { isCancellation } from '../../core/errors';
 import type { Logger } from '../../core/log';
 import type { CriterionResult, Run } from '../../core/model';
@@ -13,8 +14,6 @@ import type { StoreHost } from '../store-host';
 import { signalFrom } from '../verify/abort';
 import type { PrdVerifier } from '../verify/verify-prd';
 
-/** Per criterion, as Verify Criteria allows: long enough for a project's test task. */
-const CRITERION_TIMEOUT_MS = 5 * 60_000;
 
 /** A re-verification in progress: rows being verified and the results so far (shown before they are stored). */
 export interface LiveVerification {
@@ -67,7 +66,7 @@ export class TableSteering {
     const what = criteria.length === 1 ? criteria[0]!.id : `${criteria.length} criteria`;
     try {
       const table = (await this.definitions.get()).effort.table;
-      const host = await this.verifier.hostFor(folder, run.prdPath ?? `run ${runId}`);
+      const host = await this.verifier.hostFor(folder, run.prdPath ?? `run ${runId}`, run.effort, runId);
       const set = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ideal State: verifying ${what}`, cancellable: true }, async (progress, token) => {
         const abort = signalFrom(token);
         try {

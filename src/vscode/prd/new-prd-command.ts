@@ -92,12 +92,11 @@ async function askTemplate({ isc }: Definitions): Promise<IscDefinition | null |
   return picked ? picked.definition : undefined;
 }
 
+/** The one resolution of an effort name (src/app/effort.ts); an unknown name is an error naming the known ones. */
 function resolveEffort(effort: string | undefined, table: EffortTable): EffortLevel {
-  if (!effort) return 'STANDARD';
-  const upper = effort.toUpperCase();
-  const level = (engine().EFFORT_LEVELS as readonly string[]).includes(upper) ? (upper as EffortLevel) : table.aliases[upper];
-  if (!level) throw new Error(`unknown effort level "${effort}"`);
-  return level;
+  const found = engine().resolveEffort(effort, table);
+  if (!found.ok) throw new Error(found.message);
+  return found.level as EffortLevel;
 }
 
 function findTemplate(type: string | undefined, { isc }: Definitions): IscDefinition | null {

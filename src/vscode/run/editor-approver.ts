@@ -3,8 +3,6 @@ import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals';
 import type { PendingApproval, PendingApprovals } from '../../agent/pending-approvals';
 import type { Logger } from '../../core/log';
-import type { Settings } from '../../core/settings';
-import { allowList } from '../verify/allowed-commands';
 import { showApprovalDiff } from './approval-diff';
 import type { ProposalDocuments } from './proposal-documents';
 
@@ -25,12 +23,11 @@ export const DENY = 'Deny';
  * such and offers no "Always": each one is approved on its own. The notification is deliberately
  * not modal: a modal dialog blocks the whole workbench, so the person could neither read the
  * diff beside the file nor answer from the table. The first answer from any of them wins.
- * Commands matching `idealState.run.allowedCommands` are approved without asking; trust and
- * auto-approve are decided before this, by the run's policy.
+ * Trust, auto-approve and `idealState.run.allowedCommands` are decided before this, by the
+ * run's policy (src/agent/approvals.ts).
  */
 export class EditorApprover implements Approver {
   constructor(
-    private readonly settings: Settings,
     private readonly proposals: ProposalDocuments,
     private readonly pending: PendingApprovals,
     private readonly runId: () => string | undefined,
@@ -41,10 +38,6 @@ export class EditorApprover implements Approver {
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (signal.aborted) return 'deny';
-    if (request.kind === 'command' && this.allowListed(request.command ?? request.detail)) {
-      this.log.info('command approved by idealState.run.allowedCommands');
-      return 'approve';
-    }
     const { approval, answer } = this.pending.add(this.runId() ?? 'run', request, signal);
     if (this.answerer) {
       const answerer = this.answerer;
@@ -83,12 +76,6 @@ export class EditorApprover implements Approver {
     }
   }
 
-  private allowListed(commands: string): boolean {
-    const list = allowList(this.settings.get('runAllowedCommands'));
-    for (const problem of list.problems) this.log.warn(`idealState.run.allowedCommands: ${problem}`);
-    const lines = commands.split('\n').map((c) => c.trim()).filter(Boolean);
-    return lines.length > 0 && lines.every((c) => list.match(c) !== undefined);
-  }
 }
 
 /** One line for the notification: a notification shows no detail, so the essentials go here. */

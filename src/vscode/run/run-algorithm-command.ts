@@ -90,13 +90,11 @@ async function askTemplate(isc: Awaited<ReturnType<DefinitionsHost['get']>>['isc
   return picked ? picked.definition : undefined;
 }
 
+/** The one resolution of an effort name (src/app/effort.ts); an unknown name is an error naming the known ones. */
 function resolveEffort(effort: string | undefined, table: EffortTable): EffortLevel | typeof AUTO {
-  if (!effort) return 'STANDARD';
-  const upper = effort.toUpperCase();
-  if (upper === AUTO) return AUTO;
-  const level = (engine().EFFORT_LEVELS as readonly string[]).includes(upper) ? (upper as EffortLevel) : table.aliases[upper];
-  if (!level) throw new Error(`unknown effort level "${effort}"`);
-  return level;
+  const found = engine().resolveEffort(effort, table, { auto: true });
+  if (!found.ok) throw new Error(found.message);
+  return found.level;
 }
 
 function findTemplate(type: string | undefined, isc: Awaited<ReturnType<DefinitionsHost['get']>>['isc']): IscDefinition | null {

@@ -45,8 +45,9 @@ export function registerRunOnPrd(service: RunService, definitions: DefinitionsHo
       return undefined;
     }
     const table = (await definitions.get()).effort.table;
-    const written = (prd.meta.effort ?? '').trim().toUpperCase();
-    const effort: EffortLevel = written in table.levels ? (written as EffortLevel) : (table.aliases[written] ?? 'STANDARD');
+    const resolved = engine().prdEffort(prd.meta.effort, table);
+    if (resolved.warning) log.warn(`${relative}: effort_level ${resolved.warning}`);
+    const effort: EffortLevel = resolved.level;
     const request = prd.title?.text.trim() || relative;
     // The PRD's max_iterations replaces the level's, as on the command line (`ideal-state run --prd`).
     const maxIterations = prd.meta.maxIterations;

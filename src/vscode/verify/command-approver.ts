@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { Settings } from '../../core/settings';
 import type { CommandApprover } from '../../verify/types';
-import { allowList } from './allowed-commands';
+import { allowList } from '../../verify/allowed-commands';
 
 const APPROVED_KEY = 'idealState.verify.approvedCommandSets';
 /** Enough for every PRD a workspace holds; the oldest approvals go first. */
@@ -13,11 +13,14 @@ const MAX_REMEMBERED = 500;
 export interface ApproverOptions {
   /** Workspace-relative path of the PRD whose commands these are. */
   readonly prdPath: string;
+  /** The commands the PRD's run was approved to execute (an approval covers them here too), and that run's id. */
+  readonly run?: { readonly id: string; readonly approvedCommands: readonly string[] };
 }
 
 /**
  * Commands from a PRD run only in a trusted workspace, and only once the user has seen and
- * confirmed them: a modal dialog lists every command that the allow-list does not cover,
+ * confirmed them: a modal dialog lists every command that neither the allow-list nor the
+ * approvals of the PRD's run cover,
  * and the answer is remembered per PRD path and exact command set (a hash in
  * workspaceState), so a changed or added command asks again.
  */
@@ -36,7 +39,10 @@ export class EditorCommandApprover implements CommandApprover {
     const unique = [...new Set(commands.map((c) => c.trim()).filter(Boolean))].sort();
     const list = allowList(this.settings.get('verifyAllowedCommands'));
     for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
-    const toConfirm = unique.filter((c) => list.match(c) === undefined);
+    const byRun = new Set(this.options.run?.approvedCommands ?? []);
+    const toConfirm = unique.filter((c) => list.match(c) === undefined && !byRun.has(c));
+    const covered = unique.filter((c) => byRun.has(c)).length;
+    if (covered > 0) this.log.info(`${covered} command${covered === 1 ? '' : 's'} of ${this.options.prdPath} approved in ${this.options.run!.id}, not asked again`);
     if (toConfirm.length === 0) return { approved: true };
 
     const hash = createHash('sha256').update(JSON.stringify([this.options.prdPath, toConfirm])).digest('hex');

@@ -5,7 +5,7 @@ import type { DefinitionsHost } from '../definitions-host';
 import type { ModelsHost } from '../models/models-host';
 import type { StoreHost } from '../store-host';
 import { CriteriaTests } from './criteria-tests';
-import { ModelJudgeSource } from './model-judge';
+import { RunJudgeSource } from './judge-source';
 import { EditorTaskRunner } from './task-runner';
 import { registerVerifyCommand } from './verify-command';
 import { PrdVerifier } from './verify-prd';
@@ -17,7 +17,7 @@ export function registerVerify(
   hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost },
   log: Logger,
 ): { disposable: vscode.Disposable; tests: CriteriaTests; verifier: PrdVerifier; staleness: RunStaleness } {
-  const verifier = new PrdVerifier(context, hosts.settings, hosts.definitions, hosts.stores, new EditorTaskRunner(log.child('tasks')), new ModelJudgeSource(hosts.models, hosts.settings, log), log);
+  const verifier = new PrdVerifier(context, hosts.settings, hosts.definitions, hosts.stores, new EditorTaskRunner(log.child('tasks')), new RunJudgeSource(hosts.models, log), log);
   const tests = new CriteriaTests(verifier, log.child('tests'));
   const command = registerVerifyCommand(verifier, (v) => void tests.showVerification(v).catch((e: unknown) => log.error(`showing results in the Testing view failed: ${String(e)}`)), log);
   // Runs' PASS results that workspace changes make stale, for the ISC table and the Testing view.

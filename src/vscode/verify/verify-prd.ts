@@ -13,10 +13,7 @@ import { EditorDiagnosticsSource } from './diagnostics-source';
 import { minimalEdit } from './prd-text-edit';
 import { filesExcludeGlobs } from './files-exclude';
 import type { EditorTaskRunner } from './task-runner';
-import type { JudgeSource } from './model-judge';
-
-/** Per criterion, unless its method names its own: long enough for a project's test task. */
-const CRITERION_TIMEOUT_MS = 5 * 60_000;
+import type { JudgeSource } from './judge-source';
 
 /** A PRD that cannot be verified as it stands (not trusted, outside the folder, parse errors); the message says what to do. */
 export class PrdVerifyError extends Error {
@@ -68,36 +65,26 @@ export class PrdVerifier {
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
     const document = await vscode.workspace.openTextDocument(uri);
     const text = document.getText();
-    const prd = engine().parsePrd(text);
-    const errors = prd.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length > 0) {
-      const first = errors[0]!;
-      throw new PrdVerifyError(`${relative}:${first.range.start.line + 1}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? 's' : ''})` : ''}. Fix the PRD's errors (see the Problems panel) and verify again.`);
-    }
-    const now = new Date().toISOString();
-    const wanted = options.only ? new Set(options.only) : undefined;
-    const criteria: AnyCriterion[] = [];
-    for (const c of prd.criteria.filter((c) => !wanted || wanted.has(c.id))) {
-      const converted = engine().toCoreCriterion(c, now);
-      if (!converted.ok) throw new PrdVerifyError(`${relative}:${c.line + 1}: ${converted.message}`);
-      criteria.push(converted.criterion);
-    }
-    if (criteria.length === 0) throw new PrdVerifyError(`${relative} has no criteria${wanted ? ' with those ids' : ''} to verify.`);
-
     const table = (await this.definitions.get()).effort.table;
-    const level = effortLevel(prd.meta.effort, table);
-    const host = await this.hostFor(folder, relative);
+    const prd = engine().preparePrd(text, { name: relative, effortTable: table, ...(options.only ? { only: options.only } : {}) });
+    if (!prd.ok) {
+      const first = prd.problems[0]!;
+      const more = prd.problems.length - 1;
+      throw new PrdVerifyError(`${relative}:${first.line + 1}: ${first.message}${more > 0 ? ` (and ${more} more error${more > 1 ? 's' : ''})` : ''}. Fix the PRD's errors (see the Problems panel) and verify again.`);
+    }
+    for (const w of prd.warnings) this.log.warn(`${relative}: ${w}`);
+    const store = await this.stores.get();
+    const runId = prd.document.meta.runId ?? store.prdIndex.where('path = ?', [relative])[0]?.runId;
+    const host = await this.hostFor(folder, relative, prd.level, runId);
     const started = Date.now();
-    const set = await engine().verifyCriteria(criteria, host, {
+    const set = await engine().verifyPrepared(prd, {
+      host,
+      effortTable: table,
+      prdPath: relative,
       signal: options.signal,
-      parallelism: table.levels[level].parallelism,
-      timeoutMs: CRITERION_TIMEOUT_MS,
-      // The PRD's own text is not evidence that a criterion holds.
-      excludeFiles: [relative],
-      criteriaVersion: prd.meta.criteriaVersion ?? 0,
       ...(options.onResult ? { onResult: options.onResult } : {}),
     });
-    this.log.info(`${relative}: ${set.summary} (${level}, ${Date.now() - started} ms)`);
+    this.log.info(`${relative}: ${set.summary} (${prd.level}, ${Date.now() - started} ms)`);
 
     const written = await this.writeBack(uri, relative, set.results).then(
       () => true,
@@ -108,12 +95,13 @@ export class PrdVerifier {
       },
     );
     try {
-      const stored = engine().recordVerification(await this.stores.get(), { prdPath: relative, document: prd, text, criteria, set, effortTable: table, workspaceFolder: folder.name });
+      const stored = engine().storePrdVerification(store, prd, { prdPath: relative, text, set, effortTable: table, workspaceFolder: folder.name });
       if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
+      else if (stored.unmatched.length > 0) this.log.info(`${relative}: ${stored.unmatched.join(', ')} differ from ${stored.runId}'s stored criteria; their outcomes are in the report only until the PRD is saved`);
     } catch (error) {
       this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
     }
-    return { uri, path: relative, criteria, set, document: prd, written };
+    return { uri, path: relative, criteria: prd.criteria, set, document: prd.document, written };
   }
 
   /**
@@ -121,14 +109,16 @@ export class PrdVerifier {
    * allow-list, the model judge, ripgrep) — also used by the ISC table to re-verify a run's
    * stored criteria. `prdPath` names the file approvals are remembered for.
    */
-  async hostFor(folder: vscode.WorkspaceFolder, prdPath: string): Promise<VerifyHost> {
+  async hostFor(folder: vscode.WorkspaceFolder, prdPath: string, level: EffortLevel, runId?: string): Promise<VerifyHost> {
+    // What the PRD's run was approved to execute is not asked again (issue 16).
+    const approvedCommands = runId ? (new (engine().StoreRunStorage)(await this.stores.get()).load(runId)?.memo.approvedCommands ?? []) : [];
     return {
       workspaceRoot: folder.uri.fsPath,
       tasks: this.tasks,
       diagnostics: new EditorDiagnosticsSource(folder.uri.fsPath),
-      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath }),
+      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath, ...(runId ? { run: { id: runId, approvedCommands } } : {}) }),
       excludeGlobs: filesExcludeGlobs(folder.uri),
-      ...optional('judge', await this.judges.judge().catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
+      ...optional('judge', await this.judges.judge(level, folder).catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
       // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
       ...optional('ripgrepPath', engine().bundledRipgrep(vscode.env.appRoot)),
     };
@@ -146,12 +136,6 @@ export class PrdVerifier {
     if (!wasDirty) await document.save();
     this.log.info(`outcomes written into ${relative}${wasDirty ? ' (unsaved: the editor had changes)' : ''}`);
   }
-}
-
-function effortLevel(written: string | undefined, table: { levels: Record<EffortLevel, unknown>; aliases: Record<string, EffortLevel | undefined> }): EffortLevel {
-  const key = (written ?? '').trim().toUpperCase();
-  if (key in table.levels) return key as EffortLevel;
-  return table.aliases[key] ?? 'STANDARD';
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined | void): { [P in K]?: V } {

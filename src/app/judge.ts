@@ -1,17 +1,21 @@
 import { Verdict } from '../core/algorithm/outputs';
+import type { EventDraft } from '../core/algorithm/context';
 import { verifierMessages } from '../core/algorithm/prompts';
 import type { RoleFile } from '../core/algorithm/roles';
 import type { AuditorView } from '../core/algorithm/views';
 import type { EffortLevel, Outcome } from '../core/model';
 import type { ModelRouter } from '../llm/router';
-import type { UsageRecord } from '../llm/usage';
+import { usageToRunEvent, type UsageRecord } from '../llm/usage';
+import type { CriterionJudge } from '../verify/types';
 
 /**
- * The verifier role as the verification engine's judge for CUSTOM criteria. Its prompt is
- * built from the auditor view alone (prompts.ts `verifierMessages`): the judge is handed
- * nothing else, so the decisions log and other candidates cannot reach it.
+ * The one judge of CUSTOM criteria: the verifier role (shipped, or the workspace's
+ * `roles/verifier.yaml` when trusted) asked through the model router, its answer a zod
+ * `Verdict`, its spending counted. VERIFY, Verify Criteria, the Testing view and re-verify
+ * all judge with it. Its prompt is built from the auditor view alone (prompts.ts
+ * `verifierMessages`), so the decisions log and other candidates cannot reach it.
  */
-export class ModelJudge {
+export class VerifierJudge implements CriterionJudge {
   readonly label: string;
 
   constructor(
@@ -35,4 +39,10 @@ export class ModelJudge {
     for (const u of result.usage) this.onUsage?.(u);
     return { outcome: result.value.outcome, evidence: result.value.evidence, ...(result.value.confidence !== undefined ? { confidence: result.value.confidence } : {}) };
   }
+}
+
+/** What one verdict cost, as a run event of the VERIFY node (tokens, money, time). */
+export function judgeUsageEvent(usage: UsageRecord): EventDraft {
+  const e = usageToRunEvent(usage, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
+  return { kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs };
 }
