@@ -13,12 +13,12 @@ export {
   budgetFor,
   BudgetExceededError,
   BudgetLedger,
+  callCancelled,
   budgetOverrideFromSettings,
   chooseDefault,
   DEFAULT_MODELS,
   describeLesson,
   generateObject,
-  LlmCancelledError,
   LlmProviderError,
   LlmTimeoutError,
   ModelRouter,
@@ -34,7 +34,8 @@ export {
 // Check Model (issue 14 item 7): one tiny call of each shape on the models of every role.
 export { checkModels } from './llm/check-model';
 export { formatCheckReport, summarizeCheck } from './llm/check-model-text';
-export { AlgorithmEngine, RunCancelledError } from './core/algorithm/engine';
+export { AlgorithmEngine } from './core/algorithm/engine';
+export { CancelledError } from './core/errors';
 export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
 export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
 export { classifyEffort } from './core/algorithm/effort-classifier';
@@ -52,11 +53,11 @@ export { composeRun } from './app/compose-run';
 export { AUTO, prdEffort, resolveEffort } from './app/effort';
 export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
 export { VerifierJudge } from './app/judge';
+export { RunSessions } from './app/run-sessions';
 export { NodeWorkspace } from './agent/node-workspace';
 export { verifyCriteria } from './verify/engine';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';
-export { VerifyCancelledError } from './verify/errors';
 export { staleAfterChange } from './verify/staleness';
 export { buildVerificationReport } from './verify/report';
 export { commandsOf } from './verify/commands';

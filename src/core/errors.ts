@@ -5,7 +5,7 @@
  * trusted; a string field can. One predicate per kind, used everywhere.
  *
  * The codes the predicates read (each error class declares its own `code`):
- * - `cancelled`: LlmCancelledError, VerifyCancelledError, VerifierCancelled, RunCancelledError, CancelledError;
+ * - `cancelled`: CancelledError, the one cancellation error (a model call, a verification, a command, a run);
  * - `budget`: BudgetExceededError (a token or money cap refused a model call);
  * - `node-budget-cut`: NodeBudgetCutError (a phase used its share of the wall-time budget).
  */
@@ -41,10 +41,20 @@ export function isNodeBudgetCut(error: unknown): boolean {
   return errorCode(error) === NODE_BUDGET_CUT;
 }
 
-/** Cancelled work that is not a model call or a verification: a command the user or the run stopped. */
+/**
+ * The one cancellation error: a model call, a verification, a command or a run was stopped
+ * by its AbortSignal. Never a failure: nothing is retried, escalated or reported as FAIL
+ * because of it. A verification says how far it got (`progress`); what finished is kept.
+ */
 export class CancelledError extends Error {
   override readonly name = 'CancelledError';
   readonly code = CANCELLED;
+  constructor(
+    message: string,
+    readonly progress?: { readonly finished: number; readonly total: number },
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import type { EffortLevel } from '../core/model';
 import { extendCatalogue, findModel, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { adviceFor, catalogueStatusOf, configuredStatusOf, errorCode, unavailableFailure, type CatalogueStatus, type CheckFailure } from './check-model-advice';
 import { routeFor, type ProviderConfig } from './config';
-import { LlmCancelledError, LlmTimeoutError, LlmTruncatedError } from './errors';
+import { callCancelled, LlmTimeoutError, LlmTruncatedError } from './errors';
 import { parseToolArguments } from './json-schema';
 import type { PriceTable } from './prices';
 import type { ResolvedModels } from './resolve';
@@ -85,7 +85,7 @@ export interface CheckOptions {
   readonly tierFor?: TierPreference;
   /** The sampling temperature a role's calls carry (its role file's policy), so a refusal of it shows here first. */
   readonly temperatureOf?: (role: ModelRole) => number | undefined;
-  /** Cancels the check: it then rejects with `LlmCancelledError`, never a failed report. */
+  /** Cancels the check: it then rejects with a CancelledError, never a failed report. */
   readonly signal?: AbortSignal;
   /** Per call, the provider's own retries included. */
   readonly timeoutMs?: number;
@@ -320,7 +320,7 @@ async function withDeadline<T>(model: LanguageModel, options: CheckOptions, body
     throwIfCancelled(outer, model);
     return await body(controller.signal);
   } catch (error) {
-    if (outer?.aborted) throw new LlmCancelledError(model.displayName);
+    if (outer?.aborted) throw callCancelled(model.displayName);
     if (timedOut && isCancellation(error)) throw new LlmTimeoutError(model.displayName, timeoutMs);
     throw error;
   } finally {
@@ -330,5 +330,5 @@ async function withDeadline<T>(model: LanguageModel, options: CheckOptions, body
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined, model: LanguageModel): void {
-  if (signal?.aborted) throw new LlmCancelledError(model.displayName);
+  if (signal?.aborted) throw callCancelled(model.displayName);
 }

@@ -1,5 +1,7 @@
+import { CancelledError } from '../core/errors';
 /**
- * Errors from language model calls. Cancellation is its own type and never a failure.
+ * Errors from language model calls. Cancellation is the product's one CancelledError
+ * (src/core/errors.ts, via `callCancelled`) and never a failure.
  * Messages never carry an API key or the user's content.
  */
 export abstract class LlmError extends Error {
@@ -8,14 +10,6 @@ export abstract class LlmError extends Error {
   override name = 'LlmError';
 }
 
-/** The caller cancelled (AbortSignal). Not a failure: nothing is retried, nothing escalates. */
-export class LlmCancelledError extends LlmError {
-  readonly code = 'cancelled';
-  override readonly name = 'LlmCancelledError';
-  constructor(readonly model: string) {
-    super(`call to ${model} was cancelled`);
-  }
-}
 
 /** No reply within the timeout, after the provider's own retries. */
 export class LlmTimeoutError extends LlmError {
@@ -181,4 +175,9 @@ export class ToolArgumentsError extends LlmError {
   ) {
     super(`arguments of tool "${tool}" (call ${callId}) do not match its schema: ${issues.map((i) => `${i.path || '(root)'}: ${i.message}`).join('; ')}`);
   }
+}
+
+/** The caller cancelled a call (AbortSignal): the one CancelledError. Nothing is retried, nothing escalates. */
+export function callCancelled(model: string): CancelledError {
+  return new CancelledError(`call to ${model} was cancelled`);
 }

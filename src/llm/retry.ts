@@ -1,4 +1,4 @@
-import { LlmCancelledError, LlmProviderError, LlmTimeoutError } from './errors';
+import { callCancelled, LlmProviderError, LlmTimeoutError } from './errors';
 
 /**
  * Retries with exponential backoff for providers whose client has none (vscode.lm); the
@@ -32,11 +32,11 @@ export async function withRetry<T>(
 ): Promise<T> {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
   for (let attempt = 1; ; attempt++) {
-    if (options.signal?.aborted) throw new LlmCancelledError(options.model);
+    if (options.signal?.aborted) throw callCancelled(options.model);
     try {
       return await call(attempt);
     } catch (error) {
-      if (options.signal?.aborted) throw new LlmCancelledError(options.model);
+      if (options.signal?.aborted) throw callCancelled(options.model);
       if (attempt > policy.maxRetries || !isRetryable(error)) throw error;
       const wait = retryDelayMs(error, attempt, policy);
       options.onRetry?.(error, wait);
@@ -49,7 +49,7 @@ function sleep(ms: number, signal: AbortSignal | undefined, model: string): Prom
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new LlmCancelledError(model));
+      reject(callCancelled(model));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

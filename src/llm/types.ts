@@ -59,7 +59,7 @@ export interface ChatRequest {
   readonly maxOutputTokens?: number;
   /** Ignored by providers that do not take it. */
   readonly temperature?: number;
-  /** Cancels the call; the call then rejects with `LlmCancelledError`. */
+  /** Cancels the call; the call then rejects with a CancelledError. */
   readonly signal?: AbortSignal;
   /** Per-attempt timeout; overrides the provider's default. */
   readonly timeoutMs?: number;

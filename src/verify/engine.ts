@@ -1,7 +1,7 @@
 import { isCancellation } from '../core/errors';
 import { CriterionResult, type AnyCriterion, type Outcome } from '../core/model';
 import { commandOf, commandsOf } from './commands';
-import { VerifyCancelledError } from './errors';
+import { verificationCancelled } from './errors';
 import type { CommandApproval, CommandDecisions, VerifyHost, VerifyOptions, VerifySetResult } from './types';
 import { unknown, WHOLE_WORKSPACE, type Coverage, type VerifierContext, type Verdict } from './verdict';
 import { verifyCli } from './verifiers/cli';
@@ -19,7 +19,7 @@ import { verifyTask, verifyTest } from './verifiers/task';
  *   UNKNOWN with its reason (the others still run), and the result says which commands ran
  *   and which did not. Without an approver the host has already decided (e.g. `--yes`).
  * - Cancellation: when `signal` aborts, running commands are killed, criteria not yet
- *   started are not started, and VerifyCancelledError is thrown (results that finished
+ *   started are not started, and a CancelledError is thrown (results that finished
  *   were already given to `onResult`). It is never reported as a FAIL.
  * - A criterion without a verification method is UNKNOWN; a verifier that throws gives
  *   UNKNOWN (EXECUTION_ERROR), never an exception out of here.
@@ -28,7 +28,7 @@ import { verifyTask, verifyTest } from './verifiers/task';
 export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost, options: VerifyOptions): Promise<VerifySetResult> {
   const parent = options.signal ?? new AbortController().signal;
   const total = criteria.length;
-  const cancel = () => new VerifyCancelledError(finished, total);
+  const cancel = () => verificationCancelled(finished, total);
   let finished = 0;
   if (parent.aborted) throw cancel();
 

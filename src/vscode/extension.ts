@@ -15,6 +15,7 @@ import { registerRestrictedModeIndicator } from './restricted-mode';
 import { registerRuns } from './run';
 import { bridgeRunsToLearning } from './learning/run-bridge';
 import { EditorSettings } from './settings';
+import { SessionsHost } from './runs/sessions-host';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
 import { registerRunsSupport } from './isc-table';
@@ -29,14 +30,17 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
   stores = new StoreHost(context, settings, log.child('store'));
   const definitions = new DefinitionsHost(context, settings, log.child('definitions'));
   const models = new ModelsHost(context, settings, log.child('models'), stores);
+  // The single writer of this window's runs (src/app/run-sessions.ts); every view follows its deltas.
+  const sessions = new SessionsHost(stores);
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
-  const verify = registerVerify(context, { settings, definitions, stores, models }, log.child('verify'));
-  const runs = registerRuns({ settings, definitions, stores, models }, log.child('run'));
-  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, staleness: verify.staleness }, log.child('runs'));
+  const verify = registerVerify(context, { settings, definitions, stores, models, sessions }, log.child('verify'));
+  const runs = registerRuns({ settings, definitions, stores, models, sessions }, log.child('run'));
+  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness }, log.child('runs'));
 
   context.subscriptions.push(
     channel,
     stores,
+    sessions,
     definitions,
     vscode.commands.registerCommand('idealState.showLog', () => log.show()),
     registerShowStoreInfo(stores),
@@ -47,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     registerCheckModel(models, log),
     registerRestrictedModeIndicator(log),
     learning,
-    registerPrdSupport(context, stores, definitions, settings, log.child('prd')),
+    registerPrdSupport(context, stores, definitions, settings, sessions, log.child('prd')),
     verify.disposable,
     runs.disposable,
     tables,

@@ -112,13 +112,13 @@ describe('a model VS Code provides (vscode.lm), with a scripted test provider', 
   });
 
   it('cancels: aborting the signal cancels the request in the provider and rejects with the cancellation error', async () => {
-    const { LlmCancelledError } = extensionEngine();
+    const { CancelledError } = extensionEngine();
     provider.script(hangsAfter('Working'));
     const model = (await api.model(OPTION_ID))!;
     const controller = new AbortController();
     const cancelledBefore = provider.cancellations;
     const call = model.chat({ messages: [{ role: 'user', content: 'A long answer, please.' }], signal: controller.signal, onPart: () => controller.abort() });
-    await assert.rejects(call, (e: unknown) => e instanceof LlmCancelledError);
+    await assert.rejects(call, (e: unknown) => e instanceof CancelledError);
     await waitUntil(() => provider.cancellations > cancelledBefore, 'the provider saw its token cancelled');
   });
 

@@ -3,14 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PathEscapeError } from '../../src/agent/workspace';
-import { RunCancelledError } from '../../src/core/algorithm/engine';
 import { NodeBudgetCutError } from '../../src/core/algorithm/node-budget';
 import { CancelledError, describeError, errorCode, isBudgetExceeded, isCancellation, isNodeBudgetCut } from '../../src/core/errors';
-import { BudgetExceededError, LlmCancelledError, LlmConfigError, LlmProviderError, LlmTimeoutError, ScriptError, StructuredOutputError } from '../../src/llm/errors';
+import { BudgetExceededError, callCancelled, LlmConfigError, LlmProviderError, LlmTimeoutError, ScriptError, StructuredOutputError } from '../../src/llm/errors';
 import { PrdEditError } from '../../src/prd/edit';
 import { ReadOnlyStoreError, StoreDataError } from '../../src/store/errors';
-import { VerifyCancelledError } from '../../src/verify/errors';
-import { VerifierCancelled } from '../../src/verify/verifiers/cancelled';
+import { verificationCancelled } from '../../src/verify/errors';
+import { cancelled } from '../../src/verify/verifiers/cancelled';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -27,16 +26,18 @@ async function nodeAbortError(): Promise<unknown> {
 describe('errors by code (src/core/errors.ts)', () => {
   it('recognises every cancellation, the product’s by code and the platform’s AbortError, and nothing else', async () => {
     const cancellations: unknown[] = [
-      new LlmCancelledError('m'),
-      new VerifyCancelledError(1, 3),
-      new VerifierCancelled(),
-      new RunCancelledError('stop'),
+      callCancelled('m'),
+      verificationCancelled(1, 3),
+      cancelled(),
       new CancelledError('the command was cancelled'),
       new DOMException('aborted', 'AbortError'),
       AbortSignal.abort().reason,
       await nodeAbortError(),
     ];
     for (const e of cancellations) assert.equal(isCancellation(e), true, describeError(e));
+    // One cancellation error: every cancellation the product raises is a CancelledError.
+    for (const e of cancellations.slice(0, 4)) assert.ok(e instanceof CancelledError, describeError(e));
+    assert.deepEqual((verificationCancelled(1, 3) as CancelledError).progress, { finished: 1, total: 3 });
     const others: unknown[] = [
       new BudgetExceededError('m', 'run', 'tokens', 100, 90, 20),
       new NodeBudgetCutError('PLAN', 15_000),
@@ -64,7 +65,7 @@ describe('errors by code (src/core/errors.ts)', () => {
 
   it('gives every error class of the product its own code', () => {
     const errors = [
-      new LlmCancelledError('m'),
+      callCancelled('m'),
       new LlmTimeoutError('m', 1),
       new LlmProviderError('m', 'auth', 'HTTP 401'),
       new StructuredOutputError('m', 'plan', 2, []),
@@ -80,7 +81,7 @@ describe('errors by code (src/core/errors.ts)', () => {
     const codes = errors.map((e) => errorCode(e));
     assert.deepEqual(codes, ['cancelled', 'timeout', 'provider', 'invalid-output', 'script', 'config', 'budget', 'node-budget-cut', 'path-escape', 'store-read-only', 'store-data', 'prd-edit']);
     // The names a person reads in a stack are literal strings, so a bundler cannot rename them either.
-    assert.deepEqual(errors.map((e) => e.name), ['LlmCancelledError', 'LlmTimeoutError', 'LlmProviderError', 'StructuredOutputError', 'ScriptError', 'LlmConfigError', 'BudgetExceededError', 'NodeBudgetCutError', 'PathEscapeError', 'ReadOnlyStoreError', 'StoreDataError', 'PrdEditError']);
+    assert.deepEqual(errors.map((e) => e.name), ['CancelledError', 'LlmTimeoutError', 'LlmProviderError', 'StructuredOutputError', 'ScriptError', 'LlmConfigError', 'BudgetExceededError', 'NodeBudgetCutError', 'PathEscapeError', 'ReadOnlyStoreError', 'StoreDataError', 'PrdEditError']);
   });
 
   it('describes an error by its code and first line, bounded, never by its class name', () => {

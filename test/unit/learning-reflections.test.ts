@@ -1,5 +1,5 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
-import { LlmCancelledError } from '../../src/llm/errors';
 import { Script, ScriptedModel } from '../../src/llm/providers/scripted';
 import { learningCategory, reflectOnRun } from '../../src/core/learning/reflection';
 import { LearningService } from '../../src/core/learning/service';
@@ -126,7 +126,7 @@ describe('learning: reflections and rating a run', () => {
     assert.match(result!.fallbackReason!, /manager model failed/);
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(reflectOnRun(learning.facts(run.id)!, { model: scripted({}), version: 't', signal: controller.signal }), LlmCancelledError);
+    await assert.rejects(reflectOnRun(learning.facts(run.id)!, { model: scripted({}), version: 't', signal: controller.signal }), CancelledError);
   });
 
   it('writes no reflection below STANDARD', async () => {

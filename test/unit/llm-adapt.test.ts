@@ -1,3 +1,4 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { z } from 'zod';
 import { MemoryLogger } from '../../src/core/log';
 import { adaptive, describeLesson, lessonToRunEvent, refusedParam } from '../../src/llm/adapt';
 import { ModelProfile, type ModelCapabilities, type ModelLesson } from '../../src/llm/catalogue';
-import { LlmCancelledError, LlmProviderError, LlmError } from '../../src/llm/errors';
+import { callCancelled, LlmProviderError, LlmError } from '../../src/llm/errors';
 import { fromSdkError } from '../../src/llm/providers/sdk-errors';
 import { resolveModels } from '../../src/llm/resolve';
 import type { ChatRequest, ChatResponse, LanguageModel } from '../../src/llm/types';
@@ -75,7 +76,7 @@ class ServerLike implements LanguageModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    if (request.signal?.aborted) throw new LlmCancelledError(this.displayName);
+    if (request.signal?.aborted) throw callCancelled(this.displayName);
     const caps = this.profile.capabilities;
     const body: SentBody = {
       messages: request.messages,
@@ -174,7 +175,7 @@ describe('adapting to what a server refuses', () => {
     const aborted = new AbortController();
     aborted.abort();
     const cancelled = new ServerLike('m', profile('m'), () => undefined);
-    await assert.rejects(adaptive(cancelled).chat({ ...ask, signal: aborted.signal }), (e: unknown) => e instanceof LlmCancelledError);
+    await assert.rejects(adaptive(cancelled).chat({ ...ask, signal: aborted.signal }), (e: unknown) => e instanceof CancelledError);
     // A refusal that arrives after the user cancelled is not retried either.
     const controller = new AbortController();
     const late = new ServerLike('m', profile('m'), () => (controller.abort(), http400('m', TEMPERATURE_REFUSED)));

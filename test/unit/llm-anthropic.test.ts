@@ -1,7 +1,8 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { capabilitiesOf, CatalogueEntry, ModelProfile, type CatalogueEntryInput } from '../../src/llm/catalogue';
-import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../../src/llm/errors';
+import { LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../../src/llm/errors';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';
 import { generateObject } from '../../src/llm/structured';
 import type { StreamPart } from '../../src/llm/types';
@@ -283,7 +284,7 @@ describe('llm anthropic provider (real SDK against a local fake server)', () => 
     server.reply(hang());
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
-    await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal }), LlmCancelledError);
+    await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal }), CancelledError);
     assert.equal(server.received.length, 1);
   });
 

@@ -1,9 +1,10 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import { CatalogueEntry, extendCatalogue, profileFor, shippedCatalogue, type CatalogueEntryInput, type ModelProfile } from '../../src/llm/catalogue';
 import { CHECK_MAX_OUTPUT_TOKENS, CHECK_RETRY_MAX_OUTPUT_TOKENS, checkModels, type CheckReport } from '../../src/llm/check-model';
 import { formatCheckReport, summarizeCheck } from '../../src/llm/check-model-text';
 import type { LlmConfigInput } from '../../src/llm/config';
-import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError, ModelRetiredError } from '../../src/llm/errors';
+import { LlmProviderError, LlmRefusalError, LlmTruncatedError, ModelRetiredError } from '../../src/llm/errors';
 import { resolveModels, type ResolvedModels } from '../../src/llm/resolve';
 import type { ChatRequest, ChatResponse, LanguageModel, ModelClass, ModelPrice } from '../../src/llm/types';
 
@@ -332,7 +333,7 @@ describe('Check Model (src/llm/check-model.ts)', () => {
         setTimeout(() => controller.abort(), 20);
       },
     });
-    await assert.rejects(pending, (e: unknown) => e instanceof LlmCancelledError && e.code === 'cancelled');
+    await assert.rejects(pending, (e: unknown) => e instanceof CancelledError && e.code === 'cancelled');
     assert.deepEqual(progress, ['scripted: slow: structured output']);
 
     const timedOut = await checkModels(await scripted(config, { 'slow.yaml': slow }), { level: 'STANDARD', timeoutMs: 50 });

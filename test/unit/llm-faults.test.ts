@@ -1,6 +1,7 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { LlmCancelledError, LlmProviderError, ToolArgumentsError } from '../../src/llm/errors';
+import { LlmProviderError, ToolArgumentsError } from '../../src/llm/errors';
 import { parseToolArguments } from '../../src/llm/json-schema';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';
 import { OpenAiModel } from '../../src/llm/providers/openai';
@@ -93,7 +94,7 @@ describe('llm fault injection (real SDKs against a local fake server)', () => {
       while (server.received.length === 0) await new Promise((r) => setTimeout(r, 5));
       assert.equal(server.abandoned.length, 0);
       controller.abort();
-      await assert.rejects(call, LlmCancelledError);
+      await assert.rejects(call, CancelledError);
       await server.waitForAbandoned(1);
       assert.equal(server.abandoned[0]!.url, name === 'OpenAI' ? '/v1/chat/completions' : '/v1/messages');
     });
@@ -105,7 +106,7 @@ describe('llm fault injection (real SDKs against a local fake server)', () => {
         else for (const e of [anthropicStart, ...anthropicText(0, 'first')]) res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
       });
       const controller = new AbortController();
-      await assert.rejects(make().chat({ messages, signal: controller.signal, onPart: () => controller.abort() }), LlmCancelledError);
+      await assert.rejects(make().chat({ messages, signal: controller.signal, onPart: () => controller.abort() }), CancelledError);
       await server.waitForAbandoned(1);
     });
   }

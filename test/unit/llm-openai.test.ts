@@ -1,7 +1,8 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { capabilitiesOf, findModel, ModelProfile, shippedCatalogue, type ModelCapabilities } from '../../src/llm/catalogue';
-import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTimeoutError, LlmTruncatedError } from '../../src/llm/errors';
+import { LlmProviderError, LlmRefusalError, LlmTimeoutError, LlmTruncatedError } from '../../src/llm/errors';
 import { OpenAiModel } from '../../src/llm/providers/openai';
 import { generateObject } from '../../src/llm/structured';
 import type { StreamPart } from '../../src/llm/types';
@@ -224,7 +225,7 @@ describe('llm openai provider (real SDK against a local fake server)', () => {
       server.reply(hang());
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 100);
-      await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal }), LlmCancelledError);
+      await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal }), CancelledError);
       assert.equal(server.received.length, 1, 'a cancelled call is not retried');
     });
 
@@ -235,7 +236,7 @@ describe('llm openai provider (real SDK against a local fake server)', () => {
       });
       const controller = new AbortController();
       const parts: StreamPart[] = [];
-      await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal, onPart: (p) => (parts.push(p), controller.abort()) }), LlmCancelledError);
+      await assert.rejects(model().chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal, onPart: (p) => (parts.push(p), controller.abort()) }), CancelledError);
       assert.deepEqual(parts, [{ type: 'text', text: 'first' }]);
     });
 
@@ -312,7 +313,7 @@ describe('llm openai provider (real SDK against a local fake server)', () => {
       const parts: StreamPart[] = [];
       await assert.rejects(
         model({ name: RESPONSES }).chat({ messages: [{ role: 'user', content: 'Hi' }], signal: controller.signal, onPart: (p) => (parts.push(p), controller.abort()) }),
-        LlmCancelledError,
+        CancelledError,
       );
       assert.deepEqual(parts, [{ type: 'text', text: 'The ans' }]);
     });

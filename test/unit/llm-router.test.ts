@@ -1,10 +1,11 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import { shippedCatalogue } from '../../src/llm/catalogue';
 import { z } from 'zod';
 import { MemoryLogger } from '../../src/core/log';
 import { RunEvent } from '../../src/core/model';
 import { parseLlmConfig, routeFor, sharedVerifierRoutes, type LlmConfigInput } from '../../src/llm/config';
-import { LlmCancelledError, LlmConfigError, LlmProviderError, StructuredOutputError } from '../../src/llm/errors';
+import { LlmConfigError, LlmProviderError, StructuredOutputError } from '../../src/llm/errors';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';
 import { OpenAiModel } from '../../src/llm/providers/openai';
 import { MemorySecrets, resolveModels } from '../../src/llm/resolve';
@@ -192,7 +193,7 @@ describe('llm configuration and routing', () => {
       for (let i = 0; i < 2; i++) {
         const controller = new AbortController();
         setTimeout(() => controller.abort(), 10);
-        await assert.rejects(r2.chat('manager', 'FAST', { ...req, signal: controller.signal }), LlmCancelledError);
+        await assert.rejects(r2.chat('manager', 'FAST', { ...req, signal: controller.signal }), CancelledError);
       }
       assert.equal(r2.escalations.length, 0);
       assert.equal(r2.route('manager', 'FAST').id, 'small');
@@ -227,7 +228,7 @@ describe('llm configuration and routing', () => {
       assert.equal(authCalls, 1, 'auth failures are not retried');
       const controller = new AbortController();
       setTimeout(() => controller.abort(), 20);
-      await assert.rejects(withRetry(async () => { throw new LlmProviderError('m', 'server', 'x', 500, 10_000); }, { model: 'm', signal: controller.signal }), LlmCancelledError);
+      await assert.rejects(withRetry(async () => { throw new LlmProviderError('m', 'server', 'x', 500, 10_000); }, { model: 'm', signal: controller.signal }), CancelledError);
     });
   });
 });

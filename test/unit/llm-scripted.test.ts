@@ -1,8 +1,9 @@
+import { CancelledError } from '../../src/core/errors';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { LlmCancelledError, LlmProviderError, LlmTimeoutError, ScriptError } from '../../src/llm/errors';
+import { LlmProviderError, LlmTimeoutError, ScriptError } from '../../src/llm/errors';
 import { ScriptedModel } from '../../src/llm/providers/scripted';
 import type { StreamPart } from '../../src/llm/types';
 
@@ -85,7 +86,7 @@ describe('llm scripted provider', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 20);
     const started = Date.now();
-    await assert.rejects(model.chat({ messages: user('b'), signal: controller.signal }), LlmCancelledError);
+    await assert.rejects(model.chat({ messages: user('b'), signal: controller.signal }), CancelledError);
     assert.ok(Date.now() - started < 5000);
   });
 });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { isCancellation } from '../../src/core/errors';
 import { CriterionResult, VerificationReport, type AnyCriterion } from '../../src/core/model';
 import { verifyCriteria } from '../../src/verify/engine';
-import { VerifyCancelledError } from '../../src/verify/errors';
+import { CancelledError } from '../../src/core/errors';
 import { buildVerificationReport } from '../../src/verify/report';
 import type { AuditorView, CriterionJudge, DiagnosticEntry, VerifyHost } from '../../src/verify/types';
 import { alive, anti, criterion, pids, until, workspace } from './verify-helpers';
@@ -84,7 +84,7 @@ describe('verify: the engine', () => {
     for (const pid of pids(path.join(root, 'pids.txt'))) await until(() => !alive(pid), `pid ${pid} to be gone`);
   });
 
-  it('on cancel kills running commands, starts no more criteria and throws VerifyCancelledError', async () => {
+  it('on cancel kills running commands, starts no more criteria and throws a CancelledError saying how far it got', async () => {
     const root = workspace();
     const controller = new AbortController();
     const criteria = [
@@ -95,7 +95,7 @@ describe('verify: the engine', () => {
     const running = run(criteria, { workspaceRoot: root }, { parallelism: 1, signal: controller.signal, onResult: (r) => seen.push(r.criterionId) });
     await until(() => pids(path.join(root, 'pids.txt')).length === 2, 'the first command to start');
     controller.abort();
-    await assert.rejects(running, (error: unknown) => isCancellation(error) && error instanceof VerifyCancelledError && error.finished === 0 && error.total === 5);
+    await assert.rejects(running, (error: unknown) => isCancellation(error) && error instanceof CancelledError && error.progress?.finished === 0 && error.progress.total === 5);
     for (const pid of pids(path.join(root, 'pids.txt'))) await until(() => !alive(pid), `pid ${pid} to be gone`);
     assert.deepEqual(fs.readdirSync(root).filter((n) => n.startsWith('started-')), [], 'no later criterion started');
     assert.deepEqual(seen, [], 'a cancelled criterion is not reported as a result');
@@ -104,7 +104,7 @@ describe('verify: the engine', () => {
   it('throws at once when cancelled before it starts', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(run([criterion({ type: 'CLI', command: 'true' })], { workspaceRoot: workspace() }, { signal: controller.signal }), VerifyCancelledError);
+    await assert.rejects(run([criterion({ type: 'CLI', command: 'true' })], { workspaceRoot: workspace() }, { signal: controller.signal }), CancelledError);
   });
 
   it('asks the approver once with every command before running any; denied commands are UNKNOWN, the rest still run', async () => {

@@ -19,6 +19,7 @@ import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
 import type { StepCommit } from './ports';
 import { shownCriteria, syncPrdText } from './prd-sync';
 import { shippedRoles, type Roles } from './roles';
+import { RestatementInbox, type Restatement } from './restatements';
 import { RunCommits } from './run-commits';
 import { emptyMemo, type AlgorithmState, type RunStep } from './state';
 import { verify } from './verify-phase';
@@ -36,11 +37,6 @@ const HANDLERS: Record<Phase, (state: AlgorithmState, ctx: NodeContext) => Promi
 };
 
 /** Thrown inside the engine to end a run as cancelled; never a failure. */
-export class RunCancelledError extends Error {
-  override readonly name = 'RunCancelledError';
-  readonly code = 'cancelled';
-}
-
 const isExit = (s: RunState) => EXIT_STATES.includes(s);
 const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE'];
 /** How a node's work ends when its deadline aborts it (NodeDeadline): the cut itself, or the model call it cancelled. */
@@ -66,6 +62,7 @@ export class AlgorithmEngine {
   private prdShown = '';
   /** Lessons from servers' refusals already known (from the store) or already reported as run events. */
   private readonly lessonsSeen = new Set<string>();
+  private readonly restatements = new RestatementInbox();
 
   constructor(private readonly deps: AlgorithmDeps) {
     this.graph = deps.graph ?? shippedPhaseGraph();
@@ -137,6 +134,22 @@ export class AlgorithmEngine {
     return this.loop(state, signal);
   }
 
+  /**
+   * A person restated a criterion of a run this engine is running: it becomes the run's next
+   * criteria version before the next node (see RestatementInbox), never a write behind it.
+   */
+  restate(runId: string, restatement: Restatement): void {
+    this.restatements.add(runId, restatement);
+  }
+
+  private applyRestatements(state: AlgorithmState): AlgorithmState {
+    const { state: next, changed, refused } = this.restatements.apply(state, this.clock.now());
+    for (const why of refused) this.emit(next, { kind: 'note', message: `a restatement was not applied: ${why}`, role: 'user' });
+    if (changed.length > 0) this.emit(next, { kind: 'note', message: `criteria v${next.run.criteriaVersion}: ${changed.join('; ')} (edited in the ISC table; verify it again)`, role: 'user' });
+    if (changed.length > 0 || refused.length > 0) this.commit(next, { criteria: next.criteria, decisions: next.decisions });
+    return next;
+  }
+
   private async loop(initial: AlgorithmState, signal: AbortSignal): Promise<RunResult> {
     let state = initial;
     const tracker = new BudgetTracker(state.run.budgetSeconds, this.deps.effort.compressAtPercent, this.clock, state.run.elapsedMs);
@@ -145,6 +158,7 @@ export class AlgorithmEngine {
         state = this.finish(state, 'CANCELLED', `cancelled at ${state.run.phase}`, tracker);
         break;
       }
+      state = this.applyRestatements(state);
       state = await this.runNode(state, tracker, signal);
       await this.syncPrd(state);
     }

@@ -8,24 +8,7 @@ export type Phase = z.infer<typeof Phase>;
 /** Where a run is; the last four are exit states (seed 003 stop conditions, DESIGN §4). */
 export const RunState = z.enum(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED']);
 export type RunState = z.infer<typeof RunState>;
-export const EXIT_STATES: readonly RunState[] = ['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED'];
-/** The run sets every view and command uses; declared here once. */
-export const RUN_STATES = {
-  /** Work is under way (or was, when a window closed mid-run). */
-  going: ['PENDING', 'RUNNING', 'NEEDS_APPROVAL'],
-  /** Resume Run can take it up: it stopped on the way, or was cancelled. */
-  resumable: ['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED'],
-  /** Ended and never resumed: reflected on, rated. */
-  final: ['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'FAILED'],
-  /** An exit state, final or cancelled. */
-  exit: EXIT_STATES,
-} as const satisfies Record<string, readonly RunState[]>;
-
-/** Whether a run in `state` belongs to the named set of RUN_STATES. */
-export function runStateIs(set: keyof typeof RUN_STATES, state: string): boolean {
-  return (RUN_STATES[set] as readonly string[]).includes(state);
-}
-
+export { EXIT_STATES, RUN_STATES, runStateIs } from './run-states';
 export const RUN_ID = /^run-[0-9a-z]{6,}$/;
 
 /** One execution of the Algorithm on a request. Criteria live in their own table, by version. */

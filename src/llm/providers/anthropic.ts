@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
-import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
+import { callCancelled, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
 import { parseArgumentsJson } from '../json-schema';
 import type { ChatRequest, ChatResponse, LanguageModel, StopReason, ToolCall } from '../types';
 import { buildAnthropicRequest, WRAPPED, type AnthropicCall } from './anthropic-request';
@@ -106,7 +106,7 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
       }
     }
     // The SDKs end a stream quietly when its signal aborts; that is still a cancellation.
-    if (request.signal?.aborted) throw new LlmCancelledError(this.displayName);
+    if (request.signal?.aborted) throw callCancelled(this.displayName);
     // A connection closed cleanly before the stream's end must not pass for a short reply.
     if (stop == null) throw new LlmProviderError(this.displayName, 'connection', 'the stream ended before the reply was complete');
     const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, open]) => open.block);

@@ -6,7 +6,7 @@ import type {
   ChatCompletionToolChoiceOption,
 } from 'openai/resources/chat/completions';
 import type { ModelCapabilities } from '../catalogue';
-import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
+import { callCancelled, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
 import { parseArgumentsJson, toJsonSchema } from '../json-schema';
 import type { ChatMessage, ChatRequest, ChatResponse, StopReason, ToolCall, ToolChoice } from '../types';
 import { estimatedUsage, isStrictClean, strictSchemaOf, withSchemaInstruction } from './openai-schema';
@@ -130,7 +130,7 @@ export async function readChatStream(stream: AsyncIterable<ChatCompletionChunk>,
     if (choice.finish_reason) finishReason = choice.finish_reason;
   }
   // The SDKs end a stream quietly when its signal aborts; that is still a cancellation.
-  if (request.signal?.aborted) throw new LlmCancelledError(call.displayName);
+  if (request.signal?.aborted) throw callCancelled(call.displayName);
   // A connection closed cleanly before the stream's end must not pass for a short reply.
   if (finishReason == null) throw new LlmProviderError(call.displayName, 'connection', 'the stream ended before the reply was complete');
   const stopReason = finish(finishReason, refusal, request, call);

@@ -9,7 +9,7 @@ import type {
   ToolChoiceFunction,
   ToolChoiceOptions,
 } from 'openai/resources/responses/responses';
-import { LlmCancelledError, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
+import { callCancelled, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
 import { parseArgumentsJson } from '../json-schema';
 import type { ChatMessage, ChatRequest, ChatResponse, ResponseFormat, StopReason, ToolCall, ToolChoice } from '../types';
 import type { OpenAiCall } from './openai-chat';
@@ -220,7 +220,7 @@ export async function readResponseStream(stream: AsyncIterable<ResponseStreamEve
         break;
     }
   }
-  if (request.signal?.aborted) throw new LlmCancelledError(call.displayName);
+  if (request.signal?.aborted) throw callCancelled(call.displayName);
   if (!terminal) throw new LlmProviderError(call.displayName, 'connection', 'the stream ended before the reply was complete');
   // A call whose item never closed (the response was cut off) still counts, as its arguments stand.
   for (const [id, entry] of calls) if (!entry.done) complete(id);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatProblem, parseYamlDataFile } from '../../core/data-file';
-import { LlmCancelledError, LlmProviderError, LlmTimeoutError, ScriptError } from '../errors';
+import { callCancelled, LlmProviderError, LlmTimeoutError, ScriptError } from '../errors';
 import { validateValue } from '../json-schema';
 import type { ChatRequest, ChatResponse, LanguageModel, ModelClass, TokenUsage, ToolCall } from '../types';
 import { estimateTokens } from './sdk-errors';
@@ -93,7 +93,7 @@ export class ScriptedModel implements LanguageModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    if (request.signal?.aborted) throw new LlmCancelledError(this.displayName);
+    if (request.signal?.aborted) throw callCancelled(this.displayName);
     const index = this.next;
     const step = this.script.steps[index];
     const number = index + 1;
@@ -159,7 +159,7 @@ function delay(ms: number, signal: AbortSignal | undefined, model: string): Prom
     }, ms);
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new LlmCancelledError(model));
+      reject(callCancelled(model));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
   });

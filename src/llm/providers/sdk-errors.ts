@@ -1,5 +1,5 @@
 import { isCancellation } from '../../core/errors';
-import { LlmCancelledError, LlmError, LlmProviderError, LlmTimeoutError, redact, type ProviderFailure } from '../errors';
+import { callCancelled, LlmError, LlmProviderError, LlmTimeoutError, redact, type ProviderFailure } from '../errors';
 
 /** The error classes both SDKs export under the same names (checked with instanceof: minified builds rename classes). */
 export interface SdkErrorClasses {
@@ -22,7 +22,7 @@ export interface CallContext {
  */
 export function fromSdkError(error: unknown, classes: SdkErrorClasses, ctx: CallContext): LlmError {
   if (error instanceof LlmError) return error;
-  if (ctx.signal?.aborted || error instanceof classes.APIUserAbortError) return new LlmCancelledError(ctx.model);
+  if (ctx.signal?.aborted || error instanceof classes.APIUserAbortError) return callCancelled(ctx.model);
   if (error instanceof classes.APIConnectionTimeoutError) return new LlmTimeoutError(ctx.model, ctx.timeoutMs);
   if (error instanceof classes.APIConnectionError) return new LlmProviderError(ctx.model, 'connection', 'could not connect to the server');
   if (error instanceof classes.APIError) {
@@ -30,7 +30,7 @@ export function fromSdkError(error: unknown, classes: SdkErrorClasses, ctx: Call
     const param = paramOf(error);
     return new LlmProviderError(ctx.model, failureOf(status), `HTTP ${status ?? '?'}: ${redact(firstLine(error.message), ctx.secrets)}`, status, undefined, param);
   }
-  if (isCancellation(error)) return new LlmCancelledError(ctx.model);
+  if (isCancellation(error)) return callCancelled(ctx.model);
   // Node's fetch reports a connection cut mid-body as TypeError "terminated" (cause: a socket error).
   if (isConnectionCut(error)) return new LlmProviderError(ctx.model, 'connection', 'the connection closed before the reply was complete');
   const message = error instanceof Error ? error.message : String(error);

@@ -1,12 +1,6 @@
-/** Thrown inside a verifier when its signal was aborted; the engine turns it into VerifyCancelledError. */
-export class VerifierCancelled extends Error {
-  readonly code = 'cancelled';
-  constructor() {
-    super('cancelled');
-    this.name = 'VerifierCancelled';
-  }
-}
+import { CancelledError } from '../../core/errors';
 
-export function cancelled(): VerifierCancelled {
-  return new VerifierCancelled();
+/** Thrown inside a verifier when its signal was aborted; the engine reports how far the set got. */
+export function cancelled(): CancelledError {
+  return new CancelledError('the check was cancelled');
 }

@@ -6,7 +6,7 @@ import { fail, pass, quoted, unknown, type Verdict } from '../verdict';
  * A finished command as a verdict: exit 0 passes; any other exit fails; a timeout or a
  * crash fails as an execution error; a command that could not start is UNKNOWN. The
  * evidence is a one-line summary, then the tail of the output (key-shaped strings redacted).
- * Cancellation is not a verdict: the engine turns it into VerifyCancelledError.
+ * Cancellation is not a verdict: the engine reports it as the set's CancelledError.
  */
 export function commandVerdict(what: string, result: Exclude<RunCommandResult, { kind: 'cancelled' }>, repairTarget: string): Verdict {
   const seconds = (result.durationMs / 1000).toFixed(1);

@@ -7,6 +7,7 @@ import { registerRunCommands } from '../runs/run-commands';
 import { LiveRunControl } from '../runs/live-run-control';
 import type { RunService } from '../run/run-service';
 import { RunWatch } from '../runs/run-watch';
+import type { SessionsHost } from '../runs/sessions-host';
 import { RUNS_VIEW_ID, RunsTreeProvider } from '../runs/runs-tree';
 import type { StoreHost } from '../store-host';
 import type { RunStaleness } from '../verify/run-staleness';
@@ -23,12 +24,12 @@ export interface RunsSupport extends vscode.Disposable {
 /** The ISC table panels, the sidebar's Runs view and their commands. */
 export function registerRunsSupport(
   context: vscode.ExtensionContext,
-  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; staleness?: RunStaleness },
+  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; sessions: SessionsHost; staleness?: RunStaleness },
   log: Logger,
 ): RunsSupport {
-  const watch = new RunWatch(hosts.stores, log.child('watch'));
+  const watch = new RunWatch(hosts.stores, hosts.sessions, log.child('watch'));
   const control = new LiveRunControl(hosts.service);
-  const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, log);
+  const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, hosts.sessions, log);
   const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.staleness, new TableRatings(hosts.learning.host));
   const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });

@@ -10,6 +10,7 @@ import type { LearningHost } from '../learning';
 import { reportRating } from '../learning/learning-commands';
 import type { RunControl } from '../runs/run-control';
 import type { RunWatch } from '../runs/run-watch';
+import type { SessionsHost } from '../runs/sessions-host';
 import type { StoreHost } from '../store-host';
 import { signalFrom } from '../verify/abort';
 import type { PrdVerifier } from '../verify/verify-prd';
@@ -37,6 +38,7 @@ export class TableSteering {
     readonly control: RunControl,
     private readonly watch: RunWatch,
     private readonly learning: LearningHost,
+    private readonly sessions: SessionsHost,
     private readonly log: Logger,
   ) {}
 
@@ -88,7 +90,7 @@ export class TableSteering {
           abort.dispose();
         }
       });
-      const stored = engine().recordRunVerification(await this.stores.get(), runId, set);
+      const stored = await this.sessions.get().recordVerification(runId, set);
       if (!stored.stored) this.log.warn(`re-verification of ${runId} not stored: ${stored.reason}`);
       this.log.info(`${runId}: re-verified ${what}: ${set.summary}`);
       return { ok: stored.stored, message: stored.stored ? `${what}: ${set.summary}` : `${what}: ${set.summary} — not stored: ${stored.reason}` };
@@ -103,9 +105,12 @@ export class TableSteering {
   }
 
   async edit(runId: string, criterionId: string, text: string): Promise<RequestResult> {
-    const result = engine().editCriterionText(await this.stores.get(), runId, criterionId, text);
-    this.watch.touch(runId);
+    // Through the run's one writer: a going run takes it at its next step, a stopped one as its next version.
+    const result = await this.sessions.get().restate(runId, criterionId, text);
     switch (result.kind) {
+      case 'queued':
+        this.log.info(`${runId}: ${criterionId} restated in the ISC table; the run takes it at its next step`);
+        return { ok: true, message: `${criterionId} goes to the run: it becomes the next criteria version at the run's next step.` };
       case 'edited':
         this.log.info(`${runId}: ${criterionId} edited in the ISC table (criteria v${result.version})`);
         return { ok: true, message: `${criterionId} saved as criteria version ${result.version}; verify it again to get its outcome.` };

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runStateIs } from '../../core/model/run-states';
 import { describeError } from '../../core/errors';
 import type { RunChange } from '../run/run-service';
 import type { LearningHost } from './learning-host';
@@ -29,11 +30,10 @@ export function bridgeRunsToLearning(runs: RunsToLearn, host: LearningHost): vsc
   });
 }
 
-const FINAL: readonly RunChange['state'][] = ['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'FAILED'];
 
 async function reflectOn(change: RunChange, host: LearningHost): Promise<void> {
   // A cancelled run may be resumed; it is reflected on when it really ends.
-  if (!FINAL.includes(change.state)) return;
+  if (!runStateIs('final', change.state)) return;
   try {
     const service = await host.service();
     // The learning service's reflection has an author; the engine's own numbers-only one has none.

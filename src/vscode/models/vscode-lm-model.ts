@@ -50,9 +50,9 @@ export class VscodeLmModel implements LanguageModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const { LlmCancelledError, LlmProviderError, LlmTimeoutError, toJsonSchema } = engine();
+    const { callCancelled, LlmProviderError, LlmTimeoutError, toJsonSchema } = engine();
     const model = await this.select();
-    if (request.signal?.aborted) throw new LlmCancelledError(this.id);
+    if (request.signal?.aborted) throw callCancelled(this.id);
     const tools: vscode.LanguageModelChatTool[] = (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: toJsonSchema(t.parameters) }));
     let toolMode: vscode.LanguageModelChatToolMode | undefined;
     if (request.responseFormat) {
@@ -93,9 +93,9 @@ export class VscodeLmModel implements LanguageModel {
         return { text, toolCalls, stopReason: toolCalls.length > 0 ? 'tool-calls' : 'end', usage: { inputTokens, outputTokens, estimated: true }, servedBy: model.id };
       });
     } catch (error) {
-      if (request.signal?.aborted) throw new LlmCancelledError(this.id);
+      if (request.signal?.aborted) throw callCancelled(this.id);
       if (timeout.signal.aborted) throw new LlmTimeoutError(this.id, request.timeoutMs);
-      if (error instanceof vscode.CancellationError) throw new LlmCancelledError(this.id);
+      if (error instanceof vscode.CancellationError) throw callCancelled(this.id);
       const elapsed = `after ${Date.now() - started} ms`;
       if (error instanceof vscode.LanguageModelError) {
         const failure = error.code === vscode.LanguageModelError.NoPermissions.name ? 'auth' : error.code === vscode.LanguageModelError.NotFound.name ? 'not-found' : error.code === vscode.LanguageModelError.Blocked.name ? 'rate-limit' : 'other';

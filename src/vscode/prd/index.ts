@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SessionsHost } from '../runs/sessions-host';
 import type { Logger } from '../../core/log';
 import type { Settings } from '../../core/settings';
 import type { DefinitionsHost } from '../definitions-host';
@@ -12,9 +13,9 @@ import { PrdStoreSyncOnSave } from './prd-store-sync';
 export { PrdSync } from './prd-sync';
 
 /** PRD files in the editor: findings and quick fixes, "New PRD", the PRD editor, and sync with the store on save. */
-export function registerPrdSupport(context: vscode.ExtensionContext, stores: StoreHost, definitions: DefinitionsHost, settings: Settings, log: Logger): vscode.Disposable {
+export function registerPrdSupport(context: vscode.ExtensionContext, stores: StoreHost, definitions: DefinitionsHost, settings: Settings, sessions: SessionsHost, log: Logger): vscode.Disposable {
   const diagnostics = new PrdDiagnostics(definitions, log);
-  const storeSync = new PrdStoreSyncOnSave(stores, definitions, log);
+  const storeSync = new PrdStoreSyncOnSave(stores, definitions, sessions, log);
   return vscode.Disposable.from(
     diagnostics,
     storeSync,

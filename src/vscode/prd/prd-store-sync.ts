@@ -6,6 +6,7 @@ import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
 import { enginePrdWrites } from './engine-writes';
+import type { SessionsHost } from '../runs/sessions-host';
 
 /** Only a file that starts with frontmatter can be a PRD; anything else never loads the engine. */
 export function mayBePrd(document: vscode.TextDocument): boolean {
@@ -29,19 +30,25 @@ export class PrdStoreSyncOnSave implements vscode.Disposable {
   constructor(
     private readonly stores: StoreHost,
     private readonly definitions: DefinitionsHost,
+    private readonly sessions: SessionsHost,
     private readonly log: Logger,
   ) {
     this.disposables.push(vscode.workspace.onDidSaveTextDocument((d) => void this.sync(d)));
   }
 
-  async sync(document: vscode.TextDocument): Promise<PrdStoreSync | undefined> {
+  async sync(document: vscode.TextDocument): Promise<PrdStoreSync | { kind: 'queued'; runId: string; restated: string[]; waiting: string[] } | undefined> {
     if (!mayBePrd(document) || !engine().isPrdDocument(engine().parsePrd(document.getText()))) return undefined;
     const path = prdPath(document.uri);
     // A run saving its own PRD is not the user editing it: the run's store commit already holds those criteria.
     if (enginePrdWrites.isRunsOwn(path, document.getText())) return undefined;
     try {
-      const [store, definitions] = await Promise.all([this.stores.get(), this.definitions.get()]);
-      const result = engine().syncPrdToStore(store, { text: document.getText(), path, effortTable: definitions.effort.table });
+      const definitions = await this.definitions.get();
+      // Through the runs' one writer: a run going in this window takes reworded criteria at its next step.
+      const result = await this.sessions.get().syncPrd({ text: document.getText(), path, effortTable: definitions.effort.table });
+      if (result.kind === 'queued') {
+        this.log.info(`${path}: ${result.runId} is going; ${result.restated.length ? `${result.restated.join(', ')} go to it at its next step` : 'no reworded criteria'}${result.waiting.length ? `; ${result.waiting.join(', ')} added or removed: synced after the run` : ''}`);
+        return result;
+      }
       if (result.kind === 'skipped') this.log.warn(`${path} not synced with the store: ${result.reason}`);
       else if (result.kind === 'created') this.log.info(`${path}: run ${result.runId} created with criteria version ${result.version}`);
       else if (result.kind === 'edited') this.log.info(`${path}: criteria version ${result.version} of ${result.runId} (${result.changes.length} change${result.changes.length === 1 ? '' : 's'})`);

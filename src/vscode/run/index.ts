@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { SessionsHost } from '../runs/sessions-host';
 import type { Logger } from '../../core/log';
 import type { Settings } from '../../core/settings';
 import type { DefinitionsHost } from '../definitions-host';
@@ -15,9 +16,9 @@ import { registerRunStatusBar } from './run-status-bar';
 import { registerUndoRunChanges } from './undo-run-changes';
 
 /** The Algorithm in the editor: its commands, the run status bar item, and the service that owns runs. */
-export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost }, log: Logger): { disposable: vscode.Disposable; service: RunService } {
+export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost; sessions: SessionsHost }, log: Logger): { disposable: vscode.Disposable; service: RunService } {
   const proposals = new ProposalDocuments();
-  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, new EditorTaskRunner(log.child('tasks')), proposals, log);
+  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, new EditorTaskRunner(log.child('tasks')), proposals, hosts.sessions, log);
   const disposable = vscode.Disposable.from(
     proposals,
     service,

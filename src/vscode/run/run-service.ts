@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { RUN_STATES } from '../../core/model/run-states';
 import type { ApprovalAnswer, ApprovalRequest } from '../../agent/approvals';
 import { PendingApprovals, type DecideResult, type PendingApproval } from '../../agent/pending-approvals';
 import type { RunResult, StartInput } from '../../core/algorithm/engine';
@@ -8,6 +9,7 @@ import type { Settings } from '../../core/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import type { ModelsHost } from '../models/models-host';
+import type { SessionsHost } from '../runs/sessions-host';
 import type { StoreHost } from '../store-host';
 import type { EditorTaskRunner } from '../verify/task-runner';
 import { editorAlgorithm } from './editor-algorithm';
@@ -94,10 +96,14 @@ export class RunService implements vscode.Disposable {
     private readonly models: ModelsHost,
     private readonly tasks: EditorTaskRunner,
     private readonly proposals: ProposalDocuments,
+    private readonly sessions: SessionsHost,
     private readonly log: Logger,
   ) {
     this.approvalListeners = [
-      this.approvals.onDidChange((runId) => this._onDidChangeApprovals.fire(runId)),
+      this.approvals.onDidChange((runId) => {
+        this._onDidChangeApprovals.fire(runId);
+        this.sessions.get().tell({ kind: 'approvals', runId });
+      }),
       this.approvals.onDidDecide(({ approval, answer, via }) => {
         this.log.child('run').info(`${approval.runId.slice(-6)} ${approval.title}: ${answer} (from ${via})`);
         closeApprovalDiffs(approval, answer !== 'deny', vscode.workspace.workspaceFolders?.[0]);
@@ -128,7 +134,7 @@ export class RunService implements vscode.Disposable {
     const store = await this.stores.get();
     return store.runs
       // These stopped on the way; a cancelled run keeps its state for Resume Run. The other exit states are final.
-      .list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED'] as RunState[])
+      .list(RUN_STATES.resumable)
       .filter((r) => !going.has(r.id))
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
@@ -160,7 +166,9 @@ export class RunService implements vscode.Disposable {
     let count = 0;
     for (const a of this.active) {
       if (runId === undefined || a.runId === runId) {
-        a.controller.abort();
+        // A run with an id is cancelled through its session (the one writer); one not yet started has only its controller.
+        if (a.runId) this.sessions.get().cancel(a.runId);
+        else a.controller.abort();
         if (a.runId) this.approvals.cancelRun(a.runId);
         count++;
       }
@@ -196,6 +204,7 @@ export class RunService implements vscode.Disposable {
     const model = safeModelName(() => models.router.route('manager', level).displayName);
     const active: ActiveRun = { controller: new AbortController(), startedAt: Date.now(), baseElapsedMs: resumed?.elapsedMs ?? 0, ...(resumed ? { runId: resumed.id } : {}) };
     const runLog = this.log.child('run');
+    const sessions = this.sessions.get();
     const algo = await editorAlgorithm({
       folder,
       store,
@@ -212,8 +221,10 @@ export class RunService implements vscode.Disposable {
       onEvent: (event) => {
         if (!active.runId) {
           active.runId = event.runId;
+          sessions.begin(event.runId, { restate: (id, r) => algo.engine.restate(id, r), cancel: () => active.controller.abort() });
           onStarted?.(event.runId);
         }
+        sessions.tell({ kind: 'step', runId: event.runId, event });
         runLog.info(`${event.runId.slice(-6)} ${event.phase ?? ''} ${event.kind}: ${event.message}${event.model ? ` [${event.model}]` : ''}`);
         this.changed(active, store, definitions.effort.table.levels[level].maxIterations, model, event);
       },
@@ -223,12 +234,15 @@ export class RunService implements vscode.Disposable {
     if (!trusted) runLog.warn('Restricted Mode: this run makes no edits, runs no commands and writes no PRD; trust the workspace to let it change files.');
     runLog.info(`run with ${model} at ${level}${trusted ? '' : ' (Restricted Mode)'}`);
     this.active.add(active);
+    let ended: RunState = 'CANCELLED';
     try {
       const result = await begin(algo.engine, active.controller.signal);
+      ended = result.state;
       this.changed(active, store, definitions.effort.table.levels[level].maxIterations, model, undefined, false);
       return result;
     } finally {
       this.active.delete(active);
+      if (active.runId) sessions.end(active.runId, ended);
       // Nothing of a run that ended waits on: its approvals would answer no one.
       if (active.runId) this.approvals.cancelRun(active.runId, 'the run ended');
     }

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
+import { runStateIs } from '../../core/model/run-states';
 import type { Run } from '../../core/model';
 import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { RunService } from '../run/run-service';
 import type { RunControl } from './run-control';
 
-/** A run stopped on the way (reload, crash) or cancelled keeps its state and can go on; the other exit states are final. */
-const RESUMABLE = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED']);
 
 /**
  * Cancel and resume through the editor's run service. A run going in this window can be
@@ -39,7 +38,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
   }
 
   canResume(run: Run): boolean {
-    return RESUMABLE.has(run.state) && !this.going(run.id);
+    return runStateIs('resumable', run.state) && !this.going(run.id);
   }
 
   async resume(runId: string): Promise<RequestResult> {

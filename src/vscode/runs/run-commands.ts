@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { runStateIs } from '../../core/model/run-states';
 import type { Logger } from '../../core/log';
 import { engine } from '../engine';
 import type { IscTables } from '../isc-table/isc-tables';
@@ -15,9 +16,6 @@ interface Deps {
   log: Logger;
 }
 
-/** States a run can go on from: stopped on the way (reload, crash) or cancelled; the other exit states are final. */
-const RESUMABLE = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'CANCELLED']);
-const GOING = new Set(['PENDING', 'RUNNING', 'NEEDS_APPROVAL']);
 
 /** For automation and tests: which run, and the answers the dialogs would ask for. */
 export interface RunCommandArgs {
@@ -81,20 +79,20 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
       deps.tables.open(runId);
     }),
     vscode.commands.registerCommand('idealState.cancelRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Cancel Run', arg, (s) => GOING.has(s), 'no run is going in this workspace.');
+      const runId = await pickRun('Cancel Run', arg, (s) => runStateIs('going', s), 'no run is going in this workspace.');
       if (!runId) return undefined;
       const result = report(await deps.control.cancel(runId));
       deps.watch.touch(runId);
       return result;
     }),
     vscode.commands.registerCommand('idealState.resumeRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Resume Run', arg, (s) => RESUMABLE.has(s), 'there is no stopped or cancelled run to resume in this workspace.');
+      const runId = await pickRun('Resume Run', arg, (s) => runStateIs('resumable', s), 'there is no stopped or cancelled run to resume in this workspace.');
       if (!runId) return undefined;
       const run = (await deps.stores.get()).runs.get(runId);
       const result = !run
         ? { ok: false, message: `there is no run ${runId} in this workspace's store.` }
         : !deps.control.canResume(run)
-          ? { ok: false, message: `${runId} is ${run.state.replace(/_/g, ' ')}${GOING.has(run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
+          ? { ok: false, message: `${runId} is ${run.state.replace(/_/g, ' ')}${runStateIs('going', run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
           : await deps.control.resume(runId);
       report(result);
       deps.watch.touch(runId);
@@ -138,7 +136,7 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
         void vscode.window.showWarningMessage('Ideal State: the store is open read-only in this window (another window writes it); delete the run there.');
         return nothing;
       }
-      if (GOING.has(run.state) && deps.control.canCancel(run)) {
+      if (runStateIs('going', run.state) && deps.control.canCancel(run)) {
         void vscode.window.showWarningMessage(`Ideal State: ${runId} is going in this window; cancel it first, then delete it.`);
         return nothing;
       }

@@ -1,15 +1,17 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/log';
 import type { StoreHost } from '../store-host';
+import type { SessionsHost } from './sessions-host';
 
 /** How often the store is looked at while someone watches (an open table or the Runs view). */
 const POLL_MS = 1000;
 
 /**
- * Tells the ISC tables and the Runs view that runs changed. Writers in this window say so
- * with `touch`; anything else that writes the store (the engine, PRD sync, Verify Criteria,
- * another window) is noticed by a cheap signature of the store (run rows, report, event and
- * criteria counts) taken once a second — and only while something watches.
+ * Tells the ISC tables and the Runs view that runs changed. The runs of this window say so
+ * as deltas from their one writer (RunSessions); the store is never polled for them. Only
+ * when another process holds the store (this window opened it read-only: another window,
+ * the command line) is its signature (run rows, report, event and criteria counts) looked
+ * at once a second, and only while something watches.
  */
 export class RunWatch implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string | undefined>();
@@ -20,10 +22,15 @@ export class RunWatch implements vscode.Disposable {
   private signature = '';
   private polling = false;
 
+  private readonly deltas: vscode.Disposable;
+
   constructor(
     private readonly stores: StoreHost,
+    sessions: SessionsHost,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.deltas = sessions.onDelta((delta) => this._onDidChange.fire('runId' in delta ? delta.runId : undefined));
+  }
 
   touch(runId?: string): void {
     this._onDidChange.fire(runId);
@@ -47,6 +54,8 @@ export class RunWatch implements vscode.Disposable {
     this.polling = true;
     try {
       const store = await this.stores.get();
+      // This window writes the store: every change is its own, and arrives as a delta.
+      if (!store.readOnly) return;
       const runs = store.runs.list().map((r) => `${r.id}:${r.updatedAt}:${r.state}:${r.phase}:${r.elapsedMs}`);
       const next = [runs.join(','), store.reports.count(), store.events.count(), store.criteria.table.count(), store.ratings.count()].join('|');
       if (this.signature !== '' && next !== this.signature) this._onDidChange.fire(undefined);
@@ -59,6 +68,7 @@ export class RunWatch implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.deltas.dispose();
     if (this.timer) clearInterval(this.timer);
     this._onDidChange.dispose();
   }

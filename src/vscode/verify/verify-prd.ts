@@ -7,6 +7,7 @@ import type { PrdDocument } from '../../prd';
 import type { Coverage, VerifyHost, VerifySetResult } from '../../verify/types';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
+import type { SessionsHost } from '../runs/sessions-host';
 import type { StoreHost } from '../store-host';
 import { EditorCommandApprover } from './command-approver';
 import { EditorDiagnosticsSource } from './diagnostics-source';
@@ -53,6 +54,7 @@ export class PrdVerifier {
     private readonly stores: StoreHost,
     private readonly tasks: EditorTaskRunner,
     private readonly judges: JudgeSource,
+    private readonly sessions: SessionsHost,
     private readonly log: Logger,
   ) {}
 
@@ -95,7 +97,7 @@ export class PrdVerifier {
       },
     );
     try {
-      const stored = engine().storePrdVerification(store, prd, { prdPath: relative, text, set, effortTable: table, workspaceFolder: folder.name });
+      const stored = await this.sessions.get().storePrdVerification(prd, { prdPath: relative, text, set, effortTable: table, workspaceFolder: folder.name });
       if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
       else if (stored.unmatched.length > 0) this.log.info(`${relative}: ${stored.unmatched.join(', ')} differ from ${stored.runId}'s stored criteria; their outcomes are in the report only until the PRD is saved`);
     } catch (error) {
