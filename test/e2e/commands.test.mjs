@@ -87,7 +87,7 @@ describe('API keys and models, as a person finds them in the demo window', () =>
 
   it('Set API Key offers both providers, and says before asking for a key that this window cannot keep one', async () => {
     // Taken from the Select Model pick still open, as a person would.
-    await workbench.pickQuickPickItem('Set API Key');
+    await workbench.pickQuickPickItem('Set API Key…');
     const items = await workbench.quickPickItems();
     await workbench.screenshot('set api key offers both providers');
     for (const provider of ['openai', 'anthropic']) assert.ok(items.includes(provider), JSON.stringify(items));
