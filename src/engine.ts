@@ -31,6 +31,8 @@ export {
   toJsonSchema,
   usageToRunEvent,
 } from './llm';
+// Set API Key: the providers a key is for, and a key kept whole or not at all.
+export { keyNotKept, keyProviders, mintKeyUrl, sealRefusal, storeApiKey } from './llm/api-keys';
 // Check Model (issue 14 item 7): one tiny call of each shape on the models of every role.
 export { checkModels } from './llm/check-model';
 export { formatCheckReport, summarizeCheck } from './llm/check-model-text';

@@ -32,6 +32,30 @@ describe('language models in the editor', () => {
   });
 });
 
+describe('language models from any window', () => {
+  it('with a models file that names neither (as the demo\'s), still lists OpenAI and Anthropic, saying why they cannot serve', async () => {
+    const api = await activateIdealState();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const file = vscode.Uri.joinPath(folder, '.ideal-state/models.yaml');
+    const models = ['version: 1', 'providers: [{ id: scripted, kind: scripted, script: .ideal-state/demo/demo-run.yaml }]', 'models: [{ id: demo, provider: scripted, model: demo-run }]', 'routing: { default: demo }', ''];
+    try {
+      await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(models.join('\n')));
+      const options = await api.modelOptions();
+      assert.equal(options[0]?.id, 'demo', JSON.stringify(options));
+      assert.equal(options[0]?.available, true);
+      for (const provider of ['openai', 'anthropic']) {
+        const hosted = options.find((o) => o.id.startsWith(`${provider}:`));
+        assert.ok(hosted, `${provider} is listed: ${JSON.stringify(options)}`);
+        assert.equal(hosted.available, false);
+        assert.equal(hosted.providerNeedingKey, provider, 'picking it offers to set its key');
+        assert.match(hosted.detail, new RegExp(`provider "${provider}" has no API key: use "Ideal State: Set API Key" or set ${provider.toUpperCase()}_API_KEY`));
+      }
+    } finally {
+      await vscode.workspace.fs.delete(file, { useTrash: false });
+    }
+  });
+});
+
 describe('budget caps in the editor', () => {
   it('holds runs to the idealState.budgets settings, over the models file, over the effort level', async () => {
     const api = await activateIdealState();

@@ -128,7 +128,8 @@ describe('headless runs at FAST against servers that hold the providers\' rules'
         for (const phase of PHASES) assert.ok(phases.has(phase), `phase ${phase} was reached`);
         // The specialist's tool call was accepted and did the work the verifier then checked on disk.
         assert.match(fs.readFileSync(path.join(workspace, 'hello.txt'), 'utf8'), /Hello, world/);
-        assert.equal(content.remaining, 0, 'every scripted reply was asked for');
+        // The demo's last answer is LEARN's reflection, which a run asks for at STANDARD and above only.
+        assert.equal(content.remaining, 1, 'every scripted reply up to the reflection was asked for');
         // At most two refusals, each one adapted to: learned, and the same request made again without it.
         const refused = server instanceof OpenAiContractServer ? server.refused.map((r) => r.rule ?? '') : server.refused.map((r) => r.rule);
         assert.ok(refused.length <= 2, `refusals: ${refused.join(', ')}`);

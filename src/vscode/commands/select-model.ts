@@ -6,7 +6,9 @@ import { engine } from '../engine';
 import type { ModelOption, ModelsHost } from '../models/models-host';
 
 interface OptionItem extends vscode.QuickPickItem {
-  readonly option: ModelOption;
+  readonly option?: ModelOption;
+  /** The entries after the models: set a key, or open (or create) the models file. */
+  readonly action?: 'set-key' | 'configure';
 }
 
 const SET_KEY = 'Set API Key';
@@ -31,16 +33,25 @@ export function registerSelectModel(models: ModelsHost, settings: Settings): vsc
       if (choice === OPEN_CONFIG) await openModelsConfig(settings);
       return undefined;
     }
-    const items: OptionItem[] = options.map((option) => ({
-      label: `${option.available ? '$(check)' : '$(circle-slash)'} ${option.label}`,
-      description: option.id === current ? 'selected' : option.available ? '' : 'unavailable',
-      detail: option.detail,
-      option,
-    }));
+    const items: OptionItem[] = [
+      ...options.map((option) => ({
+        label: `${option.available ? '$(check)' : '$(circle-slash)'} ${option.label}`,
+        description: option.id === current ? 'selected' : option.available ? '' : 'unavailable',
+        detail: option.detail,
+        option,
+      })),
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(key) ${SET_KEY}…`, detail: 'Store an OpenAI or Anthropic key in VS Code\'s secret storage', action: 'set-key' },
+      { label: `$(gear) ${OPEN_CONFIG}`, detail: `Open ${settings.get('modelsConfigFile')}, or create it with an example: providers, models and which serves each role`, action: 'configure' },
+    ];
     const picked = await vscode.window.showQuickPick(items, { title: 'Ideal State: Select Model', placeHolder: 'The model that serves every role unless the models file routes them', matchOnDetail: true });
     if (!picked) return undefined;
+    if (picked.action === 'set-key') await vscode.commands.executeCommand('idealState.setApiKey');
+    if (picked.action === 'configure') await openModelsConfig(settings);
+    if (!picked.option) return undefined;
     if (!picked.option.available) {
       if (picked.option.providerNeedingKey) await vscode.commands.executeCommand('idealState.setApiKey', picked.option.providerNeedingKey);
+      else if (picked.option.configureToUse) await openModelsConfig(settings);
       return undefined;
     }
     const { key } = SETTINGS.defaultModel;

@@ -4,6 +4,7 @@ import type { DataFileProblem } from '../../core/data-file';
 import type { Logger } from '../../core/log';
 import type { EffortLevel } from '../../core/model';
 import type { Settings } from '../../core/settings';
+import type { KeyProvider } from '../../llm/api-keys';
 import type { BudgetLedger, BudgetLimits, Catalogue, EditorModelInfo, LanguageModel, LlmConfig, LlmConfigInput, ModelRouter, ModelSlot, ResolveOptions, RouterOptions } from '../../llm';
 import type { Store } from '../../store/store';
 import { engine } from '../engine';
@@ -23,6 +24,8 @@ export interface ModelOption {
   readonly available: boolean;
   /** For an unavailable hosted model: the provider whose key is missing. */
   readonly providerNeedingKey?: string;
+  /** For a hosted model with a key that the models file in force does not list: "Configure Models" makes it usable. */
+  readonly configureToUse?: boolean;
 }
 
 /** The model that serves when no role is routed elsewhere, or why there is none. */
@@ -47,7 +50,7 @@ export interface LoadedModels {
   readonly slots: ReadonlyMap<string, ModelSlot>;
   /** The shipped catalogue with the models file's entries: prices and capabilities. */
   readonly catalogue?: Catalogue;
-  readonly providers: readonly { id: string; kind: string }[];
+  readonly providers: readonly { id: string; kind: string; apiKeySecret?: string; apiKeyEnv?: string }[];
   readonly problems: readonly DataFileProblem[];
 }
 
@@ -130,7 +133,7 @@ export class ModelsHost {
       config: resolved.config,
       slots: resolved.slots,
       catalogue: resolved.catalogue,
-      providers: resolved.config.providers.map((p) => ({ id: p.id, kind: p.kind })),
+      providers: resolved.config.providers.map((p) => ({ id: p.id, kind: p.kind, ...(p.apiKeySecret ? { apiKeySecret: p.apiKeySecret } : {}), ...(p.apiKeyEnv ? { apiKeyEnv: p.apiKeyEnv } : {}) })),
       problems,
     };
   }
@@ -249,6 +252,33 @@ export class ModelsHost {
         options.push({ id, label: id, detail: slot.reason, available: false, providerNeedingKey: provider && (provider.kind === 'openai' || provider.kind === 'anthropic') ? provider.id : undefined });
       }
     }
+    options.push(...(await this.hostedNotConfigured(loaded)));
     return [...options.filter((o) => o.available), ...options.filter((o) => !o.available)];
+  }
+
+  /** The providers "Set API Key" offers: the models file's OpenAI and Anthropic ones, and always those two. */
+  async keyProviders(loaded?: LoadedModels): Promise<KeyProvider[]> {
+    return engine().keyProviders((loaded ?? (await this.load())).providers);
+  }
+
+  /**
+   * OpenAI and Anthropic when the models file in force names neither, so every window shows
+   * them, each with why it cannot serve here: no key yet, or a key the models file does not use.
+   */
+  private async hostedNotConfigured(loaded: LoadedModels): Promise<ModelOption[]> {
+    const { DEFAULT_MODELS } = engine();
+    const options: ModelOption[] = [];
+    for (const p of (await this.keyProviders(loaded)).filter((k) => !k.configured)) {
+      const id = `${p.id}:${DEFAULT_MODELS[p.kind]}`;
+      if (loaded.slots.has(id)) continue;
+      const hasKey = Boolean((await this.secrets.get(p.secretName).catch(() => undefined)) || process.env[p.envName]);
+      const file = loaded.configFile ? path.basename(loaded.configFile) : 'the models file';
+      options.push(
+        hasKey
+          ? { id, label: id, detail: `provider "${p.id}" has a key, but ${file} does not list it: use "Configure Models" to add it`, available: false, configureToUse: true }
+          : { id, label: id, detail: `provider "${p.id}" has no API key: use "Ideal State: Set API Key" or set ${p.envName}`, available: false, providerNeedingKey: p.id },
+      );
+    }
+    return options;
   }
 }
