@@ -17,6 +17,23 @@ describe('activation in the real extension host', () => {
     assert.deepEqual(errors, []);
   });
 
+  it('activates without loading the engine bundle (zod, yaml, sql.js wait for first use)', async () => {
+    const log = await waitForLogLine(/activated in [\d.]+ ms/);
+    const lines = log.split('\n').filter((line) => /activated in [\d.]+ ms/.test(line));
+    assert.ok(lines.length > 0);
+    for (const line of lines) assert.match(line, /engine bundle not loaded/, line);
+  });
+
+  it('activates for PRDs (the default PRD folder, files named like a PRD), its webview and its own contributions: never for every Markdown file', () => {
+    const manifest = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON as { activationEvents: string[]; contributes: { configuration: { properties: Record<string, { default?: unknown }> } } };
+    const events = manifest.activationEvents;
+    assert.deepEqual(events.filter((e) => e === '*' || e === 'onStartupFinished' || e.startsWith('onLanguage:')), []);
+    const prdFolder = manifest.contributes.configuration.properties['idealState.prd.folder']?.default;
+    assert.ok(events.includes(`workspaceContains:${String(prdFolder)}/**/*.md`), `no activation on the default PRD folder ${String(prdFolder)}: ${events.join(', ')}`);
+    assert.ok(events.includes('workspaceContains:**/PRD-*.md'), events.join(', '));
+    assert.ok(events.includes('onWebviewPanel:idealState.iscTable'), 'an ISC table restored after a reload needs the extension');
+  });
+
   it('registers every command it contributes', async () => {
     const contributed: { command: string }[] = vscode.extensions.getExtension(EXTENSION_ID)?.packageJSON.contributes.commands ?? [];
     assert.ok(contributed.length > 0, 'package.json contributes no commands');
