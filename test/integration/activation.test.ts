@@ -7,7 +7,7 @@ describe('activation in the real extension host', () => {
     await activateIdealState();
   });
 
-  it('is active in a workspace with a .ideal-state folder', () => {
+  it('is active in a workspace with PRDs', () => {
     assert.equal(vscode.extensions.getExtension(EXTENSION_ID)?.isActive, true);
   });
 
