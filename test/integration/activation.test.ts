@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activateIdealState, EXTENSION_ID, waitForLogLine } from './ideal-state';
 
@@ -22,6 +24,15 @@ describe('activation in the real extension host', () => {
     const lines = log.split('\n').filter((line) => /activated in [\d.]+ ms/.test(line));
     assert.ok(lines.length > 0);
     for (const line of lines) assert.match(line, /engine bundle not loaded/, line);
+  });
+
+  it('loads a bundle that requires vscode once and carries neither zod nor yaml (the engine bundle does)', () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    const bundle = fs.readFileSync(path.join(extension.extensionPath, 'dist', 'extension.js'), 'utf8');
+    // One copy of the API, not one per importing file (see vscodeOnce in esbuild.mjs).
+    assert.equal(bundle.match(/require\(["']vscode["']\)/g)?.length, 1);
+    assert.deepEqual(['ZodError', 'YAMLParseError'].filter((name) => bundle.includes(name)), []);
   });
 
   it('activates for PRDs (the default PRD folder, files named like a PRD), its webview and its own contributions: never for every Markdown file', () => {
