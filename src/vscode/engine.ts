@@ -9,3 +9,8 @@ export function engine(): Engine {
   loaded ??= require(bundle) as Engine;
   return loaded;
 }
+
+/** Whether anything has needed the engine yet: activation must not (it costs zod, yaml and sql.js). */
+export function engineLoaded(): boolean {
+  return loaded !== undefined;
+}

@@ -7,6 +7,7 @@ import { registerSetApiKey } from './commands/set-api-key';
 import { registerShowEffortLevels } from './commands/show-effort-levels';
 import { registerShowStoreInfo } from './commands/show-store-info';
 import { DefinitionsHost } from './definitions-host';
+import { engineLoaded } from './engine';
 import { ChannelLogger } from './log';
 import { registerCheckModel } from './models/check-model-command';
 import { ModelsHost } from './models/models-host';
@@ -58,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     bridgeRunsToLearning(runs.service, learning.host),
   );
 
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms, ${engineLoaded() ? 'engine bundle loaded' : 'engine bundle not loaded'}`);
   // Test hooks (answering approvals, Restricted Mode, the store) only for the extension's own tests.
   return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables, context.extensionMode === vscode.ExtensionMode.Test);
 }

@@ -10,6 +10,12 @@ import { engine } from './engine';
  */
 export class StoreHost implements vscode.Disposable {
   private opening: Promise<Store> | undefined;
+  private readonly _onDidOpen = new vscode.EventEmitter<Store>();
+  /**
+   * Fires once the store is open, whoever asked for it first: what only shows stored facts
+   * (the ratings in the status bar) waits for this instead of opening the store at activation.
+   */
+  readonly onDidOpen = this._onDidOpen.event;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -44,6 +50,7 @@ export class StoreHost implements vscode.Disposable {
       this.log.warn(warning.message);
       void this.notify(warning.message, warning.movedTo);
     }
+    this._onDidOpen.fire(store);
     return store;
   }
 
@@ -64,6 +71,7 @@ export class StoreHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    this._onDidOpen.dispose();
     void this.close();
   }
 }

@@ -39,6 +39,8 @@ export function registerLearningSupport(context: vscode.ExtensionContext, stores
     vscode.workspace.registerTextDocumentContentProvider(REFLECTION_SCHEME, documents),
     vscode.workspace.registerTextDocumentContentProvider(RUN_SCHEME, documents),
     registerLearningCommands(host),
+    // The figures come with the store's first opening (a view, a run, a command), not at activation.
+    stores.onDidOpen(() => void status.update()),
   );
   return { host, reflections, status, ratings, dispose: () => disposable.dispose() };
 }

@@ -2,7 +2,11 @@ import * as vscode from 'vscode';
 import { engine } from '../engine';
 import type { LearningHost } from './learning-host';
 
-/** "★ 6.0 ↑" in the status bar: the rolling average of the last 10 ratings and its trend, while no run is going. */
+/**
+ * "★ 6.0 ↑" in the status bar: the rolling average of the last 10 ratings and its trend, while
+ * no run is going. Shown from the first change or `update()` (the registration calls it when the
+ * store opens), never at construction: reading ratings loads the engine and the store.
+ */
 export class RatingsStatus implements vscode.Disposable {
   readonly item = vscode.window.createStatusBarItem('idealState.ratings', vscode.StatusBarAlignment.Left, 10);
   private readonly subscription: vscode.Disposable;
@@ -11,7 +15,6 @@ export class RatingsStatus implements vscode.Disposable {
     this.item.name = 'Ideal State Ratings';
     this.item.command = 'idealState.ratings.focus';
     this.subscription = host.onDidChange(() => void this.update());
-    void this.update();
   }
 
   async update(): Promise<void> {
