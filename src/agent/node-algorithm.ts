@@ -16,6 +16,7 @@ import { newPrdId } from '../prd/new-prd';
 import { StoreRunStorage } from '../store/run-storage';
 import type { Store } from '../store/store';
 import type { VerifyHost } from '../verify/types';
+import { WaitingTime } from '../core/algorithm/budget-tracker';
 import { ApprovalPolicy, type ApprovalRequest, type Approver } from './approvals';
 import { checkpointedPrd, storageCheckpointer } from './checkpoint';
 import { VerificationEngineVerifier } from './engine-verifier';
@@ -82,7 +83,7 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
   const capabilities = loadCapabilities(await readOverride(WORKSPACE_CAPABILITIES_FILE));
   const roleFiles = (await Promise.all(ROLE_IDS.map((id) => readOverride(`${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x): x is { file: string; text: string } => x !== undefined);
   const roles = loadRoles(roleFiles);
-  const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval);
+  const approvals = new ApprovalPolicy(o.approver, { trusted, autoApproveEdits: o.autoApproveEdits, allowCommands: o.allowCommands }, o.onApproval, new WaitingTime(o.clock));
   let level: Run['effort'] = 'STANDARD';
   let prdPath: string | undefined;
   // Where the judge's spending goes while a verification is under way (the VERIFY node's events).
@@ -135,6 +136,8 @@ export async function nodeAlgorithm(o: NodeAlgorithmOptions): Promise<{ engine: 
       return checkpointedPrd(nodePrdFile(workspace, prdPath), storageCheckpointer(storage, run.id));
     },
     ...(o.clock ? { clock: o.clock } : {}),
+    // A person's time to answer an approval is not the run's: the budget leaves it out.
+    waits: approvals.waiting,
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.onEvent ? { onEvent: o.onEvent } : {}),
     ...(o.verifyTimeoutMs ? { verifyTimeoutMs: o.verifyTimeoutMs } : {}),

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { enginePrdWrites } from '../prd/engine-writes';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
+import type { WaitingTime } from '../../core/algorithm/budget-tracker';
 import type { AlgorithmEngine } from '../../core/algorithm/engine';
 import type { CriteriaVerifyOptions, PrdFile } from '../../core/algorithm/ports';
 import type { DataFileProblem } from '../../core/data-file';
@@ -41,6 +42,8 @@ export interface EditorAlgorithm {
   readonly workspace: EditorWorkspace;
   readonly storage: StoreRunStorage;
   readonly problems: readonly DataFileProblem[];
+  /** How long the run has waited for a person (its approvals): shown as waiting, not counted against its budget. */
+  readonly waiting: WaitingTime;
 }
 
 /**
@@ -128,8 +131,10 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Editor
     }),
     logger: o.logger,
     onEvent: o.onEvent,
+    // A person's time to answer an approval is not the run's: the budget leaves it out.
+    waits: approvals.waiting,
   });
-  return { engine: algorithm, workspace, storage, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
+  return { engine: algorithm, workspace, storage, waiting: approvals.waiting, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
 }
 
 function extensionVersion(): string {
