@@ -28,7 +28,7 @@ export async function loadTableSnapshot(stores: StoreHost, steering: TableSteeri
     events,
     caps,
     // PASSes whose evidence files changed since (fed by file saves and the watcher).
-    ...(staleness ? { staleIds: staleness.staleIds(runId, criteria, reports.filter((r) => r.id !== 'live')) } : {}),
+    ...(staleness ? { staleIds: staleness.staleIds(runId, criteria, reports.filter((r) => r.id !== 'live'), store.staleMarks.list(runId)) } : {}),
     approvals: control.approvals(runId),
     ...(time ? { live: time } : {}),
     abilities: {
