@@ -66,7 +66,7 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
   if (total === 0) return { ...status, word: 'NOT VERIFIED', tone: 'warn', reason: 'ended COMPLETE, but the run shows no criteria now' };
   if (failing.length > 0) return { ...status, word: 'FAILING', tone: 'fail', reason: `ended COMPLETE; CRITICAL ${name(failing)} ${failing.length === 1 ? 'does' : 'do'} not pass now` };
   if (unverified.length > 0) return { ...status, word: 'NOT VERIFIED', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(unverified)} ${unverified.length === 1 ? 'has' : 'have'} no verdict since` };
-  if (staleCritical.length > 0) return { ...status, word: 'STALE', tone: 'warn', reason: `ended COMPLETE; the PASS of CRITICAL ${name(staleCritical)} is stale (changed since it was verified): re-verify` };
+  if (staleCritical.length > 0) return { ...status, word: 'STALE', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(staleCritical)} ${staleCritical.length === 1 ? 'is' : 'are'} stale since: re-verify` };
   if (header.exitReason) status.reason = header.exitReason;
   return status;
 }
