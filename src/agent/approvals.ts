@@ -1,3 +1,4 @@
+import { WaitingTime } from '../core/algorithm/budget-tracker';
 import { allowList } from '../verify/allowed-commands';
 
 /** Approve once, deny once, or approve every request of this kind for the rest of the run. */
@@ -62,10 +63,15 @@ export const denyAll: Approver = { ask: async () => 'deny', unattended: 'no term
 export class ApprovalPolicy {
   private readonly always = new Set<ApprovalKind>();
 
+  /**
+   * @param waiting where the time a person takes to answer goes: the run's budget leaves it
+   *   out (BudgetTracker), and the editor shows it as "waiting for approval".
+   */
   constructor(
     private readonly approver: Approver,
     private readonly settings: ApprovalSettings,
     private readonly onDecision?: (request: ApprovalRequest, approved: boolean, how: string) => void,
+    readonly waiting: WaitingTime = new WaitingTime(),
   ) {}
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
@@ -77,7 +83,13 @@ export class ApprovalPolicy {
     if (request.kind === 'edit' && this.settings.autoApproveEdits) return decide(true, 'auto-approved edits');
     if (request.kind === 'command' && allowed(request.command ?? request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
     if (request.kind !== 'config' && this.always.has(request.kind)) return decide(true, `always for this run`);
-    const answer = await this.approver.ask(request, signal);
+    const waited = this.waiting.begin();
+    let answer: ApprovalAnswer;
+    try {
+      answer = await this.approver.ask(request, signal);
+    } finally {
+      waited();
+    }
     if (answer === 'always' && request.kind !== 'config') this.always.add(request.kind);
     const denied = this.approver.unattended ? `denied: ${this.approver.unattended}` : 'denied by the user';
     return decide(answer !== 'deny', answer === 'deny' ? denied : answer === 'always' && request.kind !== 'config' ? 'approved for the rest of the run' : 'approved by the user');

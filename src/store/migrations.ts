@@ -134,6 +134,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'stale marks of PASS verdicts',
+    sql: `
+      CREATE TABLE stale_marks (
+        run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        criterion_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (run_id, criterion_id)
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

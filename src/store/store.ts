@@ -18,6 +18,7 @@ import {
   runEventTable,
 } from './repositories';
 import { checkpointTable, runStepTable } from './run-storage';
+import { StaleMarkRepository } from './stale-marks';
 
 export const DATABASE_FILE_NAME = 'ideal-state.sqlite';
 
@@ -44,6 +45,7 @@ export class Repositories {
   readonly steps;
   readonly checkpoints;
   readonly modelLessons: ModelLessonRepository;
+  readonly staleMarks: StaleMarkRepository;
 
   constructor(reader: RowReader, sink: StatementSink) {
     this.runs = new RunRepository(reader, sink);
@@ -59,6 +61,7 @@ export class Repositories {
     this.steps = runStepTable(reader, sink);
     this.checkpoints = checkpointTable(reader, sink);
     this.modelLessons = new ModelLessonRepository(reader, sink);
+    this.staleMarks = new StaleMarkRepository(reader, sink);
   }
 }
 

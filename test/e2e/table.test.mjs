@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../harness/server.mjs';
 import { answerApprovalNotification } from './approval-notifications.mjs';
@@ -146,6 +146,7 @@ describe('the ISC table, as a person uses it', () => {
     await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
     await workbench.pickQuickPickItem('No template');
 
+    const greetBefore = readFileSync(join(workbench.workspace, 'src', 'greet.js'), 'utf8');
     // The specialist asks to approve its edit (a notification); the table is open beside it, mid-run.
     await workbench.notifications({ containing: 'Edit src/greet.js', timeoutMs: 60_000 });
     await page.locator('.tabs-container .tab', { hasText: 'ISC · Add a farewell' }).first().waitFor({ timeout: 15_000 });
@@ -155,17 +156,72 @@ describe('the ISC table, as a person uses it', () => {
     const midRun = await beside.locator('.body .row .c-outcome [data-outcome]').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')));
     assert.ok(!midRun.includes('PASS'), `before VERIFY no row passes: ${JSON.stringify(midRun)}`);
     await workbench.screenshot('isc table mid-run beside an approval');
+
+    // While the edit waits for a person, that time is shown as waiting and the budget stands
+    // still — in the status bar, the progress notification and the table's time bar alike.
+    const timeBar = beside.locator('[data-budget="time"]');
+    await beside.locator('[data-budget="time"].waiting').waitFor({ timeout: 20_000 });
+    const usedWhenAsked = Number(await timeBar.getAttribute('aria-valuenow'));
+    const waitingIn = (texts) => texts.map((t) => /Ideal State: EXECUTE 1\/2 · (\d+)% · waiting for approval (\d+) s/.exec(t)).find(Boolean);
+    const first = waitingIn(await workbench.statusBarTexts({ containing: 'waiting for approval' }));
+    assert.ok(first, 'the status bar says the run waits for approval');
+    // Until the wait has grown by 3 s (the status bar counts it every second) …
+    await page.waitForFunction(
+      (before) => [...document.querySelectorAll('.part.statusbar .statusbar-item')].some((el) => Number(/waiting for approval (\d+) s/.exec(el.textContent ?? '')?.[1] ?? -1) >= before + 3),
+      Number(first[2]),
+      { timeout: 30_000 },
+    );
+    const later = waitingIn(await workbench.statusBarTexts({ containing: 'waiting for approval' }));
+    // … the percent has not moved, nor has the table's time, which agrees with the status bar.
+    assert.equal(later[1], first[1], `the budget percent stays while waiting: ${first[0]} → ${later[0]}`);
+    assert.equal(Number(await timeBar.getAttribute('aria-valuenow')), usedWhenAsked, 'the table counts no budget time while waiting');
+    assert.ok(Math.abs(Math.round((usedWhenAsked / 120) * 100) - Number(later[1])) <= 2, `the table (${usedWhenAsked} s of 120 s) and the status bar (${later[1]}%) agree`);
+    assert.match(await timeBar.getAttribute('aria-valuetext'), /waiting for approval \d+ s \(not counted\)/);
+    const progress = await workbench.notifications({ containing: 'waiting for approval' });
+    assert.ok(progress.some((t) => /EXECUTE 1\/2 · \d+% · waiting for approval \d+ s/.test(t)), `the progress notification is live: ${JSON.stringify(progress)}`);
+    await workbench.screenshot('isc table waiting for approval');
     await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve');
     await answerApprovalNotification(workbench, 'verification command', 'Approve');
     await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
 
-    const view = await workbench.webview('ISC · Add a farewell');
+    let view = await workbench.webview('ISC · Add a farewell');
     await view.locator('.badge.state[data-state="COMPLETE"]').waitFor({ timeout: 20_000 });
     const outcomes = await view.locator('.body .row .c-outcome [data-outcome]').evaluateAll((els) => els.map((e) => e.getAttribute('data-outcome')));
     assert.ok(outcomes.length >= 4 && outcomes.every((o) => o === 'PASS'), JSON.stringify(outcomes));
     assert.equal(await view.locator('.step.done').count(), 7, 'every phase done');
+    assert.equal(await view.locator('.badge.state').innerText(), 'COMPLETE');
+    assert.equal(await view.locator('.exit-reason').innerText(), 'every CRITICAL criterion verified PASS');
+    // The waits are kept apart from the budget, and said so.
+    assert.match(await view.locator('[data-budget="time"] .meter-note').innerText(), /^\+ \d+ s waiting for approval, not counted$/);
     await view.locator('button[data-action="rate"]').waitFor({ timeout: 10_000 });
     await workbench.screenshot('isc table of a finished run');
+
+    // The run's edit is taken back (as Undo Run Changes would): every PASS that read the file is stale, and the header says so.
+    writeFileSync(join(workbench.workspace, 'src', 'greet.js'), greetBefore);
+    await view.locator('.row.stale[data-id="ISC-1"]').waitFor({ timeout: 30_000 });
+    await view.locator('.badge.state', { hasText: 'STALE' }).waitFor({ timeout: 10_000 });
+    await workbench.screenshot('isc table stale after the edit was taken back');
+
+    // A reload forgets nothing: the marks are stored.
+    await workbench.reloadWindow();
+    view = await workbench.webview('ISC · Add a farewell', { timeoutMs: 60_000 });
+    await view.locator('.row[data-id="ISC-1"]').waitFor({ timeout: 30_000 });
+    await view.locator('.badge.state', { hasText: 'STALE' }).waitFor({ timeout: 20_000 });
+    assert.deepEqual(await view.locator('.body .row').evaluateAll((els) => els.filter((e) => e.classList.contains('stale')).map((e) => e.dataset.id)), ['ISC-1', 'ISC-2', 'ISC-3', 'ISC-4', 'ISC-A-1']);
+    assert.match(await view.locator('.score').innerText(), /^0 \/ 5 pass · 5 stale$/);
+    await workbench.screenshot('isc table still stale after a reload');
+
+    // Re-verified, ISC-1 FAILs: the header no longer claims every CRITICAL criterion passes.
+    await view.locator('.row[data-id="ISC-1"]').hover();
+    await view.locator('.row[data-id="ISC-1"] button[data-action="reverify"]').click();
+    await view.locator('.row[data-id="ISC-1"] .c-outcome [data-outcome="FAIL"]').waitFor({ timeout: 30_000 });
+    await view.locator('.badge.state', { hasText: 'FAILING' }).waitFor({ timeout: 10_000 });
+    assert.equal(await view.locator('.row[data-id="ISC-1"]').evaluate((el) => el.classList.contains('stale')), false, 'a new verdict is fresh');
+    const reason = await view.locator('.exit-reason').innerText();
+    assert.doesNotMatch(reason, /every CRITICAL criterion verified PASS/);
+    assert.match(reason, /ISC-1 does not pass now/);
+    assert.match(await view.locator('.score').innerText(), /^0 \/ 5 pass · 4 stale$/);
+    await workbench.screenshot('isc table header after a row failed');
   });
 
   it('keeps a long run whole: every row there, End reaches the last, filter and sort over all of them', async function () {

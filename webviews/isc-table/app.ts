@@ -1,7 +1,7 @@
 import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
 import { renderApprovals, shownApprovals, type ApprovalActions } from './approvals';
-import { renderHeader, type HeaderActions } from './header';
+import { renderHeader, tickTime, type HeaderActions, type TimeBar } from './header';
 import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
 import { keepInView, placeRows } from './blocks';
 import { attachRowTools } from './row-tools';
@@ -12,6 +12,7 @@ import { ALL_ROWS, naturalCompare, visibleRows } from './view-model';
 
 const OUTCOMES = ['ALL', 'PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', 'NONE'] as const;
 const PRIORITIES = ['ALL', 'CRITICAL', 'IMPORTANT', 'NICE'] as const;
+const TICK_MS = 1000;
 
 /**
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
@@ -26,6 +27,10 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   /** The one row Tab reaches (roving tab stop). */
   private tabStop: HTMLElement | undefined;
   private state: IscTableState;
+  /** When the header came (performance.now()): a going run's time bar counts on from there. */
+  private headerAt = 0;
+  private timeBar: TimeBar | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
 
   private readonly headerEl = h('header', { class: 'run-header' });
   private readonly approvalsEl = h('section', { class: 'approvals', attrs: { 'aria-label': 'Pending approvals' } });
@@ -70,6 +75,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
 
   private load(snapshot: TableSnapshot): void {
     this.snapshot = snapshot;
+    this.headerAt = performance.now();
     if (this.state.runId !== snapshot.header.runId) this.state = { ...this.state, runId: snapshot.header.runId, expanded: [] };
     this.rows.clear();
     this.elements.clear();
@@ -108,6 +114,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
         break;
       case 'header':
         this.snapshot.header = delta.header;
+        this.headerAt = performance.now();
         this.renderTop();
         break;
       case 'approvals':
@@ -125,10 +132,21 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
 
   private renderTop(): void {
     if (!this.snapshot) return;
-    const counts: Record<string, number> = {};
-    for (const r of this.rows.values()) counts[r.outcome ?? 'NONE'] = (counts[r.outcome ?? 'NONE'] ?? 0) + 1;
-    renderHeader(this.headerEl, this.snapshot.header, this.snapshot.abilities, counts, this);
+    // The state and score come from the rows as they are now, not from what the run said when it ended.
+    this.timeBar = renderHeader(this.headerEl, this.snapshot.header, this.snapshot.abilities, this.rows.values(), this, this.headerAt);
     renderApprovals(this.approvalsEl, this.snapshot.approvals, this);
+    this.followTime();
+  }
+
+  /** While the run goes, its time bar counts on every second (or, waiting for a person, counts the wait). */
+  private followTime(): void {
+    const going = this.snapshot?.header.time.going ?? false;
+    if (going && this.timer === undefined) {
+      this.timer = setInterval(() => this.timeBar && tickTime(this.timeBar, performance.now()), TICK_MS);
+    } else if (!going && this.timer !== undefined) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
   }
 
   private renderHead(): void {
@@ -405,6 +423,13 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
       phase: this.headerEl.querySelector('.step.current')?.getAttribute('data-phase') ?? '',
       rows,
       visibleIds: Array.from(this.tbody.querySelectorAll<HTMLElement>('.row'), (tr) => tr.dataset.id ?? ''),
+      header: {
+        state: this.headerEl.querySelector('.badge.state')?.textContent ?? '',
+        reason: this.headerEl.querySelector('.exit-reason')?.textContent ?? '',
+        score: this.headerEl.querySelector('.score')?.textContent ?? '',
+        time: this.headerEl.querySelector('[data-budget="time"]')?.getAttribute('aria-valuetext') ?? '',
+        timeUsed: Number(this.headerEl.querySelector('[data-budget="time"]')?.getAttribute('aria-valuenow') ?? NaN),
+      },
       approvals: shownApprovals(this.approvalsEl),
       ...(this.rating.el.hidden ? {} : { rating: this.rating.el.textContent ?? '' }),
     };

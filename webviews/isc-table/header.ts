@@ -1,5 +1,6 @@
 import { h, replaceChildren } from '../shared/dom';
-import { TABLE_PHASES, type BudgetFigure, type TableAbilities, type TableHeader } from './protocol';
+import { headerStatus } from './header-state';
+import { TABLE_PHASES, type BudgetFigure, type TableAbilities, type TableHeader, type TableRow } from './protocol';
 import { formatCount } from './view-model';
 
 export interface HeaderActions {
@@ -8,20 +9,18 @@ export interface HeaderActions {
   control(action: 'cancel' | 'resume' | 'rate'): void;
 }
 
-const STATE_CLASS: Record<string, string> = {
-  RUNNING: 'info',
-  PENDING: '',
-  NEEDS_APPROVAL: 'warn',
-  COMPLETE: 'pass',
-  BUDGET_EXHAUSTED: 'warn',
-  BLOCKED: 'warn',
-  CANCELLED: '',
-  FAILED: 'fail',
-};
+/** The time bar's element and what it counts on from, so a tick updates it alone (buttons keep their focus). */
+export interface TimeBar {
+  readonly el: HTMLElement;
+  readonly header: TableHeader;
+  /** performance.now() when the header arrived: the view counts on from there. */
+  readonly receivedAt: number;
+}
 
-/** Title, state, phase stepper, budget bars and the run's actions. */
-export function renderHeader(root: HTMLElement, header: TableHeader, abilities: TableAbilities, counts: Record<string, number>, actions: HeaderActions): void {
+/** Title, state, phase stepper, budget bars and the run's actions; the state and score come from the rows shown. */
+export function renderHeader(root: HTMLElement, header: TableHeader, abilities: TableAbilities, rows: Iterable<TableRow>, actions: HeaderActions, receivedAt: number): TimeBar {
   const current = TABLE_PHASES.indexOf(header.phase as (typeof TABLE_PHASES)[number]);
+  const status = headerStatus(header, rows);
   const stepper = h(
     'ol',
     { class: 'stepper', attrs: { 'aria-label': 'Phases' } },
@@ -30,8 +29,9 @@ export function renderHeader(root: HTMLElement, header: TableHeader, abilities: 
       return h('li', { class: `step ${state}`, attrs: { 'aria-current': i === current ? 'step' : undefined }, dataset: { phase } }, h('span', { class: 'dot' }), h('span', { class: 'label' }, phase));
     }),
   );
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  const passed = counts.PASS ?? 0;
+  const time = h('div', { class: 'meter time', dataset: { budget: 'time' } });
+  const bar: TimeBar = { el: time, header, receivedAt };
+  tickTime(bar, receivedAt);
   replaceChildren(
     root,
     h(
@@ -43,13 +43,45 @@ export function renderHeader(root: HTMLElement, header: TableHeader, abilities: 
     h(
       'div',
       { class: 'status-row' },
-      h('span', { class: `badge state ${STATE_CLASS[header.state] ?? ''}`, attrs: { 'data-state': header.state } }, header.state.replace(/_/g, ' ')),
-      header.exitReason ? h('span', { class: 'exit-reason muted', attrs: { title: header.exitReason } }, header.exitReason) : null,
-      h('span', { class: 'score', attrs: { 'aria-label': `${passed} of ${total} criteria pass` } }, h('strong', {}, String(passed)), ` / ${total} pass`),
+      h('span', { class: `badge state ${status.tone}`, attrs: { 'data-state': status.runState, 'data-shown': status.word, title: status.word === header.state.replace(/_/g, ' ') ? '' : `The run ended ${header.state}; its rows say otherwise now` } }, status.word),
+      status.reason ? h('span', { class: 'exit-reason muted', attrs: { title: status.reason } }, status.reason) : null,
+      h('span', { class: 'score', attrs: { 'aria-label': `${status.pass} of ${status.total} criteria pass${status.stale ? `, ${status.stale} stale` : ''}` } }, h('strong', {}, String(status.pass)), status.score.slice(String(status.pass).length)),
       stepper,
     ),
-    h('div', { class: 'budget' }, budgetBar('Time', header.budget.seconds, seconds), budgetBar('Tokens', header.budget.tokens, formatCount), budgetBar('Cost', header.budget.usd, (n) => `$${n.toFixed(2)}`)),
+    h('div', { class: 'budget' }, time, budgetBar('Tokens', header.budget.tokens, formatCount), budgetBar('Cost', header.budget.usd, (n) => `$${n.toFixed(2)}`)),
   );
+  return bar;
+}
+
+/**
+ * Brings the time bar to `now` (performance.now()): a going run's time counts on from the
+ * header's figures, except while it waits for a person — then the bar stands still and says
+ * "waiting for approval" with how long.
+ */
+export function tickTime(bar: TimeBar, now: number): void {
+  const shown = timeShown(bar.header, now - bar.receivedAt);
+  const meter = meterParts('Time', shown.figure, seconds, shown.note);
+  bar.el.className = meter.className;
+  for (const [name, value] of Object.entries(meter.attrs)) {
+    if (value === undefined) bar.el.removeAttribute(name);
+    else bar.el.setAttribute(name, String(value));
+  }
+  bar.el.classList.toggle('waiting', shown.waitingS !== undefined);
+  replaceChildren(bar.el, ...meter.children);
+}
+
+/** The time figure and its note `sinceMs` after the header came (pure; see header-state.test). */
+export function timeShown(header: Pick<TableHeader, 'budget' | 'time'>, sinceMs: number): { figure: BudgetFigure; note?: string; waitingS?: number } {
+  const { seconds: figure } = header.budget;
+  const time = header.time;
+  const later = Math.max(0, Math.floor(sinceMs / 1000));
+  if (time.going && time.waitingMs !== undefined) {
+    const waitingS = Math.floor(time.waitingMs / 1000) + later;
+    return { figure, note: `waiting for approval ${seconds(waitingS)} (not counted)`, waitingS };
+  }
+  const used = time.going ? figure.used + later : figure.used;
+  const waited = Math.floor(time.waitedMs / 1000);
+  return { figure: { ...figure, used }, ...(waited > 0 ? { note: `+ ${seconds(waited)} waiting for approval, not counted` } : {}) };
 }
 
 function actionButtons(header: TableHeader, abilities: TableAbilities, actions: HeaderActions): HTMLElement[] {
@@ -65,6 +97,11 @@ function actionButtons(header: TableHeader, abilities: TableAbilities, actions: 
 }
 
 function budgetBar(label: string, figure: BudgetFigure, format: (n: number) => string): HTMLElement {
+  const meter = meterParts(label, figure, format);
+  return h('div', { class: meter.className, attrs: meter.attrs, dataset: { budget: label.toLowerCase() } }, ...meter.children);
+}
+
+function meterParts(label: string, figure: BudgetFigure, format: (n: number) => string, note?: string): { className: string; attrs: Record<string, string | number | undefined>; children: HTMLElement[] } {
   const share = figure.limit ? figure.used / figure.limit : undefined;
   const level = share === undefined ? 'none' : share >= 1 ? 'over' : share >= 0.8 ? 'high' : 'ok';
   const width = share === undefined ? 0 : Math.min(100, Math.round(share * 100));
@@ -72,15 +109,18 @@ function budgetBar(label: string, figure: BudgetFigure, format: (n: number) => s
   const fill = h('div', { class: 'meter-fill' });
   // CSSOM, not a style attribute: the CSP allows no inline styles.
   fill.style.width = `${width}%`;
-  return h(
-    'div',
-    { class: `meter ${level}`, attrs: { role: 'meter', 'aria-label': label, 'aria-valuenow': figure.used, 'aria-valuemax': figure.limit, 'aria-valuetext': text }, dataset: { budget: label.toLowerCase() } },
-    h('div', { class: 'meter-label' }, h('span', {}, label), h('span', { class: 'muted' }, text)),
-    h('div', { class: 'meter-track' }, fill),
-  );
+  return {
+    className: `meter ${level}`,
+    attrs: { role: 'meter', 'aria-label': label, 'aria-valuenow': figure.used, 'aria-valuemax': figure.limit, 'aria-valuetext': note ? `${text}; ${note}` : text },
+    children: [
+      h('div', { class: 'meter-label' }, h('span', {}, label), h('span', { class: 'muted' }, text)),
+      h('div', { class: 'meter-track' }, fill),
+      ...(note ? [h('div', { class: 'meter-note muted' }, note)] : []),
+    ],
+  };
 }
 
-function seconds(n: number): string {
+export function seconds(n: number): string {
   if (n < 60) return `${n} s`;
   const m = Math.floor(n / 60);
   if (m >= 60) return `${Math.floor(m / 60)} h ${m % 60} min`;

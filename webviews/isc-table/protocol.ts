@@ -51,6 +51,22 @@ export interface TableHeader {
   /** Finished: COMPLETE, BUDGET_EXHAUSTED, BLOCKED, CANCELLED or FAILED. */
   finished: boolean;
   budget: { seconds: BudgetFigure; tokens: BudgetFigure; usd: BudgetFigure };
+  /** The run's time beyond the budget figure: whether it is going and what it spent waiting for a person. */
+  time: TableTime;
+}
+
+/**
+ * Time a run spends waiting for a person (a pending approval) is shown as waiting and is not
+ * counted against its budget. Figures are as of the message; while the run goes in this
+ * window the view counts on from them itself, so the time bar stays live between messages.
+ */
+export interface TableTime {
+  /** Going in this window: `budget.seconds.used` grows (unless waiting) until the next message. */
+  going: boolean;
+  /** Waiting for a person now, this long (ms) as of the message: the budget stands still meanwhile. */
+  waitingMs?: number;
+  /** Every wait for a person so far (ms, the current one included), kept out of the budget. */
+  waitedMs: number;
 }
 
 /** An edit, configuration change or command the agent waits to have approved. Every string is untrusted text. */
@@ -114,6 +130,8 @@ export interface ShownTable {
   rows: { id: string; text: string; outcome: string; status: string; stale: boolean }[];
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
+  /** The header as shown: the state badge's word, the line beside it, the score, and the time bar (text and seconds counted). */
+  header?: { state: string; reason: string; score: string; time: string; timeUsed: number };
   /** The pending approvals the view shows: id, kind, and the path or command it names. */
   approvals?: { id: string; kind: string; what: string; buttons: string[] }[];
   /** The text of "How did this go?" when it is shown (the run has ended). */

@@ -1,6 +1,6 @@
 import type { Logger } from '../log';
 import type { AnyCriterion, EffortLevel, EffortTable, Run, RunEvent, RunState, VerificationReport } from '../model';
-import type { Clock } from './budget-tracker';
+import type { Clock, PersonWaits } from './budget-tracker';
 import type { Capabilities } from './capabilities';
 import type { PhaseGraph } from './phase-graph';
 import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage } from './ports';
@@ -20,6 +20,8 @@ export interface AlgorithmDeps {
   /** The run's PRD file; created at OBSERVE when it does not exist. */
   readonly prdFor?: (run: Run) => PrdFile;
   readonly clock?: Clock;
+  /** The time the run waits for a person (its ApprovalPolicy's `waiting`): shown as waiting, never counted against the budget. */
+  readonly waits?: PersonWaits;
   readonly logger?: Logger;
   /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
   readonly onEvent?: (event: RunEvent) => void;

@@ -38,6 +38,8 @@ const HANDLERS: Record<Phase, (state: AlgorithmState, ctx: NodeContext) => Promi
 
 /** Thrown inside the engine to end a run as cancelled; never a failure. */
 const isExit = (s: RunState) => EXIT_STATES.includes(s);
+/** The run's time as committed: what it spent (the budget's) and, apart, what it waited for a person. */
+const timesOf = (tracker: BudgetTracker) => ({ elapsedMs: tracker.elapsedMs(), ...(tracker.waitedMs() > 0 ? { waitedMs: tracker.waitedMs() } : {}) });
 const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE'];
 /** How a node's work ends when its deadline aborts it (NodeDeadline): the cut itself, or the model call it cancelled. */
 const isCut = (error: unknown) => isNodeBudgetCut(error) || isCancellation(error);
@@ -152,7 +154,7 @@ export class AlgorithmEngine {
 
   private async loop(initial: AlgorithmState, signal: AbortSignal): Promise<RunResult> {
     let state = initial;
-    const tracker = new BudgetTracker(state.run.budgetSeconds, this.deps.effort.compressAtPercent, this.clock, state.run.elapsedMs);
+    const tracker = new BudgetTracker(state.run.budgetSeconds, this.deps.effort.compressAtPercent, this.clock, state.run.elapsedMs, this.deps.waits, state.run.waitedMs);
     while (!isExit(state.run.state)) {
       if (signal.aborted) {
         state = this.finish(state, 'CANCELLED', `cancelled at ${state.run.phase}`, tracker);
@@ -191,7 +193,8 @@ export class AlgorithmEngine {
     const phase = state.run.phase;
     const node = nodeOf(this.graph, phase);
     const spec = this.deps.effort.levels[state.run.effort];
-    const began = this.clock.now().getTime();
+    // The node's time is the budget's: a wait for a person inside it is left out.
+    const began = tracker.elapsedMs();
 
     if (!state.memo.compressed && tracker.shouldCompress()) {
       state.memo.compressed = true;
@@ -217,7 +220,7 @@ export class AlgorithmEngine {
     }
     this.recordEscalations(state, phase, escalated);
     const gate = checkGate(node.gate, state, spec);
-    const spent = this.clock.now().getTime() - began;
+    const spent = tracker.elapsedMs() - began;
     if (spent > tracker.shareMs(node.budget)) this.emit(state, { kind: 'budget', message: `${phase} took ${spent} ms, over its ${Math.round(node.budget * 100)} % share of the budget`, phase });
     if (!gate.ok) return this.refused(committed, state, phase, gate.problems, tracker);
     state.memo.retry = undefined;
@@ -374,7 +377,7 @@ export class AlgorithmEngine {
 
   private transition(state: AlgorithmState, phase: Phase, gate: RunStep['gate'], next: Phase, tracker: BudgetTracker): AlgorithmState {
     const at = this.clock.now().toISOString();
-    state.run = { ...state.run, phase: next, updatedAt: at, elapsedMs: tracker.elapsedMs() };
+    state.run = { ...state.run, phase: next, updatedAt: at, ...timesOf(tracker) };
     const step: RunStep = { runId: state.run.id, seq: state.stepSeq++, at, phase, iteration: state.run.iteration, gate, next, memo: state.memo };
     if (gate !== 'refused') this.emit(state, { kind: 'phase', message: `${phase} → ${next}`, phase, role: 'system' });
     this.commit(state, { criteria: state.criteria, packets: state.packets, candidates: state.candidates, ...(state.report ? { report: state.report } : {}), decisions: state.decisions, step });
@@ -383,7 +386,7 @@ export class AlgorithmEngine {
 
   private finish(state: AlgorithmState, exit: RunState, reason: string, tracker: BudgetTracker, reflection?: Reflection): AlgorithmState {
     const at = this.clock.now().toISOString();
-    state.run = { ...state.run, state: exit, exitReason: reason, finishedAt: at, updatedAt: at, elapsedMs: tracker.elapsedMs() };
+    state.run = { ...state.run, state: exit, exitReason: reason, finishedAt: at, updatedAt: at, ...timesOf(tracker) };
     const step: RunStep = { runId: state.run.id, seq: state.stepSeq++, at, phase: state.run.phase, iteration: state.run.iteration, gate: 'passed', memo: state.memo };
     this.emit(state, { kind: 'phase', message: `run ended ${exit}${reason ? `: ${reason}` : ''}`, phase: state.run.phase, role: 'system' });
     this.commit(state, { criteria: state.criteria, packets: state.packets, candidates: state.candidates, ...(state.report ? { report: state.report } : {}), decisions: state.decisions, step, ...(reflection ? { reflection } : {}) });

@@ -2,6 +2,9 @@ import type { Phase } from '../model';
 import type { BudgetTracker } from './budget-tracker';
 import type { NodeRole, PhaseNode } from './phase-graph';
 
+/** While a person is being waited for, how often a node whose deadline came looks again. */
+const RECHECK_MS = 250;
+
 /** A node never gets less time than this: one model call needs that much, and below it the run's own budget governs. */
 export const DEFAULT_MIN_NODE_MS = 15_000;
 
@@ -24,7 +27,8 @@ export class NodeBudgetCutError extends Error {
  * - manager: its model calls run under a signal that aborts at the deadline — a manager
  *   node is its model call, there is no later safe point;
  * - specialist: no packet starts after the deadline and each agent stops before its next
- *   step (`timeUp`); a step in flight, an approval being asked, finish first;
+ *   step (`timeUp`); a step in flight, an approval being asked, finish first — and the time
+ *   the approval waits for its person moves the deadline on by as much;
  * - verifier: each criterion's timeout is at most the node's whole allowance, so a report
  *   always comes out;
  * - system: nothing to hold.
@@ -37,7 +41,7 @@ export class NodeDeadline {
   /** For the node's work: the run's signal, and for a manager node also the deadline. */
   readonly signal: AbortSignal;
   private readonly controller = new AbortController();
-  private readonly timer: ReturnType<typeof setTimeout>;
+  private timer: ReturnType<typeof setTimeout>;
   private passed = false;
   private readonly onRunAbort: () => void;
 
@@ -46,10 +50,20 @@ export class NodeDeadline {
     this.onRunAbort = () => this.controller.abort(run.reason);
     if (run.aborted) this.controller.abort(run.reason);
     else run.addEventListener('abort', this.onRunAbort, { once: true });
-    this.timer = setTimeout(() => {
+    // Time the node waits for a person is not its time: the deadline moves on by every wait.
+    const began = Date.now();
+    const waitedBefore = tracker.waitedMs();
+    const check = () => {
+      const waited = tracker.waitedMs() - waitedBefore;
+      const left = this.allowanceMs + waited - (Date.now() - began);
+      if (waited > 0 && left > 0) {
+        this.timer = setTimeout(check, Math.max(left, RECHECK_MS));
+        return;
+      }
       this.passed = true;
       if (cutsHard(node.role)) this.controller.abort(new NodeBudgetCutError(phase, this.allowanceMs));
-    }, this.allowanceMs);
+    };
+    this.timer = setTimeout(check, this.allowanceMs);
     this.signal = this.controller.signal;
   }
 

@@ -30,6 +30,8 @@ export const Run = z
     finishedAt: z.iso.datetime().optional(),
     budgetSeconds: z.number().positive(),
     elapsedMs: z.number().nonnegative().default(0),
+    /** Time spent waiting for a person (pending approvals), kept out of `elapsedMs` and so out of the budget. */
+    waitedMs: z.number().nonnegative().optional(),
     exitReason: z.string().optional(),
   })
   .strict();

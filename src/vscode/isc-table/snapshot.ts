@@ -19,7 +19,18 @@ export interface SnapshotInput {
   /** Criteria whose PASS a file change made stale since they were verified. */
   staleIds?: ReadonlySet<string>;
   approvals?: readonly PendingApproval[];
+  /** A run going in this window: its time as of now (the stored elapsed time is as of the last step). */
+  live?: LiveTime;
   abilities: TableAbilities;
+}
+
+/** A going run's time as of now; waiting for a person is not in `elapsedMs`. */
+export interface LiveTime {
+  elapsedMs: number;
+  /** Waiting for a person now, this long. */
+  waitingMs?: number;
+  /** Every wait for a person so far, the current one included. */
+  waitedMs: number;
 }
 
 export function tableSnapshot(input: SnapshotInput): TableSnapshot {
@@ -90,7 +101,7 @@ export function describeMethod(m: VerificationMethod): string {
 }
 
 function tableHeader(input: SnapshotInput): TableHeader {
-  const { run } = input;
+  const { run, live } = input;
   let tokens = 0;
   let usd = 0;
   for (const e of input.events) {
@@ -107,10 +118,11 @@ function tableHeader(input: SnapshotInput): TableHeader {
     criteriaVersion: run.criteriaVersion,
     finished: isFinished(run.state),
     budget: {
-      seconds: { used: Math.round(run.elapsedMs / 1000), limit: run.budgetSeconds },
+      seconds: { used: Math.round((live?.elapsedMs ?? run.elapsedMs) / 1000), limit: run.budgetSeconds },
       tokens: { used: tokens, ...(input.caps?.tokens !== undefined ? { limit: input.caps.tokens } : {}) },
       usd: { used: Math.round(usd * 10_000) / 10_000, ...(input.caps?.usd !== undefined ? { limit: input.caps.usd } : {}) },
     },
+    time: live ? { going: true, waitedMs: live.waitedMs, ...(live.waitingMs !== undefined ? { waitingMs: live.waitingMs } : {}) } : { going: false, waitedMs: run.waitedMs ?? 0 },
   };
   if (run.exitReason) header.exitReason = run.exitReason;
   if (run.prdPath) header.prdPath = run.prdPath;

@@ -19,6 +19,8 @@ export async function loadTableSnapshot(stores: StoreHost, steering: TableSteeri
   const events = store.events.where('run_id = ?', [runId]);
   const caps = engine().budgetFor(run.effort).run;
   const control = steering.control;
+  // A going run's time as of now (the store has it as of its last step), waiting for a person apart.
+  const time = control.time?.(runId);
   return tableSnapshot({
     run,
     criteria,
@@ -26,8 +28,9 @@ export async function loadTableSnapshot(stores: StoreHost, steering: TableSteeri
     events,
     caps,
     // PASSes whose evidence files changed since (fed by file saves and the watcher).
-    ...(staleness ? { staleIds: staleness.staleIds(runId, criteria, reports.filter((r) => r.id !== 'live')) } : {}),
+    ...(staleness ? { staleIds: staleness.staleIds(runId, criteria, reports.filter((r) => r.id !== 'live'), store.staleMarks.list(runId)) } : {}),
     approvals: control.approvals(runId),
+    ...(time ? { live: time } : {}),
     abilities: {
       verify: steering.canVerify() && !live && !store.readOnly,
       edit: !store.readOnly,

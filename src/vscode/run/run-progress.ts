@@ -1,13 +1,9 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../core/algorithm/engine';
 import type { Logger } from '../../core/log';
+import { describeProgress, PROGRESS_TICK_MS } from './progress-text';
 import type { RunChange, RunService } from './run-service';
 import { RunStartError } from './run-service';
-
-/** "EXECUTE 2/3 · 45 %": where a run is, for the progress notification and the status bar. */
-export function describeProgress(change: RunChange): string {
-  return `${change.phase} ${change.iteration}/${change.maxIterations ?? '∞'} · ${change.budget.percent}%`;
-}
 
 /**
  * Runs `start` under a cancellable progress notification that follows the run's phases,
@@ -18,11 +14,18 @@ export async function withRunProgress(service: RunService, title: string, log: L
   let result: RunResult | undefined;
   try {
     result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      let shown = '';
+      const report = (change: RunChange | undefined) => {
+        if (!change || change.runId !== runId || !change.active) return;
+        const message = `${describeProgress(change)} · ${change.model}`;
+        if (message !== shown) progress.report({ message: (shown = message) });
+      };
+      // Between the run's steps — a long phase, an approval waiting — its time still moves (or its wait does).
+      const timer = setInterval(() => report(service.activeRuns().find((c) => c.runId === runId)), PROGRESS_TICK_MS);
       const subscriptions = [
         token.onCancellationRequested(() => (runId ? service.cancel(runId) : service.cancel())),
-        service.onDidChangeRun((change) => {
-          if (change.runId === runId && change.active) progress.report({ message: `${describeProgress(change)} · ${change.model}` });
-        }),
+        service.onDidChangeRun(report),
+        { dispose: () => clearInterval(timer) },
       ];
       try {
         return await start((id) => {

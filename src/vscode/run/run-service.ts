@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { RUN_STATES } from '../../core/model/run-states';
 import type { ApprovalAnswer, ApprovalRequest } from '../../agent/approvals';
 import { PendingApprovals, type DecideResult, type PendingApproval } from '../../agent/pending-approvals';
+import type { WaitingTime } from '../../core/algorithm/budget-tracker';
 import type { RunResult, StartInput } from '../../core/algorithm/engine';
 import type { Logger } from '../../core/log';
 import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState } from '../../core/model';
@@ -40,7 +41,11 @@ export interface RunChange {
   /** null: until the budget runs out (COMPREHENSIVE). */
   readonly maxIterations: number | null;
   readonly criteria: readonly RunCriterionRow[];
-  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number };
+  /**
+   * Time against the budget; waiting for a person (a pending approval) is not in it: `waitingMs`
+   * while the run waits now, `waitedMs` for every wait so far.
+   */
+  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number; readonly waitedMs: number; readonly waitingMs?: number };
   /** The manager's model as routed for this run, e.g. "scripted: demo-run". */
   readonly model: string;
   readonly prdPath?: string;
@@ -63,6 +68,10 @@ interface ActiveRun {
   readonly controller: AbortController;
   readonly startedAt: number;
   baseElapsedMs: number;
+  /** What the run had waited for a person before this window went on with it. */
+  baseWaitedMs: number;
+  /** The run's waits for a person in this window (its ApprovalPolicy's). */
+  waiting?: WaitingTime;
   last?: RunChange;
 }
 
@@ -202,7 +211,7 @@ export class RunService implements vscode.Disposable {
     const [store, definitions, models] = await Promise.all([this.stores.get(), this.definitions.get(), this.models.forRun(level)]);
     if (store.readOnly) throw new RunStartError("Another VS Code window is writing this workspace's store, so a run here could not be saved. Run it in that window, or close it and try again.");
     const model = safeModelName(() => models.router.route('manager', level).displayName);
-    const active: ActiveRun = { controller: new AbortController(), startedAt: Date.now(), baseElapsedMs: resumed?.elapsedMs ?? 0, ...(resumed ? { runId: resumed.id } : {}) };
+    const active: ActiveRun = { controller: new AbortController(), startedAt: Date.now(), baseElapsedMs: resumed?.elapsedMs ?? 0, baseWaitedMs: resumed?.waitedMs ?? 0, ...(resumed ? { runId: resumed.id } : {}) };
     const runLog = this.log.child('run');
     const sessions = this.sessions.get();
     const algo = await editorAlgorithm({
@@ -230,6 +239,7 @@ export class RunService implements vscode.Disposable {
       },
       onApproval: (request: ApprovalRequest, approved: boolean, how: string) => runLog.info(`${request.kind} ${approved ? 'approved' : 'refused'} (${how}): ${request.title}`),
     });
+    active.waiting = algo.waiting;
     for (const p of algo.problems) runLog.warn(`${p.file}:${p.line}:${p.column}: ${p.field ? `${p.field}: ` : ''}${p.message}`);
     if (!trusted) runLog.warn('Restricted Mode: this run makes no edits, runs no commands and writes no PRD; trust the workspace to let it change files.');
     runLog.info(`run with ${model} at ${level}${trusted ? '' : ' (Restricted Mode)'}`);
@@ -269,7 +279,7 @@ export class RunService implements vscode.Disposable {
       iteration: run.iteration,
       maxIterations,
       criteria,
-      budget: { seconds: run.budgetSeconds, elapsedMs: run.elapsedMs, percent: Math.round(run.elapsedMs / (run.budgetSeconds * 10)) },
+      budget: { seconds: run.budgetSeconds, elapsedMs: run.elapsedMs, percent: Math.round(run.elapsedMs / (run.budgetSeconds * 10)), waitedMs: run.waitedMs ?? 0 },
       model,
       ...(run.prdPath ? { prdPath: run.prdPath } : {}),
       active: going,
@@ -279,11 +289,17 @@ export class RunService implements vscode.Disposable {
     this._onDidChangeRun.fire(going ? this.withBudget(active, change) : change);
   }
 
-  /** Budget use as of now: the elapsed time stored at the last transition is behind while a phase runs. */
+  /**
+   * Budget use as of now: the elapsed time stored at the last transition is behind while a
+   * phase runs. Time waiting for a person is left out, as the engine's BudgetTracker does.
+   */
   private withBudget(active: ActiveRun, change: RunChange): RunChange {
     if (!change.active) return change;
-    const elapsedMs = active.baseElapsedMs + (Date.now() - active.startedAt);
-    return { ...change, budget: { ...change.budget, elapsedMs, percent: Math.round(elapsedMs / (change.budget.seconds * 10)) } };
+    const waitedHereMs = active.waiting?.waitedMs() ?? 0;
+    const waitingMs = active.waiting?.waitingMs();
+    const elapsedMs = active.baseElapsedMs + Math.max(0, Date.now() - active.startedAt - waitedHereMs);
+    const budget = { ...change.budget, elapsedMs, percent: Math.round(elapsedMs / (change.budget.seconds * 10)), waitedMs: active.baseWaitedMs + waitedHereMs };
+    return { ...change, budget: waitingMs !== undefined ? { ...budget, waitingMs } : budget };
   }
 
   dispose(): void {

@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
-import { describeProgress } from './run-progress';
+import { describeProgress, describeWait, PROGRESS_TICK_MS } from './progress-text';
 import type { RunChange, RunService } from './run-service';
 
 const ISC_TABLE_COMMAND = 'idealState.openIscTable';
-const TICK_MS = 1000;
 
 /**
  * While a run is going: "$(sync~spin) Ideal State: EXECUTE 2/3 · 45%" (phase, iteration of
@@ -28,11 +27,13 @@ export function registerRunStatusBar(service: RunService): vscode.Disposable {
       return;
     }
     const run = active[active.length - 1]!;
-    item.text = `$(sync~spin) Ideal State: ${describeProgress(run)}${active.length > 1 ? ` (+${active.length - 1})` : ''}`;
+    // Waiting for a person: no spinner, the run is not working; the wait is not in the percent.
+    const icon = run.budget.waitingMs !== undefined ? '$(bell)' : '$(sync~spin)';
+    item.text = `${icon} Ideal State: ${describeProgress(run)}${active.length > 1 ? ` (+${active.length - 1})` : ''}`;
     item.tooltip = tooltip(run);
     item.command = { command, title: 'Show the run', arguments: command === ISC_TABLE_COMMAND ? [run.runId] : [] };
     item.show();
-    timer ??= setInterval(render, TICK_MS);
+    timer ??= setInterval(render, PROGRESS_TICK_MS);
   };
 
   return vscode.Disposable.from(item, service.onDidChangeRun(render), { dispose: () => timer && clearInterval(timer) });
@@ -43,6 +44,8 @@ function tooltip(run: RunChange): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.appendText(`Ideal State run at ${run.effort} · ${run.model}\n`);
   md.appendText(`${run.phase}, iteration ${run.iteration} of ${run.maxIterations ?? 'until budget'} · ${run.budget.percent}% of ${run.budget.seconds} s\n`);
+  if (run.budget.waitingMs !== undefined) md.appendText(`Waiting for your approval for ${describeWait(run.budget.waitingMs)}: "Ideal State: Approve or Deny Pending Changes…" or the ISC table answers it.\n`);
+  if (run.budget.waitedMs > 0) md.appendText(`${describeWait(run.budget.waitedMs)} waiting for approval so far, not counted against the budget\n`);
   md.appendText(`${run.criteria.length} criteria${done ? `, ${done} verified` : ''}\n`);
   md.appendText('Click to show the run; "Ideal State: Cancel Run" stops it.');
   return md;

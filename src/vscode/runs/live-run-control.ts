@@ -3,6 +3,7 @@ import { runStateIs } from '../../core/model/run-states';
 import type { Run } from '../../core/model';
 import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { RunService } from '../run/run-service';
+import type { LiveTime } from '../isc-table/snapshot';
 import type { RunControl } from './run-control';
 
 
@@ -45,6 +46,11 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
     // The service's own command: its progress notification and its end-of-run message.
     void vscode.commands.executeCommand('idealState.resumeRun', runId);
     return { ok: true, message: `${runId} is resuming.` };
+  }
+
+  time(runId: string): LiveTime | undefined {
+    const budget = this.service.activeRuns().find((c) => c.runId === runId && c.active)?.budget;
+    return budget && { elapsedMs: budget.elapsedMs, waitedMs: budget.waitedMs, ...(budget.waitingMs !== undefined ? { waitingMs: budget.waitingMs } : {}) };
   }
 
   approvals(runId: string): PendingApproval[] {

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Run } from '../../core/model';
 import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+import type { LiveTime } from '../isc-table/snapshot';
 
 /**
  * What the ISC table and the Runs view may do to a run beyond reading it: cancel, resume,
@@ -14,6 +15,8 @@ export interface RunControl {
   cancel(runId: string): Promise<RequestResult>;
   canResume(run: Run): boolean;
   resume(runId: string): Promise<RequestResult>;
+  /** A run going in this window: its time as of now, waiting for a person apart (see LiveTime). */
+  time?(runId: string): LiveTime | undefined;
   /** The run's edits and commands waiting for a person, oldest first. */
   approvals(runId: string): PendingApproval[];
   /** Answers one of them; the first answer from any surface wins. */

@@ -47,3 +47,9 @@ export function newestVerdicts(reports: readonly VerificationReport[]): Map<stri
 function normalize(file: string): string {
   return file.replace(/\\/g, '/').replace(/^\.\//, '');
 }
+
+/** The stored stale mark that still applies to this verdict: one made on this very verdict of a PASS. */
+export function staleMarkOf<M extends { criterionId: string; reportId: string; verdictAt: string }>(marks: readonly M[], criterionId: string, verdict: NewestVerdict): M | undefined {
+  if (verdict.result.outcome !== 'PASS') return undefined;
+  return marks.find((m) => m.criterionId === criterionId && m.reportId === verdict.reportId && m.verdictAt === verdict.at);
+}

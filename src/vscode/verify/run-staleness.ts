@@ -8,7 +8,8 @@ import { engine } from '../engine';
 import type { RunChange } from '../run/run-service';
 import type { StoreHost } from '../store-host';
 import type { CriteriaTests } from './criteria-tests';
-import { coverageOf, newestVerdicts, type NewestVerdict } from './run-coverage';
+import type { StaleMark } from '../../store/stale-marks';
+import { coverageOf, newestVerdicts, staleMarkOf, type NewestVerdict } from './run-coverage';
 
 /** Changes here never make a run's PASS stale: version control, dependencies, and Ideal State's own files (PRDs, scripts). */
 const IGNORED = ['.git', 'node_modules', '.ideal-state'];
@@ -69,7 +70,7 @@ export class RunStaleness implements vscode.Disposable {
     if (!run) return;
     const criteria = store.criteria.list(runId);
     const reports = store.reports.where('run_id = ?', [runId], 'created_at DESC', 20);
-    const followed = this.sync(runId, criteria, reports);
+    const followed = this.sync(runId, criteria, reports, store.staleMarks.list(runId));
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!run.prdPath || !folder || followed.recorded.size === 0) return;
     const shown = criteria.filter((c) => followed.recorded.has(c.id));
@@ -78,14 +79,19 @@ export class RunStaleness implements vscode.Disposable {
     await this.tests.showResults(vscode.Uri.joinPath(folder.uri, run.prdPath), `Run ${runId}`, shown, results, coverage);
   }
 
-  /** The criteria of a run whose PASS went stale since it was given (and the run is followed from now on). */
-  staleIds(runId: string, criteria: readonly AnyCriterion[], reports: readonly VerificationReport[]): ReadonlySet<string> {
-    return new Set(this.sync(runId, criteria, reports).stale.keys());
+  /**
+   * The criteria of a run whose PASS went stale since it was given (and the run is followed
+   * from now on). `stored`: the run's marks from the store, so a mark made before a reload
+   * still holds while its verdict is the newest.
+   */
+  staleIds(runId: string, criteria: readonly AnyCriterion[], reports: readonly VerificationReport[], stored: readonly StaleMark[] = []): ReadonlySet<string> {
+    return new Set(this.sync(runId, criteria, reports, stored).stale.keys());
   }
 
   /** Brings the tracker up to the newest verdicts: a new verdict is watched afresh and clears the row's mark. */
-  private sync(runId: string, criteria: readonly AnyCriterion[], reports: readonly VerificationReport[]): Followed {
+  private sync(runId: string, criteria: readonly AnyCriterion[], reports: readonly VerificationReport[], stored: readonly StaleMark[]): Followed {
     let followed = this.runs.get(runId);
+    const fresh = !followed;
     if (!followed) {
       followed = { tracker: new (engine().StalenessTracker)({ ignore: IGNORED }), recorded: new Map(), stale: new Map() };
       this.runs.set(runId, followed);
@@ -97,10 +103,18 @@ export class RunStaleness implements vscode.Disposable {
       const before = followed.recorded.get(c.id)?.verdict;
       if (!verdict || (before && before.reportId === verdict.reportId && before.at === verdict.at && before.result.outcome === verdict.result.outcome)) continue;
       const coverage = coverageOf(c, verdict.result);
-      followed.tracker.record(verdict.result, coverage);
       followed.recorded.set(c.id, { verdict, coverage });
+      const mark = staleMarkOf(stored, c.id, verdict);
+      if (mark) {
+        // Made stale before (this window or one before a reload): it stays so until verified again.
+        followed.stale.set(c.id, mark.why);
+        continue;
+      }
+      followed.tracker.record(verdict.result, coverage);
       followed.stale.delete(c.id);
     }
+    // Files the verdicts name may have changed while no window watched (closed, reloading).
+    if (fresh) void this.catchUp(runId, followed).catch((e: unknown) => this.log.warn(`${runId}: looking for changes made while the window was closed failed: ${String(e)}`));
     return followed;
   }
 
@@ -114,20 +128,47 @@ export class RunStaleness implements vscode.Disposable {
       const hit = followed.tracker.changed(file);
       if (hit.length === 0) continue;
       modified ??= deleted ? Number.POSITIVE_INFINITY : await mtime(uri);
-      const marked: string[] = [];
-      for (const id of hit) {
-        const recorded = followed.recorded.get(id);
-        if (recorded && modified <= Date.parse(recorded.verdict.at)) {
-          // Written before the verdict was given (the run's own edit, seen late): the PASS holds.
-          followed.tracker.record(recorded.verdict.result, recorded.coverage);
-          continue;
-        }
-        followed.stale.set(id, `${file} changed`);
-        marked.push(id);
+      await this.mark(runId, followed, file, hit, modified);
+    }
+  }
+
+  /**
+   * Marks what a change to `file` (modified at `modified`) made stale, keeps the marks in the
+   * store, and tells the tables. A file written before the verdict was given (the run's own
+   * edit, seen late) takes nothing away.
+   */
+  private async mark(runId: string, followed: Followed, file: string, hit: readonly string[], modified: number): Promise<void> {
+    const marks: StaleMark[] = [];
+    const at = new Date().toISOString();
+    for (const id of hit) {
+      const recorded = followed.recorded.get(id);
+      if (!recorded) continue;
+      if (modified <= Date.parse(recorded.verdict.at)) {
+        followed.tracker.record(recorded.verdict.result, recorded.coverage);
+        continue;
       }
-      if (marked.length === 0) continue;
-      this.log.info(`${runId}: ${file} changed; ${marked.join(', ')} passed before and must be verified again`);
-      this._onDidChange.fire(runId);
+      const why = `${file} changed`;
+      followed.stale.set(id, why);
+      marks.push({ runId, criterionId: id, reportId: recorded.verdict.reportId, verdictAt: recorded.verdict.at, why, at });
+    }
+    if (marks.length === 0) return;
+    this.log.info(`${runId}: ${file} changed; ${marks.map((m) => m.criterionId).join(', ')} passed before and must be verified again`);
+    this._onDidChange.fire(runId);
+    const store = await this.stores.get();
+    // Another window writes the store: the mark holds here, and that window sees the change itself.
+    if (!store.readOnly && store.runs.get(runId)) store.staleMarks.mark(...marks);
+  }
+
+  /** On first following a run: a file a PASS located its evidence in, changed since the verdict, makes it stale. */
+  private async catchUp(runId: string, followed: Followed): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') return;
+    const files = new Set<string>();
+    for (const id of followed.tracker.watched) for (const p of followed.recorded.get(id)?.coverage.paths ?? []) files.add(p);
+    for (const file of files) {
+      const hit = followed.tracker.changed(file);
+      if (hit.length === 0) continue;
+      await this.mark(runId, followed, file, hit, await mtime(vscode.Uri.joinPath(folder.uri, file)));
     }
   }
 
