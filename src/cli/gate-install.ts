@@ -216,17 +216,76 @@ function indentOf(text: string | undefined): string {
   return m ? m[1]! : '  ';
 }
 
-/** Line and column (1-based) of a JSON.parse error, from its "position N" or "line L column C". */
+/** Line and column (1-based) of the first thing JSON does not allow (JSON.parse's messages do not always say). */
 function jsonErrorLocation(text: string, message: string): { line: number; column: number } {
   const lc = /line (\d+) column (\d+)/.exec(message);
   if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
-  const pos = /position (\d+)/.exec(message);
-  const offset = pos ? Number(pos[1]) : firstComment(text);
+  const offset = firstJsonError(text.replace(/^\uFEFF/, ''));
   const upTo = text.slice(0, offset).split('\n');
   return { line: upTo.length, column: upTo[upTo.length - 1]!.length + 1 };
 }
 
-function firstComment(text: string): number {
-  const i = text.search(/\/[/*]/);
-  return i < 0 ? 0 : i;
+/** A small JSON reader that only finds where the text stops being JSON. */
+function firstJsonError(text: string): number {
+  let i = 0;
+  const blank = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const value = (): void => {
+    blank();
+    const ch = text[i];
+    if (ch === '{') {
+      i++;
+      blank();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        blank();
+        if (text[i] !== '"') fail();
+        string();
+        blank();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        blank();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    } else if (ch === '[') {
+      i++;
+      blank();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        blank();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    } else if (ch === '"') string();
+    else {
+      const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i));
+      if (!m) fail();
+      i += m![0].length;
+    }
+  };
+  const string = () => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\n') fail();
+      i += text[i] === '\\' ? 2 : 1;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  try {
+    value();
+    blank();
+    return i < text.length ? i : text.length;
+  } catch (at) {
+    return typeof at === 'number' ? at : 0;
+  }
 }
