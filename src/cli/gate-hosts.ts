@@ -48,8 +48,9 @@ export function readStopPayload(host: GateHost | undefined, stdin: string): Payl
   const flag = typeof payload.stop_hook_active === 'boolean' ? payload.stop_hook_active : undefined;
   switch (which) {
     case 'claude-code': {
-      // https://code.claude.com/docs/en/hooks#stop-input: session_id, transcript_path, cwd,
-      // permission_mode, hook_event_name ("Stop" | "SubagentStop"), stop_hook_active.
+      // https://code.claude.com/docs/en/hooks ("Stop input", "SubagentStop input"): session_id,
+      // transcript_path, cwd, permission_mode, hook_event_name ("Stop" | "SubagentStop"),
+      // stop_hook_active, last_assistant_message; SubagentStop adds agent_id and agent_type.
       const event = str('hook_event_name') ?? 'Stop';
       return { ok: true, request: { host: which, event, sessionKey: `claude-code:${str('session_id') ?? 'no-session'}:${str('agent_id') ?? ''}`, ...cwdOf(str('cwd')), ...(flag !== undefined ? { stopHookActive: flag } : {}) } };
     }
@@ -98,9 +99,9 @@ export interface HostAnswer {
 export function answerFor(request: StopRequest, verdict: GateVerdict): HostAnswer {
   switch (request.host) {
     case 'claude-code':
-      // https://code.claude.com/docs/en/hooks#stop-and-subagentstop-decision-control:
-      // `"decision": "block"` with a `reason` keeps Claude working and tells it why (exit 0,
-      // JSON on stdout); `systemMessage` is a note shown to the user.
+      // https://code.claude.com/docs/en/hooks ("Stop/SubagentStop decision control", "Common
+      // JSON fields"): `"decision": "block"` with a `reason` keeps Claude working and tells it
+      // why (exit 0, JSON on stdout); `systemMessage` is a warning shown to the user.
       if (verdict.kind === 'block') return { exitCode: 0, stdout: JSON.stringify({ decision: 'block', reason: verdict.reason }) };
       return verdict.note ? { exitCode: 0, stdout: JSON.stringify({ systemMessage: verdict.note }) } : { exitCode: 0 };
     case 'vscode':

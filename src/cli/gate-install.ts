@@ -109,7 +109,7 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<
 export async function planInstall(host: GateHost, workspace: string, command: string): Promise<Plan> {
   switch (host) {
     case 'claude-code':
-      // https://code.claude.com/docs/en/hooks#configuration: settings.json
+      // https://code.claude.com/docs/en/hooks ("Configuration"): .claude/settings.json
       // `hooks.Stop` is a list of matcher groups, each with `hooks: [{ type: "command", command, timeout }]`.
       return mergeJson(workspace, '.claude/settings.json', (root) => {
         const stop = listAt(root, 'hooks', 'Stop');
