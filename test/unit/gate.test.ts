@@ -175,6 +175,18 @@ describe('command line: gate (stop hooks)', function () {
     assert.match(JSON.parse(none.out).systemMessage, /no PRD in .*; nothing to verify/);
   });
 
+  it('finds the workspace above an agent working in a subfolder, the PRD folder from the editor setting, or the PRD named with --prd', async () => {
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws.dir, '.vscode'));
+    fs.mkdirSync(path.join(ws.dir, 'specs'));
+    fs.writeFileSync(path.join(ws.dir, '.vscode', 'settings.json'), '{\n  // PRDs live with the specs\n  "idealState.prd.folder": "specs",\n}\n');
+    fs.writeFileSync(path.join(ws.dir, 'specs', 'PRD-other.md'), PRD.replace('Read: CHANGELOG.md', 'Read: NEWS.md').replace('CHANGELOG.md', 'NEWS.md'));
+    const fromSubfolder = await gate(['--host', 'claude-code', '--no-store', '--no-log'], payload('claude-code-stop.json', path.join(ws.dir, 'src')));
+    assert.match(JSON.parse(fromSubfolder.out).reason, /of specs\/PRD-other\.md does not pass: ISC-1\.\n- ISC-1 FAIL \[REQUIREMENT_COVERAGE\]: NEWS\.md does not exist/);
+    const named = await gate(['--host', 'claude-code', '--no-store', '--no-log', '--prd', '.ideal-state/prds/PRD-20261124-gate.md'], payload('claude-code-stop.json', ws.dir, { session_id: 'other' }));
+    assert.match(JSON.parse(named.out).reason, /of \.ideal-state\/prds\/PRD-20261124-gate\.md does not pass/);
+  });
+
   it('refuses a payload it cannot read, with exit 2 (a non-blocking error for every host)', async () => {
     const r = await gate(['--host', 'claude-code'], '{not json');
     assert.equal(r.code, 2);
