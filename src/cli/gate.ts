@@ -20,7 +20,8 @@ Hosts: ${GATE_HOSTS.join(', ')}.
 
 Options:
   --host HOST        the host that runs the hook (default: told by the payload's shape)
-  --prd FILE         the PRD to hold the agent to (default: the newest in the PRD folder)
+  --prd FILE         the PRD to hold the agent to, relative to the workspace (default: the
+                     newest in the PRD folder, .ideal-state/prds or idealState.prd.folder)
   --workspace DIR    the workspace (default: the payload's cwd, else the current directory)
   --max-blocks N     stops kept from happening in a row before the agent may stop anyway,
                      with a warning (default 3); counted per session in ${GATE_STATE_FILE}
@@ -197,7 +198,8 @@ function readStdin(): Promise<string> {
     let text = '';
     const done = () => {
       clearTimeout(timer);
-      process.stdin.pause();
+      // An open stdin would keep the process alive after the answer.
+      process.stdin.destroy();
       resolve(text);
     };
     const timer = setTimeout(done, 5000);
