@@ -1,4 +1,5 @@
 import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../core/algorithm/capabilities';
+import { WaitingTime } from '../core/algorithm/budget-tracker';
 import { AlgorithmEngine, type AlgorithmDeps } from '../core/algorithm/engine';
 import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../core/algorithm/phase-graph';
 import type { PrdFile, RunLearning } from '../core/algorithm/ports';
@@ -79,6 +80,8 @@ export interface ComposedRun {
   readonly files: WorkspaceTools;
   /** Problems in workspace overrides (the shipped data was used instead); each names its file and line. */
   readonly problems: readonly DataFileProblem[];
+  /** How long the run has waited for a person (its approvals): shown as waiting, never counted against its budget. */
+  readonly waiting: WaitingTime;
 }
 
 /** The one composition root of a run: ports in, an engine that runs it out. */
@@ -90,7 +93,7 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
   const capabilities = loadCapabilities(await override(WORKSPACE_CAPABILITIES_FILE));
   const roleFiles = (await Promise.all(ROLE_IDS.map((id) => override(`${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x) => x !== undefined);
   const roles = loadRoles(roleFiles);
-  const approvals = new ApprovalPolicy(ports.approver, { trusted, autoApproveEdits: ports.autoApproveEdits ?? false, allowCommands: ports.allowCommands ?? [] }, ports.onApproval);
+  const approvals = new ApprovalPolicy(ports.approver, { trusted, autoApproveEdits: ports.autoApproveEdits ?? false, allowCommands: ports.allowCommands ?? [] }, ports.onApproval, new WaitingTime(ports.clock));
   const verifier = new VerificationEngineVerifier(
     {
       workspaceRoot: files.root,
@@ -131,11 +134,13 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
       : {}),
     ...(learning ? { learning } : {}),
     ...(ports.clock ? { clock: ports.clock } : {}),
+    // A person's time to answer an approval is not the run's: the budget leaves it out.
+    waits: approvals.waiting,
     ...(ports.logger ? { logger: ports.logger } : {}),
     ...(ports.onEvent ? { onEvent: ports.onEvent } : {}),
     ...(ports.verifyTimeoutMs ? { verifyTimeoutMs: ports.verifyTimeoutMs } : {}),
   });
-  return { engine, storage, files, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
+  return { engine, storage, files, waiting: approvals.waiting, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
 }
 
 /** The approval a run asks before its criteria's commands run: every command, and where. */

@@ -9,6 +9,8 @@ import { MODELS_USAGE, modelsCommand } from './models';
 import { prdCheck } from './prd-check';
 import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
+import { gateCommand } from './gate';
+import { mcpCommand } from './mcp';
 import { LEARNING_USAGE, learningCommand } from './ratings';
 import { TRUST_USAGE, trustCommand } from './trust';
 import { defaultCliStoreFile, Store } from '../store/store';
@@ -27,6 +29,9 @@ Commands:
   prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
   verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
                  see ideal-state verify --help)
+  gate           a stop hook for an agent host: verify the PRD, keep the agent working while a
+                 CRITICAL criterion fails (see ideal-state gate --help; gate install <host>)
+  mcp            an MCP server over stdio: criteria, verify and propose_criteria tools
 ${RUN_USAGE}
 ${MODELS_USAGE}
 ${LEARNING_USAGE}
@@ -45,6 +50,8 @@ type Output = VerifyIo;
 export async function main(argv: string[], io: Output): Promise<number> {
   if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
+  if (argv[0] === 'gate') return gateCommand(argv.slice(1), io);
+  if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
   if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return trustCommand(argv.slice(1), io);
   let parsed;
@@ -129,7 +136,7 @@ if (require.main === module) {
   });
   // Ctrl+C cancels a verification: its commands are killed, nothing is reported as failed.
   const interrupt = new AbortController();
-  if (process.argv[2] === 'verify') process.once('SIGINT', () => interrupt.abort());
+  if (process.argv[2] === 'verify' || process.argv[2] === 'gate') process.once('SIGINT', () => interrupt.abort());
   const ask = process.stdin.isTTY && process.stderr.isTTY ? (question: string) => askOnTerminal(question) : undefined;
   main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`), signal: interrupt.signal, ...(ask ? { ask } : {}) }).then(
     (code) => (process.exitCode = code),

@@ -1,20 +1,9 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatProblem } from '../core/data-file';
-import { isCancellation } from '../core/errors';
-import { AUTO, resolveEffort } from '../app/effort';
-import { preparePrd, storePrdVerification, verifyPrepared } from '../app/verify-prd';
-import { loadEffortTable } from '../core/effort-table';
-import type { EffortLevel } from '../core/model';
-import { SETTINGS } from '../core/settings';
-import { formatDiagnostic, writeOutcomes, type PrdDiagnostic } from '../prd';
-import { defaultCliStoreFile, Store } from '../store/store';
-import type { CommandApprover, VerifyHost } from '../verify/types';
-import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
-import { readPrdFile } from './prd-check';
+import { formatDiagnostic, type PrdDiagnostic } from '../prd';
+import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { formatJson, formatTable } from './verify-output';
-import { printStoreWarnings, storeWarningsJson } from './store-warnings';
+import { verifyPrdFile } from './verify-prd';
 
 export interface VerifyIo {
   out: (s: string) => void;
@@ -91,153 +80,36 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     return 2;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
-  if (!(await isDirectory(workspace))) {
-    io.err(`ideal-state verify: the workspace ${workspace} is not a folder`);
+  const result = await verifyPrdFile({
+    file,
+    workspace,
+    ...(values.effort !== undefined ? { effort: values.effort } : {}),
+    timeoutSeconds,
+    yes: values.yes,
+    noCommands: values['no-commands'],
+    ...(values.rg ? { rg: values.rg } : {}),
+    ...(io.ask ? { ask: io.ask } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+    ...(values.write ? { write: { by: () => 'ideal-state verify' } } : {}),
+    store: values['no-store'] ? false : values.store,
+    warn: io.err,
+  });
+  if (result.kind === 'bad-input') return badInput(io, values.json, file, result.problems, result.summary);
+  if (result.kind === 'refused') {
+    io.err(`ideal-state verify: ${result.message}`);
     return 2;
   }
-
-  const read = await readPrdFile(file);
-  if (!read.ok) {
-    if (read.diagnostic) return badInput(io, values.json, file, [read.diagnostic], `${file} is not read`);
-    io.err(`ideal-state verify: cannot read ${file}: ${read.reason}`);
-    return 2;
+  if (result.kind === 'cancelled') {
+    io.err(`ideal-state verify: ${result.message}`);
+    return 130;
   }
-  const text = read.text;
-  const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
-  const overrideText = await fs.readFile(overrideFile, 'utf8').catch(() => undefined);
-  const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
-  for (const p of effortTable.problems) io.err(`warning: ${formatProblem(p)}`);
-  let chosen: EffortLevel | undefined;
-  if (values.effort !== undefined) {
-    const found = resolveEffort(values.effort, effortTable.table);
-    if (!found.ok || found.level === AUTO) {
-      io.err(`ideal-state verify: ${found.ok ? 'AUTO is for runs; name a level' : found.message}`);
-      return 2;
-    }
-    chosen = found.level;
-  }
-  const now = new Date();
-  const prd = preparePrd(text, { name: file, effortTable: effortTable.table, now, ...(chosen ? { effort: chosen } : {}) });
-  if (!prd.ok) return badInput(io, values.json, file, prd.problems, prd.summary);
-  for (const w of prd.warnings) io.err(`warning: ${file}: ${w}`);
-  const { document, level: effort } = prd;
-  const parallelism = effortTable.table.levels[effort].parallelism;
-
-  // Without a terminal, the committed allow-list decides which commands run (unless --yes or --no-commands).
-  let allowed: VerifyCommands | undefined;
-  if (!values.yes && !values['no-commands'] && !io.ask) {
-    const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
-    const listText = await fs.readFile(listFile, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
-    if (listText instanceof Error) {
-      io.err(`ideal-state verify: cannot read ${listFile}: ${listText.code ?? listText.message}`);
-      return 2;
-    }
-    if (listText !== undefined) {
-      allowed = readVerifyCommands(VERIFY_COMMANDS_FILE, listText);
-      if (!allowed.ok) {
-        for (const p of allowed.problems) io.err(formatProblem(p));
-        io.err(`ideal-state verify: ${VERIFY_COMMANDS_FILE} cannot be read; fix it, or pass --yes or --no-commands`);
-        return 2;
-      }
-    }
-  }
-
-  const prdAbsolute = path.resolve(file);
-  const prdRelative = path.relative(workspace, prdAbsolute);
-  const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
-  const host: VerifyHost = {
-    workspaceRoot: workspace,
-    ...(values.rg ? { ripgrepPath: path.resolve(values.rg) } : {}),
-    approver: approver(values.yes, values['no-commands'], io, allowed),
-  };
-  let set;
-  try {
-    set = await verifyPrepared(prd, {
-      host,
-      effortTable: effortTable.table,
-      timeoutMs: Math.round(timeoutSeconds * 1000),
-      ...(io.signal ? { signal: io.signal } : {}),
-      ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
-    });
-  } catch (error) {
-    if (isCancellation(error)) {
-      io.err(`ideal-state verify: ${error instanceof Error ? error.message : 'verification was cancelled'}`);
-      return 130;
-    }
-    throw error;
-  }
-
-  let written = false;
-  if (values.write) {
-    const current = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (current !== text) io.err(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
-    else {
-      await writeAtomically(file, writeOutcomes(document, set.results, { date: now.toISOString().slice(0, 10), by: 'ideal-state verify' }));
-      written = true;
-    }
-  }
-  let stored: { runId: string; reportId: string; store: string } | undefined;
-  let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
-  if (!values['no-store']) {
-    const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace);
-    try {
-      const store = await Store.open({ file: storeFile });
-      try {
-        // A busy store changes no exit code: the criteria's verdict is what verify reports.
-        printStoreWarnings(store, io.err);
-        storeWarnings = storeWarningsJson(store);
-        const r = storePrdVerification(store, prd, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, text, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
-        if (r.stored) stored = { runId: r.runId, reportId: r.reportId, store: store.location };
-        else io.err(`warning: verification report not stored: ${r.reason}`);
-      } finally {
-        store.close();
-      }
-    } catch (error) {
-      io.err(`warning: verification report not stored in ${storeFile}: ${(error as Error).message}`);
-    }
-  }
+  const { set, effort, parallelism, written, stored, storeWarnings } = result;
 
   // The table says it on stdout; next to JSON (often sent to a file in CI) the log says it.
   const skipped = set.commands?.refused ?? [];
   if (values.json && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
   io.out(values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) }));
   return set.passed ? 0 : 1;
-}
-
-/**
- * --no-commands refuses; --yes allows; on a terminal the user is asked once; without one
- * (CI) only what the committed allow-list names runs, so a command a model wrote into a PRD
- * never runs unasked (issue 15).
- */
-function approver(yes: boolean, noCommands: boolean, io: VerifyIo, allowed: VerifyCommands | undefined): CommandApprover | undefined {
-  if (noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
-  if (yes) return undefined;
-  if (!io.ask) {
-    const list = allowed?.ok ? allowed.list : undefined;
-    return {
-      approve: async (commands) => ({
-        approved: true,
-        only: list ? commands.filter((c) => list.match(c) !== undefined) : [],
-        reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
-      }),
-    };
-  }
-  const ask = io.ask;
-  return {
-    async approve(commands) {
-      io.err(`This PRD runs ${commands.length} command${commands.length === 1 ? '' : 's'} in the workspace:\n${commands.map((c) => `  ${c}`).join('\n')}`);
-      const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
-      return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'the commands were not approved on the terminal' };
-    },
-  };
-}
-
-async function isDirectory(p: string): Promise<boolean> {
-  try {
-    return (await fs.stat(p)).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -252,11 +124,4 @@ function badInput(io: VerifyIo, json: boolean, file: string, problems: readonly 
     io.out(JSON.stringify({ passed: false, error: { code: 'bad-input', message: summary }, diagnostics }));
   }
   return 2;
-}
-
-/** Never a half-written PRD: write beside it, then rename over it. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const tmp = `${file}.ideal-state-${process.pid}.tmp`;
-  await fs.writeFile(tmp, text, 'utf8');
-  await fs.rename(tmp, file);
 }

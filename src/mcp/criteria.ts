@@ -1,0 +1,89 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { AnyCriterion, Outcome } from '../core/model';
+import { formatVerifySpec, type PrdDocument } from '../prd';
+import { defaultCliStoreFile, Store } from '../store/store';
+
+export interface CriterionRow {
+  id: string;
+  text: string;
+  kind: 'criterion' | 'anti-criterion';
+  priority: string;
+  /** As the PRD writes it after `Verify:`; null when it names none (a judge decides). */
+  verify: string | null;
+  /** The last stored verification of this criterion, if any. */
+  lastOutcome: { outcome: Outcome; verifiedAt: string } | null;
+  /** True when that outcome may no longer hold: the criterion changed, or a workspace file changed after it. */
+  stale: boolean | null;
+}
+
+/** Folders whose changes say nothing about the work (and are too large to walk). */
+const NOT_WORK = new Set(['.git', 'node_modules', '.ideal-state', '.vscode-test', 'out', 'dist']);
+const WALK_LIMIT = 20_000;
+
+/**
+ * The PRD's criteria with what the store last recorded for each. Staleness is the coarse,
+ * honest rule the command line can apply without the editor's file watcher: any change to a
+ * workspace file (outside the PRD and build or tool folders) after the verification, or a
+ * change to the criterion's own text or method, makes its outcome stale.
+ */
+export async function criteriaRows(workspace: string, prdRelative: string, document: PrdDocument, storeFile: string | false | undefined): Promise<CriterionRow[]> {
+  const stored = storeFile === false ? new Map<string, AnyCriterion>() : await lastStored(storeFile ?? defaultCliStoreFile(workspace), prdRelative);
+  const verifiedTimes = [...stored.values()].map((c) => c.verifiedAt).filter((t): t is string => t !== undefined);
+  const oldest = verifiedTimes.length > 0 ? Math.min(...verifiedTimes.map((t) => Date.parse(t))) : undefined;
+  const newestChange = oldest === undefined ? 0 : await newestModification(workspace, path.join(workspace, ...prdRelative.split('/')), oldest);
+  return document.criteria.map((c) => {
+    const s = stored.get(c.id);
+    const last = s?.outcome && s.verifiedAt ? { outcome: s.outcome, verifiedAt: s.verifiedAt } : null;
+    const changed = s !== undefined && (s.text !== c.text || JSON.stringify(s.verify ?? null) !== JSON.stringify(c.verify ?? null));
+    return {
+      id: c.id,
+      text: c.text,
+      kind: c.kind,
+      priority: c.priority,
+      verify: c.verify ? formatVerifySpec(c.verify, c.text) : null,
+      lastOutcome: last,
+      stale: last ? changed || newestChange > Date.parse(last.verifiedAt) : null,
+    };
+  });
+}
+
+async function lastStored(file: string, prdRelative: string): Promise<Map<string, AnyCriterion>> {
+  const out = new Map<string, AnyCriterion>();
+  try {
+    await fs.access(file);
+  } catch {
+    return out; // no store yet: nothing was verified
+  }
+  const store = await Store.open({ file });
+  try {
+    const runId = store.prdIndex.where('path = ?', [prdRelative])[0]?.runId;
+    if (runId) for (const c of store.criteria.list(runId)) out.set(c.id, c);
+  } finally {
+    store.close();
+  }
+  return out;
+}
+
+/** The newest modification time (ms) among the workspace's files, stopping early once one is newer than `after`. */
+async function newestModification(workspace: string, prd: string, after: number): Promise<number> {
+  let newest = 0;
+  let seen = 0;
+  const walk = async (dir: string): Promise<boolean> => {
+    const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (++seen > WALK_LIMIT) return true;
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!NOT_WORK.has(e.name) && (await walk(full))) return true;
+      } else if (e.isFile() && full !== prd) {
+        const mtime = (await fs.stat(full).catch(() => undefined))?.mtimeMs ?? 0;
+        newest = Math.max(newest, mtime);
+        if (newest > after) return true;
+      }
+    }
+    return false;
+  };
+  await walk(workspace);
+  return newest;
+}

@@ -1,0 +1,197 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BUILT_CLI } from './cli-helpers';
+
+const FIXTURES = path.resolve(__dirname, '../../../test/unit/fixtures/gate');
+
+/** A documented payload with its cwd (or Cline's workspaceRoots) pointed at `workspace`. */
+function payload(name: string, workspace: string, changes: Record<string, unknown> = {}): string {
+  const p = JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
+  if ('workspaceRoots' in p) p.workspaceRoots = [workspace];
+  else p.cwd = workspace;
+  return JSON.stringify({ ...p, ...changes });
+}
+
+function gate(args: readonly string[], stdin: string | undefined, cwd?: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [BUILT_CLI, 'gate', ...args], { cwd: cwd ?? os.tmpdir(), stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    proc.on('close', (code) => resolve({ code, out, err }));
+    if (stdin !== undefined) proc.stdin!.end(stdin);
+  });
+}
+
+const PRD = [
+  '---',
+  'prd: true',
+  'id: PRD-20261124-gate',
+  'status: IN_PROGRESS',
+  'effort_level: INSTANT',
+  '---',
+  '',
+  '# Gate fixture',
+  '',
+  '## Problem Space',
+  'The agent must write a changelog before it may say it is done.',
+  '',
+  '## Ideal State Criteria',
+  '- [ ] ISC-1: The workspace has a CHANGELOG.md | Verify: Read: CHANGELOG.md',
+  '- [ ] ISC-2: [IMPORTANT] The readme mentions the gate | Verify: Grep: stop gate',
+  '- [ ] ISC-3: The source file exists | Verify: Read: src/app.js',
+  '',
+  '## LOG',
+  '',
+].join('\n');
+
+function workspace(prd = PRD): { dir: string; prd: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-'));
+  fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.writeFileSync(path.join(dir, 'src', 'app.js'), 'module.exports = 1;\n');
+  fs.writeFileSync(path.join(dir, 'README.md'), '# App\n');
+  const file = path.join(dir, '.ideal-state', 'prds', 'PRD-20261124-gate.md');
+  fs.writeFileSync(file, prd);
+  return { dir, prd: file };
+}
+
+describe('command line: gate (stop hooks)', function () {
+  this.timeout(60_000);
+
+  it('Claude Code Stop: blocks with the failing CRITICAL criterion and what it needs, then lets the agent stop once it passes', async () => {
+    const ws = workspace();
+    const blocked = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: false }));
+    assert.equal(blocked.code, 0, blocked.err);
+    const answer = JSON.parse(blocked.out);
+    assert.equal(answer.decision, 'block');
+    assert.match(answer.reason, /1 CRITICAL criterion of \.ideal-state\/prds\/PRD-20261124-gate\.md does not pass: ISC-1\./);
+    assert.match(answer.reason, /- ISC-1 FAIL \[REQUIREMENT_COVERAGE\]: CHANGELOG\.md does not exist\n {2}needs: CHANGELOG\.md exists/);
+    assert.match(answer.reason, /Also not passing \(not CRITICAL\):\n- ISC-2 FAIL/);
+    assert.doesNotMatch(answer.reason, /ISC-3/, 'a passing criterion is not named');
+    assert.match(answer.reason, /block 1 of 3/);
+
+    fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
+    const allowed = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: true }));
+    assert.equal(allowed.code, 0, allowed.err);
+    // Every CRITICAL passes; ISC-2 (IMPORTANT) still fails, which the user is told and the agent is not kept for.
+    assert.deepEqual(JSON.parse(allowed.out), { systemMessage: 'Ideal State: .ideal-state/prds/PRD-20261124-gate.md: 2 of 3 criteria pass (1 FAIL); every CRITICAL criterion passes.' });
+
+    const log = fs.readFileSync(ws.prd, 'utf8');
+    assert.match(log, /Work: Verified 3 criteria with ideal-state gate \(Claude Code Stop\), which blocked the stop \(1 of 3\): 1 PASS, 2 FAIL/);
+    assert.match(log, /Work: Verified 3 criteria with ideal-state gate \(Claude Code Stop\), which let the stop through: 2 PASS, 1 FAIL/);
+    assert.match(log, /- \[x\] ISC-1:/, 'the outcome is written back');
+  });
+
+  it('VS Code Stop: blocks through hookSpecificOutput, and prints nothing when every criterion passes', async () => {
+    const ws = workspace();
+    const blocked = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir));
+    assert.equal(blocked.code, 0, blocked.err);
+    const answer = JSON.parse(blocked.out);
+    assert.equal(answer.hookSpecificOutput.hookEventName, 'Stop');
+    assert.equal(answer.hookSpecificOutput.decision, 'block');
+    assert.match(answer.hookSpecificOutput.reason, /ISC-1 FAIL/);
+
+    fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
+    fs.writeFileSync(path.join(ws.dir, 'README.md'), '# App\nThe stop gate holds the agent.\n');
+    const allowed = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir));
+    assert.deepEqual([allowed.code, allowed.out], [0, ''], allowed.err);
+  });
+
+  it('Kiro Agent Stop (no payload): exit 1 with the reason on stderr, exit 0 when done; the workspace is the current folder', async () => {
+    const ws = workspace();
+    const blocked = await gate(['--host', 'kiro', '--no-store'], undefined, ws.dir);
+    assert.equal(blocked.code, 1);
+    assert.match(blocked.err, /Ideal State: not done\. 1 CRITICAL criterion .* ISC-1\./);
+    fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
+    const allowed = await gate(['--host', 'kiro', '--no-store'], undefined, ws.dir);
+    assert.equal(allowed.code, 0, allowed.err);
+    assert.match(allowed.out, /every CRITICAL criterion passes/);
+  });
+
+  it('Cline TaskComplete: cancel with the reason as context and a short error for the user; cancel: false when done', async () => {
+    const ws = workspace();
+    const blocked = await gate(['--no-store'], payload('cline-task-complete.json', ws.dir));
+    assert.equal(blocked.code, 0, blocked.err);
+    const answer = JSON.parse(blocked.out);
+    assert.equal(answer.cancel, true, 'told Cline by the payload’s shape, without --host');
+    assert.match(answer.errorMessage, /^Ideal State: not done\. 1 CRITICAL criterion/);
+    assert.match(answer.contextModification, /needs: CHANGELOG\.md exists/);
+    fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
+    const allowed = await gate(['--no-store'], payload('cline-task-complete.json', ws.dir));
+    assert.equal(JSON.parse(allowed.out).cancel, false);
+  });
+
+  it('SubagentStop blocks with top-level decision and reason (Claude Code and VS Code alike)', async () => {
+    const ws = workspace();
+    const r = await gate(['--no-store'], payload('claude-code-subagent-stop.json', ws.dir));
+    const answer = JSON.parse(r.out);
+    assert.equal(answer.decision, 'block');
+    assert.match(answer.reason, /ISC-1/);
+    const v = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir, { hookEventName: 'SubagentStop' }));
+    assert.equal(JSON.parse(v.out).decision, 'block');
+  });
+
+  it('loop guard: after --max-blocks blocks in a row it lets the agent stop with a warning; stop_hook_active false starts a new count', async () => {
+    const ws = workspace();
+    const stop = (active: boolean) => gate(['--host', 'claude-code', '--max-blocks', '2', '--no-store', '--no-log'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: active }));
+    assert.match(JSON.parse((await stop(false)).out).reason, /block 1 of 2/);
+    assert.match(JSON.parse((await stop(true)).out).reason, /block 2 of 2/);
+    const third = JSON.parse((await stop(true)).out);
+    assert.equal(third.decision, undefined, 'the third stop goes through');
+    assert.match(third.systemMessage, /ISC-1[\s\S]*kept working 2 times in a row \(--max-blocks 2\) and may stop now, with this not done/);
+    assert.match(JSON.parse((await stop(false)).out).reason, /block 1 of 2/, 'a new turn is gated again');
+    const state = JSON.parse(fs.readFileSync(path.join(ws.dir, '.ideal-state', 'gate-state.json'), 'utf8'));
+    assert.deepEqual(Object.keys(state.sessions), ['claude-code:abc123:']);
+    assert.equal(PRD, fs.readFileSync(ws.prd, 'utf8'), '--no-log leaves the PRD alone');
+  });
+
+  it('a command the allow-list does not name is not run: its criterion is UNKNOWN and the reason says where to allow it', async () => {
+    const ws = workspace(PRD.replace('- [ ] ISC-3: The source file exists | Verify: Read: src/app.js', '- [ ] ISC-3: The tests pass | Verify: CLI: node -e "process.exit(0)"'));
+    fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
+    const r = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir));
+    const reason = JSON.parse(r.out).reason as string;
+    assert.match(reason, /- ISC-3 UNKNOWN/);
+    assert.match(reason, /Commands not run, so their criteria are UNKNOWN \(the user allows them in \.ideal-state\/verify-commands\.yaml\):\n- node -e "process\.exit\(0\)"/);
+    fs.writeFileSync(path.join(ws.dir, '.ideal-state', 'verify-commands.yaml'), 'commands:\n  - node -e "process.exit(0)"\n');
+    const allowed = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir));
+    assert.equal(JSON.parse(allowed.out).decision, undefined, allowed.out);
+  });
+
+  it('a broken PRD blocks with its problems at their lines; no PRD at all lets the agent stop', async () => {
+    const ws = workspace(PRD.replace('- [ ] ISC-3: The source file exists | Verify: Read: src/app.js', '- [ ] ISC-1: A second criterion with the same id | Verify: Read: x'));
+    const r = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir));
+    const reason = JSON.parse(r.out).reason as string;
+    assert.match(reason, /^Ideal State: \.ideal-state\/prds\/PRD-20261124-gate\.md has 1 error; fix it before verifying\n/);
+    assert.match(reason, /- \.ideal-state\/prds\/PRD-20261124-gate\.md:16:7: error: ISC-1 is used by an earlier criterion/);
+
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-empty-'));
+    const none = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', empty));
+    assert.equal(none.code, 0);
+    assert.match(JSON.parse(none.out).systemMessage, /no PRD in .*; nothing to verify/);
+  });
+
+  it('finds the workspace above an agent working in a subfolder, the PRD folder from the editor setting, or the PRD named with --prd', async () => {
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws.dir, '.vscode'));
+    fs.mkdirSync(path.join(ws.dir, 'specs'));
+    fs.writeFileSync(path.join(ws.dir, '.vscode', 'settings.json'), '{\n  // PRDs live with the specs\n  "idealState.prd.folder": "specs",\n}\n');
+    fs.writeFileSync(path.join(ws.dir, 'specs', 'PRD-other.md'), PRD.replace('Read: CHANGELOG.md', 'Read: NEWS.md').replace('CHANGELOG.md', 'NEWS.md'));
+    const fromSubfolder = await gate(['--host', 'claude-code', '--no-store', '--no-log'], payload('claude-code-stop.json', path.join(ws.dir, 'src')));
+    assert.match(JSON.parse(fromSubfolder.out).reason, /of specs\/PRD-other\.md does not pass: ISC-1\.\n- ISC-1 FAIL \[REQUIREMENT_COVERAGE\]: NEWS\.md does not exist/);
+    const named = await gate(['--host', 'claude-code', '--no-store', '--no-log', '--prd', '.ideal-state/prds/PRD-20261124-gate.md'], payload('claude-code-stop.json', ws.dir, { session_id: 'other' }));
+    assert.match(JSON.parse(named.out).reason, /of \.ideal-state\/prds\/PRD-20261124-gate\.md does not pass/);
+  });
+
+  it('refuses a payload it cannot read, with exit 2 (a non-blocking error for every host)', async () => {
+    const r = await gate(['--host', 'claude-code'], '{not json');
+    assert.equal(r.code, 2);
+    assert.match(r.err, /the hook payload on stdin is not JSON/);
+    const unknown = await gate([], '{"event":"x"}');
+    assert.match(unknown.err, /pass --host claude-code\|vscode\|kiro\|cline/);
+  });
+});
