@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { formatProblem } from '../core/data-file';
 import { isCancellation } from '../core/errors';
 import { loadEffortTable, resolveEffortLevel } from '../core/effort-table';
-import type { AnyCriterion, EffortLevel } from '../core/model';
+import type { EffortLevel } from '../core/model';
 import { SETTINGS } from '../core/settings';
-import { checkPrd, diagnostic, formatDiagnostic, rangeOn, toCoreCriterion, writeOutcomes, type PrdDiagnostic } from '../prd';
+import { formatDiagnostic, type PrdDiagnostic } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
 import { effortOf } from '../verify/effort';
 import { verifyCriteria } from '../verify/engine';
@@ -14,6 +14,8 @@ import { recordVerification } from '../verify/store-verification';
 import type { CommandApprover, VerifyHost } from '../verify/types';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './prd-check';
+import { parseReports, REPORT_USAGE, writeReports } from './report';
+import { loadVerifySource } from './verify-source';
 import { formatJson, formatTable } from './verify-output';
 import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 
@@ -26,10 +28,10 @@ export interface VerifyIo {
   signal?: AbortSignal;
 }
 
-export const VERIFY_USAGE = `Usage: ideal-state verify <PRD.md> [options]
+export const VERIFY_USAGE = `Usage: ideal-state verify <PRD.md | ISA.md> [options]
 
-Verifies every criterion of a PRD in the workspace and exits 0 when every CRITICAL
-criterion passes, 1 when one does not, 2 on bad input.
+Verifies every criterion of a PRD (or every claim of a PAI ISA) in the workspace and
+exits 0 when every CRITICAL criterion passes, 1 when one does not, 2 on bad input.
 
 Options:
   --workspace DIR    the workspace folder (default: the current directory)
@@ -42,6 +44,7 @@ Options:
   --yes              run every command of the PRD without asking (on a terminal or in CI)
   --no-commands      run no command, task or test (those criteria are UNKNOWN)
   --rg PATH          the ripgrep binary for Grep (default: rg on PATH, else a built-in search)
+${REPORT_USAGE}
 
 The PRD's commands (CLI, Test, Task, a Static command) run in the workspace with secrets
 removed from their environment. On a terminal they are listed and need a "y" once. Without
@@ -70,6 +73,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
         yes: { type: 'boolean', default: false },
         'no-commands': { type: 'boolean', default: false },
         rg: { type: 'string' },
+        report: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -91,6 +95,11 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     io.err(`ideal-state verify: --timeout takes a number of seconds above 0, not "${values.timeout}"`);
     return 2;
   }
+  const reports = parseReports(values.report ?? []);
+  if (!reports.ok || (values.json && reports.requests.some((r) => !r.file))) {
+    io.err(`ideal-state verify: ${reports.ok ? '--json and a --report without a file both want standard output; give the report a file (--report sarif=FILE)' : reports.message}`);
+    return 2;
+  }
   const workspace = path.resolve(values.workspace ?? process.cwd());
   if (!(await isDirectory(workspace))) {
     io.err(`ideal-state verify: the workspace ${workspace} is not a folder`);
@@ -104,21 +113,11 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     return 2;
   }
   const text = read.text;
-  const { document, diagnostics } = checkPrd(text);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) {
-    return badInput(io, values.json, file, errors, `${file} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} before verifying`);
-  }
   const now = new Date();
-  const criteria: AnyCriterion[] = [];
-  for (const c of document.criteria) {
-    const core = toCoreCriterion(c, now.toISOString());
-    if (!core.ok) return badInput(io, values.json, file, [diagnostic('error', 'invalid-criterion', rangeOn(c.line, 0), core.message)], `${file} has a criterion that cannot be verified`);
-    criteria.push(core.criterion);
-  }
-  if (criteria.length === 0) {
-    return badInput(io, values.json, file, [diagnostic('error', 'no-criteria', rangeOn(0, 0), 'no criteria to verify; add "- [ ] ISC-1: …" lines under "## Ideal State Criteria"')], `${file} has no criteria to verify`);
-  }
+  // A PRD (the seed's format, PAI v2) or a PAI ISA: the source knows its own ids and how to write outcomes back.
+  const source = loadVerifySource(text, file, now);
+  if (!source.ok) return badInput(io, values.json, file, source.problems, source.summary);
+  const { document, criteria } = source;
 
   const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
   const overrideText = await fs.readFile(overrideFile, 'utf8').catch(() => undefined);
@@ -178,13 +177,15 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     }
     throw error;
   }
+  // What is shown, written back and reported names criteria as the file does (an ISA's C1, ISC-2.1); the store keeps the engine's ids.
+  const shown = source.shown(set);
 
   let written = false;
   if (values.write) {
     const current = await fs.readFile(file, 'utf8').catch(() => undefined);
     if (current !== text) io.err(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
     else {
-      await writeAtomically(file, writeOutcomes(document, set.results, { date: now.toISOString().slice(0, 10), by: 'ideal-state verify' }));
+      await writeAtomically(file, source.write(shown.results, { date: now.toISOString().slice(0, 10), by: 'ideal-state verify' }));
       written = true;
     }
   }
@@ -209,11 +210,13 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     }
   }
 
-  // The table says it on stdout; next to JSON (often sent to a file in CI) the log says it.
+  // The table says it on stdout; next to JSON or a report (often sent to a file in CI) the log says it.
   const skipped = set.commands?.refused ?? [];
-  if (values.json && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
-  io.out(values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) }));
-  return set.passed ? 0 : 1;
+  const reportFile = insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute.split(path.sep).join('/');
+  const reportOut = await writeReports(reports.requests, { file: reportFile, set: shown, info: (id) => source.info(id), at: now, ...(await toolVersion()) });
+  if ((values.json || reportOut !== undefined) && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
+  io.out(reportOut ?? (values.json ? formatJson(shown, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(shown, { effort, parallelism, written, ...(stored ? { stored } : {}) })));
+  return shown.passed ? 0 : 1;
 }
 
 /**
@@ -264,6 +267,16 @@ function badInput(io: VerifyIo, json: boolean, file: string, problems: readonly 
     io.out(JSON.stringify({ passed: false, error: { code: 'bad-input', message: summary }, diagnostics }));
   }
   return 2;
+}
+
+/** The version in the package beside the built command line (dist/../package.json), for SARIF's tool. */
+async function toolVersion(): Promise<{ version?: string }> {
+  try {
+    const { version } = JSON.parse(await fs.readFile(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? { version } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Never a half-written PRD: write beside it, then rename over it. */
