@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { prdCheck } from '../../src/cli/prd-check';
 import { checkIsa } from '../../src/prd';
 import { isaFixture, isaFixtureNames } from './isa-helpers';
 
@@ -42,5 +46,26 @@ describe('ISA: lint', () => {
         [9, 'test-strategy-yaml'],
       ],
     );
+  });
+});
+
+describe('command line: prd check on an ISA', () => {
+  it('lists an ISA’s problems at their lines and its claims with their probes, exit 1 on errors', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-isa-')), 'ISA.md');
+    fs.writeFileSync(file, isaFixture('lint-cases.md'));
+    const out: string[] = [];
+    assert.equal(await prdCheck(file, false, { out: (s) => out.push(s), err: (s) => out.push(s) }), 1);
+    assert.ok(out.includes(`${file}:22:1: error: unknown check type "fuzz" for ISC-4; use one of bash, bun-test, bun-property, curl, manual, screenshot, eval [probe-unknown-type]`), out.join('\n'));
+    assert.match(out[out.length - 1]!, /: ISA, 4 claims, 2 errors, \d+ warnings$/);
+    const json: string[] = [];
+    fs.writeFileSync(file, isaFixture('v8-claims.md'));
+    assert.equal(await prdCheck(file, true, { out: (s) => json.push(s), err: (s) => json.push(s) }), 0);
+    const parsed = JSON.parse(json[0]!);
+    assert.deepEqual(parsed.criteria.map((c: { id: string; anti: boolean; line: number; probe: { type: string } }) => [c.id, c.anti, c.line, c.probe.type]), [
+      ['C1', false, 17, 'bash'],
+      ['C2', false, 18, 'bun-test'],
+      ['C3', true, 19, 'bash'],
+      ['A4', true, 20, 'curl'],
+    ]);
   });
 });
