@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { joinLines, parseIsa, planProbe, recogniseFormat, type IsaDocument } from '../../src/prd';
+import { joinLines, parseIsa, planProbe, recogniseFormat, writeIsaOutcomes, type IsaDocument } from '../../src/prd';
 import { isaFixture, isaFixtureNames } from './isa-helpers';
 import { fixture, fixtureNames, VARIANTS } from './prd-helpers';
 
@@ -115,5 +115,26 @@ describe('ISA: parse', () => {
     for (const name of fixtureNames()) assert.equal(recogniseFormat(fixture(name), `.ideal-state/prds/${name}`), 'prd', name);
     assert.equal(recogniseFormat('# x\n\n## Criteria\n- [ ] ISC-1: a criterion of eight words or so here\n', 'work/ISA.md'), 'isa');
     assert.equal(recogniseFormat('---\nprd: true\n---\n## Test Strategy\n', 'ISA.md'), 'prd', 'prd: true wins');
+  });
+
+  it('reads lines built to make a regex backtrack (60,000 blanks, parentheses, dashes) in one pass', () => {
+    const blanks = ' '.repeat(60_000);
+    const text = [
+      '---',
+      `progress: 0/1${blanks}x`,
+      '---',
+      `## Claims${'('.repeat(60_000)}`,
+      `## Claims (${blanks}x`,
+      '- [ ] C1: The exporter writes a header row in every file it makes.',
+      '## Test Strategy',
+      `|--${blanks}x`,
+      `| C1 | bash | header row | exit 0 | \`true\` |${blanks}`,
+      '',
+    ].join('\n');
+    const doc = parseIsa(text);
+    assert.equal(joinLines(doc.source), text);
+    assert.deepEqual(doc.probes.map((p) => p.isc.slice(0, 2)), ['--', 'C1'], 'the dashes row is not a separator (it ends in x), so it is read as a row');
+    const written = writeIsaOutcomes(doc, [{ criterionId: 'C1', outcome: 'PASS', evidence: 'ok' }], { date: '2026-11-24' });
+    assert.ok(written.startsWith(`---\nprogress: 1/1${blanks}x\n`));
   });
 });

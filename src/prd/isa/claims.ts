@@ -23,12 +23,21 @@ const KINDS: Record<string, IsaSectionKind> = {
 
 /** `## Claims`, `## Test Strategy (harness)`, `## anti-claims:` … by name, in any case. */
 export function isaSectionKind(heading: string): IsaSectionKind {
-  const key = heading
-    .replace(/\s*\([^)]*\)\s*$/, '')
-    .replace(/[\s:]+$/, '')
+  // Loops, not `/\s*\(.*\)\s*$/` or `/[\s:]+$/`: those retry at every position and are quadratic on a long heading of `(` or blanks.
+  let text = trimEnd(heading, (c) => /\s/.test(c));
+  const open = text.indexOf('(');
+  if (text.endsWith(')') && open >= 0) text = text.slice(0, open);
+  const key = trimEnd(text, (c) => c === ':' || /\s/.test(c))
     .replace(/\s+/g, ' ')
-    .toLowerCase();
+    .toLowerCase()
+    .trim();
   return KINDS[key] ?? 'other';
+}
+
+function trimEnd(s: string, drop: (c: string) => boolean): string {
+  let end = s.length;
+  while (end > 0 && drop(s[end - 1]!)) end--;
+  return s.slice(0, end);
 }
 
 export const CLAIM_SECTIONS: ReadonlySet<IsaSectionKind> = new Set(['claims', 'anti-claims', 'bridge', 'features']);

@@ -56,7 +56,10 @@ export function unticked(cell: string): string {
   return m ? m[2]!.trim() : cell.trim();
 }
 
-const SEPARATOR_ROW = /^\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$/;
+/** `|---|:--:|`: every cell dashes with optional colons (cell by cell: one regex over the row backtracks on long runs of blanks). */
+function isSeparatorRow(line: string): boolean {
+  return tableCells(line).every((c) => /^:?-{2,}:?$/.test(c));
+}
 
 export function readStrategy(lines: readonly SourceLine[], structural: readonly boolean[], section: IsaSection | undefined, diagnostics: PrdDiagnostic[]): IsaProbe[] {
   if (!section) return [];
@@ -76,7 +79,7 @@ export function readStrategy(lines: readonly SourceLine[], structural: readonly 
       columns = undefined; // a table ends at the first line that is not a row
       continue;
     }
-    if (SEPARATOR_ROW.test(text.trim())) continue;
+    if (isSeparatorRow(text)) continue;
     const cells = tableCells(text);
     const first = cells[0]!.toLowerCase();
     if (!columns && HEADER_NAMES[first] === 'isc') {

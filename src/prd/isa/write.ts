@@ -1,5 +1,5 @@
 import type { CriterionResult } from '../../core/model';
-import { dominantEol, joinLines, type SourceLine } from '../lines';
+import { dominantEol, joinLines, trimBlanksEnd, type SourceLine } from '../lines';
 import { isaProgress } from './lint';
 import type { IsaDocument } from './model';
 import { parseIsa } from './parse';
@@ -11,7 +11,18 @@ export interface IsaWriteOptions {
   by?: string;
 }
 
-const PROGRESS = /^(progress[ \t]*:[ \t]*)(["']?)([^"'#]*?)\2([ \t]*(?:#.*)?)$/;
+const PROGRESS_KEY = /^progress[ \t]*:[ \t]*/;
+
+/** `progress: 3/8   # note` with a new count: quotes, spacing and the comment kept (no regex over the value: blanks would make it quadratic). */
+function withProgress(text: string, progress: string): string {
+  const key = PROGRESS_KEY.exec(text)![0];
+  const rest = text.slice(key.length);
+  const hash = rest.search(/[ \t]#/);
+  const value = hash >= 0 ? rest.slice(0, hash) : rest;
+  const bare = trimBlanksEnd(value);
+  const quote = /^["']/.exec(bare)?.[0] ?? '';
+  return `${key}${quote}${progress}${quote}${value.slice(bare.length)}${hash >= 0 ? rest.slice(hash) : ''}`;
+}
 
 /**
  * Writes verification outcomes into an ISA the way the format keeps them: each verified
@@ -43,8 +54,7 @@ export function writeIsaOutcomes(isa: IsaDocument | string, results: readonly Pi
     const k = lines.slice(fm.open + 1, fm.close).findIndex((l) => /^progress[ \t]*:/.test(l.text));
     if (k >= 0) {
       const line = lines[fm.open + 1 + k]!;
-      const m = PROGRESS.exec(line.text);
-      line.text = m ? `${m[1]}${m[2]}${progress}${m[2]}${m[4]}` : `progress: ${progress}`;
+      line.text = withProgress(line.text, progress);
     } else additions.push({ at: fm.close, texts: [`progress: ${progress}`] });
   }
   const stub = (r: (typeof known)[number]) => `${r.outcome} — ${firstLine(r.evidence)} (${options.by ?? 'Ideal State'}, ${options.date})`;
