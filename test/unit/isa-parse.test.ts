@@ -121,10 +121,11 @@ describe('ISA: parse', () => {
     const blanks = ' '.repeat(60_000);
     const text = [
       '---',
-      `progress: 0/1${blanks}x`,
+      `progress: 0/1${blanks}# a note`,
       '---',
       `## Claims${'('.repeat(60_000)}`,
       `## Claims (${blanks}x`,
+      `## Claims (${blanks})`,
       '- [ ] C1: The exporter writes a header row in every file it makes.',
       '## Test Strategy',
       `|--${blanks}x`,
@@ -133,8 +134,9 @@ describe('ISA: parse', () => {
     ].join('\n');
     const doc = parseIsa(text);
     assert.equal(joinLines(doc.source), text);
+    assert.deepEqual(doc.sections.map((x) => x.kind), ['other', 'other', 'claims', 'test-strategy']);
     assert.deepEqual(doc.probes.map((p) => p.isc.slice(0, 2)), ['--', 'C1'], 'the dashes row is not a separator (it ends in x), so it is read as a row');
     const written = writeIsaOutcomes(doc, [{ criterionId: 'C1', outcome: 'PASS', evidence: 'ok' }], { date: '2026-11-24' });
-    assert.ok(written.startsWith(`---\nprogress: 1/1${blanks}x\n`));
+    assert.ok(written.startsWith(`---\nprogress: 1/1${blanks}# a note\n`), 'the count changes, the blanks and the comment stay');
   });
 });
