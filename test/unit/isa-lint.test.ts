@@ -36,6 +36,13 @@ describe('ISA: lint', () => {
     assert.ok(isaFixtureNames().includes('lint-cases.md'));
   });
 
+  it('refuses a row with more cells than columns: a pipe that was not escaped cut its command', () => {
+    const text = ['## Claims', '- [ ] C1: The status JSON lists every service with its health.', '- [ ] A2: Anti: the status JSON never lists a service twice.', '', '## Test Strategy', '| isc | type | check | threshold | tool |', '| C1 | bash | services listed | exit 0 | curl -s localhost/status | jq -e .services |', '| A2 | bash | no duplicates | exit 0 | `test -z "$(jq -r .services[].name s.json \\| sort \\| uniq -d)"` |', ''].join('\n');
+    const { document, diagnostics } = checkIsa(text);
+    assert.deepEqual(diagnostics.filter((d) => d.severity === 'error').map((d) => [d.line, d.rule]), [[7, 'probe-cells']]);
+    assert.equal(document.probes[1]!.tool, 'test -z "$(jq -r .services[].name s.json | sort | uniq -d)"');
+  });
+
   it('refuses a checkbox without an id, a duplicate id, and unreadable YAML, at their lines', () => {
     const text = ['## Claims', '- [ ] just a wish', '- [ ] C1: The export has a header row in every file.', '- [ ] C1: Anti: the export never contains a password hash.', '', '## Test Strategy', '```yaml', '- isc: C1', '  type: [bash', '```', ''].join('\n');
     assert.deepEqual(

@@ -86,7 +86,12 @@ export function readStrategy(lines: readonly SourceLine[], structural: readonly 
       columns = cells.map((c) => HEADER_NAMES[c.toLowerCase().replace(/`/g, '')] ?? 'other');
       continue;
     }
-    probes.push(rowProbe(cells, columns ?? [...POSITIONAL], i));
+    const named = columns ?? [...POSITIONAL];
+    if (cells.length > named.length) {
+      // A `|` in a command that was not written `\|` splits the command: running what is left could pass for the wrong reason.
+      diagnostics.push(diagnostic('error', 'probe-cells', rangeOn(i, 0, text.length), `this row has ${cells.length} cells where the Test Strategy has ${named.length} columns; write a pipe inside a cell as \\| (e.g. \`cli \\| jq .\`)`));
+    }
+    probes.push(rowProbe(cells, named, i));
   }
   return probes;
 }
