@@ -37,7 +37,8 @@ Options:
   --workspace DIR    the workspace folder (default: the current directory)
   --json             one JSON object: { passed, results: [{ id, outcome, evidence, durationMs, … }], counts }
   --effort LEVEL     parallelism from this effort level (default: the PRD's effort_level, else STANDARD)
-  --write            write outcomes back into the PRD (checkboxes and a LOG entry; no other line changes)
+  --write            write outcomes back: a PRD's checkboxes and a LOG entry, an ISA's checkboxes,
+                     progress and Verification lines; no other line changes
   --store FILE       the store to record the verification report in (default: the workspace's store)
   --no-store         record nothing
   --timeout SECONDS  per criterion, unless its method sets one (default 300)
