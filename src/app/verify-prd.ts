@@ -1,19 +1,18 @@
 import type { AnyCriterion, CriterionResult, EffortLevel, EffortTable } from '../core/model';
-import { checkPrd, diagnostic, rangeOn, toCoreCriterion, type PrdDiagnostic, type PrdDocument } from '../prd';
+import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd';
 import type { Store } from '../store/store';
 import { verifyCriteria } from '../verify/engine';
 import { recordVerification } from '../verify/store-verification';
 import type { Coverage, VerifyHost, VerifySetResult } from '../verify/types';
 import { CRITERION_TIMEOUT_MS } from './defaults';
 import { prdEffort } from './effort';
+import { loadVerifySource, type VerifySource } from './verify-source';
 
-/** A PRD ready to verify: its document, the criteria to verify, its level. */
-export interface PreparedPrd {
-  readonly ok: true;
-  readonly document: PrdDocument;
+/** A PRD (or PAI ISA) ready to verify: its source, the criteria to verify, its level. */
+export interface PreparedPrd extends Omit<VerifySource, 'criteria'> {
   readonly criteria: readonly AnyCriterion[];
   readonly level: EffortLevel;
-  /** The criteria version the outcomes belong to: the PRD's `criteria_version`, else 1. */
+  /** The criteria version the outcomes belong to: the file's `criteria_version`, else 1. */
   readonly criteriaVersion: number;
   /** Said once, not an error: e.g. an effort name this workspace does not know. */
   readonly warnings: readonly string[];
@@ -27,28 +26,27 @@ export interface RefusedPrd {
 }
 
 /**
- * The one reading of a PRD for verification (command line, Verify Criteria, the Testing
- * view, the done gate): parse and lint it (an error refuses it, with its line), convert its
- * criteria (all, or the ids in `only`), and pick its level.
+ * The one reading of a requirements file for verification (command line, Verify Criteria,
+ * the Testing view, the done gate, the MCP server): a PRD (the seed's format, PAI v2) or a
+ * PAI ISA, parsed and linted (an error refuses it, with its line), its criteria converted
+ * (all, or the ids in `only`), its level picked.
  */
 export function preparePrd(text: string, options: { name: string; effortTable: EffortTable; only?: readonly string[]; effort?: EffortLevel; now?: Date }): PreparedPrd | RefusedPrd {
-  const { document, diagnostics } = checkPrd(text);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) return { ok: false, problems: errors, summary: `${options.name} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} before verifying` };
-  const at = (options.now ?? new Date()).toISOString();
+  const source = loadVerifySource(text, options.name, options.now ?? new Date());
+  if (!source.ok) return source;
   const wanted = options.only ? new Set(options.only) : undefined;
-  const criteria: AnyCriterion[] = [];
-  for (const c of document.criteria.filter((c) => !wanted || wanted.has(c.id))) {
-    const core = toCoreCriterion(c, at);
-    if (!core.ok) return { ok: false, problems: [diagnostic('error', 'invalid-criterion', rangeOn(c.line, 0), core.message)], summary: `${options.name} has a criterion that cannot be verified` };
-    criteria.push(core.criterion);
-  }
+  const criteria = source.criteria.filter((c) => !wanted || wanted.has(c.id));
   if (criteria.length === 0) {
-    const message = wanted ? `no criteria with the ids ${[...wanted].join(', ')}` : 'no criteria to verify; add "- [ ] ISC-1: …" lines under "## Ideal State Criteria"';
-    return { ok: false, problems: [diagnostic('error', 'no-criteria', rangeOn(0, 0), message)], summary: `${options.name} has no criteria${wanted ? ' with those ids' : ''} to verify` };
+    return { ok: false, problems: [diagnostic('error', 'no-criteria', rangeOn(0, 0), `no criteria with the ids ${[...(wanted ?? [])].join(', ')}`)], summary: `${options.name} has no criteria with those ids to verify` };
   }
-  const effort = options.effort ? { level: options.effort } : prdEffort(document.meta.effort, options.effortTable);
-  return { ok: true, document, criteria, level: effort.level, criteriaVersion: document.meta.criteriaVersion ?? 1, warnings: 'warning' in effort && effort.warning ? [`effort_level ${effort.warning}`] : [] };
+  const effort = options.effort ? { level: options.effort } : prdEffort(source.document.meta.effort, options.effortTable);
+  return {
+    ...source,
+    criteria,
+    level: effort.level,
+    criteriaVersion: source.document.meta.criteriaVersion ?? 1,
+    warnings: 'warning' in effort && effort.warning ? [`effort_level ${effort.warning}`] : [],
+  };
 }
 
 export interface PrdVerifyRun {

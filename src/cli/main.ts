@@ -26,9 +26,10 @@ Commands:
   store info     where the workspace's store is and what it holds
   effort         the effort table in force (shipped, plus the workspace override)
   isc list       the ISC definitions by artifact type
-  prd check FILE a PRD's problems and ISC rule findings (exit 1 on errors, 2 if unreadable)
-  verify FILE    verify a PRD's criteria (exit 0 all CRITICAL pass, 1 not, 2 bad input;
-                 see ideal-state verify --help)
+  prd check FILE a PRD's (or PAI ISA's) problems and ISC rule findings (exit 1 on errors,
+                 2 if unreadable)
+  verify FILE    verify a PRD's criteria or an ISA's claims (exit 0 all CRITICAL pass, 1 not,
+                 2 bad input; --report junit|sarif|markdown for CI; see ideal-state verify --help)
   gate           a stop hook for an agent host: verify the PRD, keep the agent working while a
                  CRITICAL criterion fails (see ideal-state gate --help; gate install <host>)
   mcp            an MCP server over stdio: criteria, verify and propose_criteria tools

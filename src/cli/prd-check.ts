@@ -1,5 +1,5 @@
 import * as fs from 'node:fs/promises';
-import { criterionData, formatDiagnostic, checkPrd, diagnostic, rangeOn, type PrdDiagnostic } from '../prd';
+import { criterionData, formatDiagnostic, checkIsa, checkPrd, diagnostic, rangeOn, recogniseFormat, type PrdDiagnostic } from '../prd';
 import { isInputLimit, PRD_LIMITS, sizeText } from '../prd/limits';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
@@ -20,6 +20,7 @@ export async function prdCheck(file: string | undefined, json: boolean, io: Outp
     io.err(`ideal-state: cannot read ${file}: ${read.reason}`);
     return 2;
   }
+  if (read.ok && recogniseFormat(read.text, file) === 'isa') return isaCheck(file, read.text, json, io);
   const { document, diagnostics } = read.ok ? checkPrd(read.text) : { document: undefined, diagnostics: [read.diagnostic!] };
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (json) {
@@ -36,6 +37,29 @@ export async function prdCheck(file: string | undefined, json: boolean, io: Outp
     for (const d of diagnostics) io.out(formatDiagnostic(file, d));
     const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
     io.out(`${file}: ${document?.criteria.length ?? 0} criteria, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
+  }
+  if (diagnostics.some(isInputLimit)) return 2;
+  return errors > 0 ? 1 : 0;
+}
+
+/** The same for a PAI ISA: its diagnostics, and its claims with the probe that proves each. */
+function isaCheck(file: string, text: string, json: boolean, io: Output): number {
+  const { document, diagnostics } = checkIsa(text);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const claims = document.claims.filter((c) => !c.tombstone);
+  if (json) {
+    const probe = (id: string) => document.probes.find((p) => p.isc === id);
+    io.out(
+      JSON.stringify({
+        format: 'isa',
+        diagnostics: diagnostics.map(({ line, column, severity, message, rule }) => ({ line, column, severity, message, rule })),
+        criteria: claims.map((c) => ({ id: c.id, text: c.text, checked: c.checked, anti: c.anti, priority: 'CRITICAL', probe: probe(c.id) ?? null, line: c.line + 1 })),
+      }),
+    );
+  } else {
+    for (const d of diagnostics) io.out(formatDiagnostic(file, d));
+    const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+    io.out(`${file}: ISA, ${claims.length} claims, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`);
   }
   if (diagnostics.some(isInputLimit)) return 2;
   return errors > 0 ? 1 : 0;

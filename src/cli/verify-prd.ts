@@ -7,7 +7,7 @@ import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } fr
 import { loadEffortTable } from '../core/effort-table';
 import type { AnyCriterion, EffortLevel } from '../core/model';
 import { SETTINGS } from '../core/settings';
-import { writeOutcomes, type PrdDiagnostic, type PrdDocument } from '../prd';
+import type { PrdDiagnostic, PrdDocument } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
 import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
@@ -52,7 +52,10 @@ export type VerifyPrdOutcome =
       document: PrdDocument;
       text: string;
       criteria: readonly AnyCriterion[];
+      /** The engine's results under the file's own ids (an ISA's C1, ISC-2.1; a PRD's are the same). */
       set: VerifySetResult;
+      /** The file as read: its format, how its criteria are named and located (for reports). */
+      prd: PreparedPrd;
       effort: EffortLevel;
       parallelism: number;
       written: boolean;
@@ -136,13 +139,15 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
     throw error;
   }
+  // What is shown, written back and reported names criteria as the file does; the store keeps the engine's ids.
+  const shown = prd.shown(set);
 
   let written = false;
   if (request.write) {
     const current = await fs.readFile(file, 'utf8').catch(() => undefined);
     if (current !== text) request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
     else {
-      await writeAtomically(file, writeOutcomes(document, set.results, { date: now.toISOString().slice(0, 10), by: request.write.by(set) }));
+      await writeAtomically(file, prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: request.write.by(shown) }));
       written = true;
     }
   }
@@ -166,7 +171,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
       request.warn(`warning: verification report not stored in ${storeFile}: ${(error as Error).message}`);
     }
   }
-  return { kind: 'verified', document, text, criteria, set, effort, parallelism, written, ...(stored ? { stored } : {}), storeWarnings };
+  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(stored ? { stored } : {}), storeWarnings };
 }
 
 /**

@@ -1,8 +1,10 @@
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDiagnostic, type PrdDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { formatJson, formatTable } from './verify-output';
+import { parseReports, REPORT_USAGE, writeReports } from './report';
 import { verifyPrdFile } from './verify-prd';
 
 export interface VerifyIo {
@@ -14,22 +16,24 @@ export interface VerifyIo {
   signal?: AbortSignal;
 }
 
-export const VERIFY_USAGE = `Usage: ideal-state verify <PRD.md> [options]
+export const VERIFY_USAGE = `Usage: ideal-state verify <PRD.md | ISA.md> [options]
 
-Verifies every criterion of a PRD in the workspace and exits 0 when every CRITICAL
-criterion passes, 1 when one does not, 2 on bad input.
+Verifies every criterion of a PRD (or every claim of a PAI ISA) in the workspace and
+exits 0 when every CRITICAL criterion passes, 1 when one does not, 2 on bad input.
 
 Options:
   --workspace DIR    the workspace folder (default: the current directory)
   --json             one JSON object: { passed, results: [{ id, outcome, evidence, durationMs, … }], counts }
   --effort LEVEL     parallelism from this effort level (default: the PRD's effort_level, else STANDARD)
-  --write            write outcomes back into the PRD (checkboxes and a LOG entry; no other line changes)
+  --write            write outcomes back: a PRD's checkboxes and a LOG entry, an ISA's checkboxes,
+                     progress and Verification lines; no other line changes
   --store FILE       the store to record the verification report in (default: the workspace's store)
   --no-store         record nothing
   --timeout SECONDS  per criterion, unless its method sets one (default 300)
   --yes              run every command of the PRD without asking (on a terminal or in CI)
   --no-commands      run no command, task or test (those criteria are UNKNOWN)
   --rg PATH          the ripgrep binary for Grep (default: rg on PATH, else a built-in search)
+${REPORT_USAGE}
 
 The PRD's commands (CLI, Test, Task, a Static command) run in the workspace with secrets
 removed from their environment. On a terminal they are listed and need a "y" once. Without
@@ -58,6 +62,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
         yes: { type: 'boolean', default: false },
         'no-commands': { type: 'boolean', default: false },
         rg: { type: 'string' },
+        report: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -77,6 +82,11 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
   const timeoutSeconds = values.timeout === undefined ? 300 : Number(values.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
     io.err(`ideal-state verify: --timeout takes a number of seconds above 0, not "${values.timeout}"`);
+    return 2;
+  }
+  const reports = parseReports(values.report ?? []);
+  if (!reports.ok || (values.json && reports.requests.some((r) => !r.file))) {
+    io.err(`ideal-state verify: ${reports.ok ? '--json and a --report without a file both want standard output; give the report a file (--report sarif=FILE)' : reports.message}`);
     return 2;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
@@ -103,13 +113,26 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     io.err(`ideal-state verify: ${result.message}`);
     return 130;
   }
-  const { set, effort, parallelism, written, stored, storeWarnings } = result;
+  const { set, prd, effort, parallelism, written, stored, storeWarnings } = result;
 
-  // The table says it on stdout; next to JSON (often sent to a file in CI) the log says it.
+  // The table says it on stdout; next to JSON or a report (often sent to a file in CI) the log says it.
   const skipped = set.commands?.refused ?? [];
-  if (values.json && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
-  io.out(values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) }));
+  const prdRelative = path.relative(workspace, path.resolve(file));
+  const reportFile = (!prdRelative.startsWith('..') && !path.isAbsolute(prdRelative) ? prdRelative : path.resolve(file)).split(path.sep).join('/');
+  const reportOut = await writeReports(reports.requests, { file: reportFile, set, info: (id) => prd.info(id), at: new Date(), ...(await toolVersion()) });
+  if ((values.json || reportOut !== undefined) && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
+  io.out(reportOut ?? (values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) })));
   return set.passed ? 0 : 1;
+}
+
+/** The version in the package beside the built command line (dist/../package.json), for SARIF's tool. */
+async function toolVersion(): Promise<{ version?: string }> {
+  try {
+    const { version } = JSON.parse(await fs.readFile(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof version === 'string' ? { version } : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -16,3 +16,4 @@ export * from './recognise';
 export * from './store-sync';
 export * from './text-changes';
 export * from './view';
+export * from './isa';

@@ -1,0 +1,114 @@
+import type { AnyCriterion, CriterionResult, Priority } from '../core/model';
+import { checkIsa, checkPrd, diagnostic, isaCriteria, isaResults, rangeOn, recogniseFormat, toCoreCriterion, writeIsaOutcomes, writeOutcomes, type IsaDocument, type PrdDiagnostic, type PrdDocument, type RequirementFormat } from '../prd';
+import type { VerifySetResult } from '../verify/types';
+
+/** One criterion (or ISA claim) as reports name it: its id as the file writes it, and where it is. */
+export interface CriterionInfo {
+  id: string;
+  text: string;
+  priority: Priority;
+  anti: boolean;
+  /** 1-based line in the file. */
+  line: number;
+}
+
+/**
+ * A requirements file ready to verify, whichever format it is in: the criteria for the
+ * engine, how its results read under the file's own ids, how outcomes are written back.
+ */
+export interface VerifySource {
+  ok: true;
+  format: RequirementFormat;
+  /** For the effort level and the store's run (an ISA lends its frontmatter and title). */
+  document: PrdDocument;
+  criteria: AnyCriterion[];
+  /** The engine's set under the file's ids (a PRD's are the same). */
+  shown(set: VerifySetResult): VerifySetResult;
+  write(results: readonly CriterionResult[], options: { date: string; by: string }): string;
+  info(id: string): CriterionInfo | undefined;
+}
+
+export type LoadedSource = VerifySource | { ok: false; problems: PrdDiagnostic[]; summary: string };
+
+export function loadVerifySource(text: string, file: string, now: Date): LoadedSource {
+  return recogniseFormat(text, file) === 'isa' ? loadIsa(text, file, now) : loadPrd(text, file, now);
+}
+
+function blocking(file: string, diagnostics: readonly PrdDiagnostic[]): LoadedSource | undefined {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return undefined;
+  return { ok: false, problems: errors, summary: `${file} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'} before verifying` };
+}
+
+function loadPrd(text: string, file: string, now: Date): LoadedSource {
+  const { document, diagnostics } = checkPrd(text);
+  const bad = blocking(file, diagnostics);
+  if (bad) return bad;
+  const criteria: AnyCriterion[] = [];
+  for (const c of document.criteria) {
+    const core = toCoreCriterion(c, now.toISOString());
+    if (!core.ok) return { ok: false, problems: [diagnostic('error', 'invalid-criterion', rangeOn(c.line, 0), core.message)], summary: `${file} has a criterion that cannot be verified` };
+    criteria.push(core.criterion);
+  }
+  if (criteria.length === 0) {
+    return { ok: false, problems: [diagnostic('error', 'no-criteria', rangeOn(0, 0), 'no criteria to verify; add "- [ ] ISC-1: …" lines under "## Ideal State Criteria"')], summary: `${file} has no criteria to verify` };
+  }
+  const byId = new Map(document.criteria.map((c) => [c.id, c]));
+  return {
+    ok: true,
+    format: 'prd',
+    document,
+    criteria,
+    shown: (set) => set,
+    write: (results, options) => writeOutcomes(document, results, options),
+    info(id) {
+      const c = byId.get(id);
+      return c && { id, text: c.text, priority: c.priority, anti: c.kind === 'anti-criterion', line: c.line + 1 };
+    },
+  };
+}
+
+function loadIsa(text: string, file: string, now: Date): LoadedSource {
+  const { document: isa, diagnostics } = checkIsa(text);
+  const bad = blocking(file, diagnostics);
+  if (bad) return bad;
+  const v = isaCriteria(isa, now.toISOString());
+  if (v.problems.length > 0) return { ok: false, problems: v.problems.map((p) => diagnostic('error', 'invalid-criterion', rangeOn(p.line, 0), p.message)), summary: `${file} has a claim that cannot be verified` };
+  if (v.criteria.length === 0 && v.containers.length === 0) {
+    return { ok: false, problems: [diagnostic('error', 'no-criteria', rangeOn(0, 0), 'no claims to verify; add "- [ ] ISC-1: …" lines under "## Claims" and a "## Test Strategy" row for each')], summary: `${file} has no claims to verify` };
+  }
+  const byId = new Map(isa.claims.map((c) => [c.id, c]));
+  return {
+    ok: true,
+    format: 'isa',
+    document: isaAsPrd(isa),
+    criteria: v.criteria,
+    shown: (set) => isaResults(isa, v, set),
+    write: (results, options) => writeIsaOutcomes(isa, results, options),
+    info(id) {
+      const c = byId.get(id);
+      return c && { id, text: c.text, priority: 'CRITICAL', anti: c.anti, line: c.line + 1 };
+    },
+  };
+}
+
+/** What the store and the effort table read of a PRD (meta and title), from an ISA; it has no PRD criteria. */
+function isaAsPrd(isa: IsaDocument): PrdDocument {
+  return {
+    source: isa.source,
+    dialect: 'pai-v2',
+    ...(isa.frontmatter ? { frontmatter: isa.frontmatter } : {}),
+    meta: isa.meta,
+    ...(isa.title ? { title: isa.title } : {}),
+    sections: [],
+    domains: [],
+    criteria: [],
+    keyFiles: [],
+    constraints: [],
+    decisions: [],
+    log: [],
+    evidence: {},
+    diagnostics: [],
+    structural: isa.structural,
+  };
+}

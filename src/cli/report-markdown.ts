@@ -1,0 +1,30 @@
+import { firstLine, type ReportInput } from './report-types';
+
+const ICON = { PASS: '✅', FAIL: '❌', PARTIAL: '🟠', UNKNOWN: '❔' } as const;
+
+/** A job summary (GitHub's $GITHUB_STEP_SUMMARY, or any Markdown view): the verdict, the counts, one table row per criterion. */
+export function markdownReport(input: ReportInput): string {
+  const { set } = input;
+  const out = [
+    `### ${set.passed ? '✅ Ideal State: every CRITICAL criterion passes' : '❌ Ideal State: not done'} — \`${cell(input.file)}\``,
+    '',
+    set.summary,
+    '',
+    '| Criterion | Outcome | Priority | Evidence |',
+    '| --- | --- | --- | --- |',
+  ];
+  for (const r of set.results) {
+    const c = input.info(r.criterionId);
+    const name = c ? `**${cell(r.criterionId)}** ${cell(c.text)}` : `**${cell(r.criterionId)}**`;
+    const evidence = cell(firstLine(r.evidence)) + (r.outcome !== 'PASS' && r.repairTarget ? `<br>needs: ${cell(r.repairTarget)}` : '');
+    out.push(`| ${name} | ${ICON[r.outcome]} ${r.outcome} | ${c?.priority ?? ''} | ${evidence} |`);
+  }
+  const skipped = set.commands?.refused ?? [];
+  if (skipped.length > 0) out.push('', `Skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):`, ...skipped.map((s) => `- \`${cell(s.command)}\`: ${cell(s.reason)}`));
+  return `${out.join('\n')}\n`;
+}
+
+/** Text inside a table cell: a pipe would end the cell, a line break the row, and HTML is shown as text. */
+function cell(s: string): string {
+  return s.replace(/\r\n|\n|\r/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, "'");
+}
