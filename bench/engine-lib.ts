@@ -1,8 +1,8 @@
 // What bench/engine.mjs needs from the sources, bundled once per bench run.
-export { AlgorithmEngine } from '../src/core/algorithm/engine';
-export { StoreRunStorage } from '../src/store/run-storage';
+export { AlgorithmEngine } from '../src/algorithm/engine';
+export { StoreRunStorage } from '../src/algorithm/store-run-storage';
 export { Store } from '../src/store/store';
-export { shippedEffortTable, loadEffortTable } from '../src/core/effort-table';
+export { shippedEffortTable, loadEffortTable } from '../src/model/effort-table';
 export { LlmConfig } from '../src/llm/config';
 export { ScriptedModel, Script } from '../src/llm/providers/scripted';
 export { ModelRouter } from '../src/llm/router';

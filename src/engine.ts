@@ -2,11 +2,11 @@
  * The pure layers the editor needs at run time, bundled as `dist/engine.js` and loaded
  * on first use, so activating the extension does not pay for zod, yaml and sql.js.
  */
-export { formatProblem } from './core/data-file';
-export { loadDefinitions } from './core/definitions';
-export { templateCriteria } from './core/isc-registry';
-export { EFFORT_LEVELS } from './core/model/effort';
-export { createRun } from './core/runs';
+export { formatProblem } from './model/data-file';
+export { loadDefinitions } from './model/definitions';
+export { templateCriteria } from './model/isc-registry';
+export { EFFORT_LEVELS } from './model/effort';
+export { createRun } from './model/runs';
 export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
 export {
@@ -36,13 +36,13 @@ export { keyNotKept, keyProviders, mintKeyUrl, sealRefusal, storeApiKey } from '
 // Check Model (issue 14 item 7): one tiny call of each shape on the models of every role.
 export { checkModels } from './llm/check-model';
 export { formatCheckReport, summarizeCheck } from './llm/check-model-text';
-export { AlgorithmEngine } from './core/algorithm/engine';
-export { CancelledError } from './core/errors';
-export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './core/algorithm/phase-graph';
-export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './core/algorithm/capabilities';
-export { classifyEffort } from './core/algorithm/effort-classifier';
-export { criteriaFromPrd } from './core/algorithm/prd-sync';
-export { StoreRunStorage } from './store/run-storage';
+export { AlgorithmEngine } from './algorithm/engine';
+export { CancelledError } from './model/errors';
+export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './algorithm/phase-graph';
+export { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from './algorithm/capabilities';
+export { classifyEffort } from './algorithm/effort-classifier';
+export { criteriaFromPrd } from './algorithm/prd-sync';
+export { StoreRunStorage } from './algorithm/store-run-storage';
 export { SpecialistAgent } from './agent/specialist-agent';
 export { ApprovalPolicy } from './agent/approvals';
 export { checkpointedPrd, storageCheckpointer, undoHolds, undoPlan, undoRunChanges } from './agent/checkpoint';
@@ -57,14 +57,14 @@ export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-p
 export { VerifierJudge } from './app/judge';
 export { RunSessions } from './app/run-sessions';
 export { NodeWorkspace } from './agent/node-workspace';
-export { verifyCriteria } from './verify/engine';
+export { verifyCriteria } from './verify/verify-criteria';
 export { StalenessTracker } from './verify/staleness';
 export { recordVerification } from './verify/store-verification';
 export { staleAfterChange } from './verify/staleness';
 export { buildVerificationReport } from './verify/report';
 export { commandsOf } from './verify/commands';
 export { bundledRipgrep } from './verify/ripgrep-path';
-export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './core/algorithm/roles';
+export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './algorithm/roles';
 // The editor's agent workspace (src/vscode/run): path confinement, search and commands of the verification engine.
 export { confinePath, PathEscapeError } from './agent/workspace';
 export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
@@ -73,7 +73,8 @@ export { searchWorkspace } from './verify/search';
 export { searchForAgent } from './agent/workspace-search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
-export { LearningService, describeProvenance, formatFigures, runLearning } from './core/learning';
+export { LearningService, describeProvenance, formatFigures } from './learning';
+export { runLearning } from './algorithm/run-learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { recordRunVerification } from './verify/run-verification';
 export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';

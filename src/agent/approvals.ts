@@ -1,4 +1,4 @@
-import { WaitingTime } from '../core/algorithm/budget-tracker';
+import { WaitingTime } from '../algorithm/budget-tracker';
 import { allowList } from '../verify/allowed-commands';
 
 /** Approve once, deny once, or approve every request of this kind for the rest of the run. */

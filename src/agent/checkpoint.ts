@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import type { FileCheckpoint, PrdFile, RunStorage } from '../core/algorithm/ports';
+import type { FileCheckpoint, PrdFile, RunStorage } from '../algorithm/ports';
 
 /** Keeps a file's content before a run first changes it, durably, before the change. */
 export interface Checkpointer {

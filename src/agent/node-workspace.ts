@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { CancelledError } from '../core/errors';
+import { CancelledError } from '../model/errors';
 import { confinePath as confineOnDisk } from '../verify/confine';
 import { runCommand } from '../verify/run-command';
 import { isGitPath } from './control-files';

@@ -1,8 +1,8 @@
-import type { AgentToolName } from '../core/algorithm/capabilities';
-import { CandidateReport } from '../core/algorithm/outputs';
-import type { PacketAssignment, PacketWork, PacketWorker } from '../core/algorithm/ports';
-import { specialistMessages } from '../core/algorithm/prompts';
-import type { RoleFile } from '../core/algorithm/roles';
+import type { AgentToolName } from '../algorithm/capabilities';
+import { CandidateReport } from '../algorithm/outputs';
+import type { PacketAssignment, PacketWork, PacketWorker } from '../algorithm/ports';
+import { specialistMessages } from '../algorithm/prompts';
+import type { RoleFile } from '../algorithm/roles';
 import type { ModelRouter } from '../llm/router';
 import type { ChatMessage } from '../llm/types';
 import { usageToRunEvent } from '../llm/usage';

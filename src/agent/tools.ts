@@ -1,7 +1,7 @@
 import { lineDiff } from './line-diff';
 import { z } from 'zod';
-import type { AgentToolName } from '../core/algorithm/capabilities';
-import type { FileEdit } from '../core/model';
+import type { AgentToolName } from '../algorithm/capabilities';
+import type { FileEdit } from '../model';
 import { parseToolArguments } from '../llm/json-schema';
 import type { ToolCall, ToolDefinition } from '../llm/types';
 import type { ApprovalPolicy } from './approvals';

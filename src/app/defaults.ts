@@ -1,4 +1,4 @@
-import { SETTINGS } from '../core/settings';
+import { SETTINGS } from '../model/settings';
 
 /**
  * The product's defaults that more than one host uses, in one place: the command line, the

@@ -1,5 +1,5 @@
-import { resolveEffortLevel } from '../core/effort-table';
-import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../core/model';
+import { resolveEffortLevel } from '../model/effort-table';
+import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model';
 
 /** What a person may name at a prompt or on the command line besides a level: let the classifier choose. */
 export const AUTO = 'AUTO';

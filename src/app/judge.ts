@@ -1,9 +1,9 @@
-import { Verdict } from '../core/algorithm/outputs';
-import type { EventDraft } from '../core/algorithm/context';
-import { verifierMessages } from '../core/algorithm/prompts';
-import type { RoleFile } from '../core/algorithm/roles';
-import type { AuditorView } from '../core/algorithm/views';
-import type { EffortLevel, Outcome } from '../core/model';
+import { Verdict } from '../algorithm/outputs';
+import type { EventDraft } from '../algorithm/context';
+import { verifierMessages } from '../algorithm/prompts';
+import type { RoleFile } from '../algorithm/roles';
+import type { AuditorView } from '../algorithm/views';
+import type { EffortLevel, Outcome } from '../model';
 import type { ModelRouter } from '../llm/router';
 import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import type { CriterionJudge } from '../verify/types';

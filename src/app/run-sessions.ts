@@ -1,5 +1,5 @@
-import type { Restatement } from '../core/algorithm/restatements';
-import type { RunEvent, RunState } from '../core/model';
+import type { Restatement } from '../algorithm/restatements';
+import type { RunEvent, RunState } from '../model';
 import { parsePrd, syncPrdToStore, type PrdStoreSync, type PrdStoreSyncInput } from '../prd';
 import { editCriterionText, type TableEdit } from '../store/run-edits';
 import type { Store } from '../store/store';

@@ -1,7 +1,7 @@
-import type { AnyCriterion, CriterionResult, EffortLevel, EffortTable } from '../core/model';
+import type { AnyCriterion, CriterionResult, EffortLevel, EffortTable } from '../model';
 import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd';
 import type { Store } from '../store/store';
-import { verifyCriteria } from '../verify/engine';
+import { verifyCriteria } from '../verify/verify-criteria';
 import { recordVerification } from '../verify/store-verification';
 import type { Coverage, VerifyHost, VerifySetResult } from '../verify/types';
 import { CRITERION_TIMEOUT_MS } from './defaults';

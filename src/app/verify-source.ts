@@ -1,5 +1,6 @@
-import type { AnyCriterion, CriterionResult, Priority } from '../core/model';
-import { checkIsa, checkPrd, diagnostic, isaCriteria, isaResults, rangeOn, recogniseFormat, toCoreCriterion, writeIsaOutcomes, writeOutcomes, type IsaDocument, type PrdDiagnostic, type PrdDocument, type RequirementFormat } from '../prd';
+import type { AnyCriterion, CriterionResult, Priority } from '../model';
+import { checkIsa, checkPrd, diagnostic, rangeOn, recogniseFormat, toCoreCriterion, writeIsaOutcomes, writeOutcomes, type IsaDocument, type PrdDiagnostic, type PrdDocument, type RequirementFormat } from '../prd';
+import { isaCriteria, isaResults } from './isa-verification';
 import type { VerifySetResult } from '../verify/types';
 
 /** One criterion (or ISA claim) as reports name it: its id as the file writes it, and where it is. */

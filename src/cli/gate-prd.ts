@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { SETTINGS } from '../core/settings';
+import { SETTINGS } from '../model/settings';
 import { parseJsonc } from '../verify/jsonc';
 
 /**

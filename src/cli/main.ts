@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatProblem } from '../core/data-file';
-import { loadDefinitions } from '../core/definitions';
-import { EFFORT_LEVELS } from '../core/model';
-import { SETTINGS } from '../core/settings';
+import { formatProblem } from '../model/data-file';
+import { loadDefinitions } from '../model/definitions';
+import { EFFORT_LEVELS } from '../model';
+import { SETTINGS } from '../model/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { MODELS_USAGE, modelsCommand } from './models';
 import { prdCheck } from './prd-check';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { formatFigures, LearningService } from '../core/learning';
+import { formatFigures, LearningService } from '../learning';
 import { Store } from '../store/store';
 import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage } from './store-warnings';
 

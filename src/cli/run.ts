@@ -6,18 +6,18 @@ import { denyAll, type ApprovalAnswer, type Approver } from '../agent/approvals'
 import { exportRunBundle } from '../agent/bundle';
 import { undoRunChanges } from '../agent/checkpoint';
 import { NodeWorkspace } from '../agent/node-workspace';
-import { StoreRunStorage } from '../store/run-storage';
+import { StoreRunStorage } from '../algorithm/store-run-storage';
 import { nodeAlgorithm } from '../app/node-run';
 import { productVersion } from './ratings';
-import { classifyEffort } from '../core/algorithm/effort-classifier';
-import type { RunResult } from '../core/algorithm/engine';
-import { criteriaFromPrd } from '../core/algorithm/prd-sync';
-import { formatProblem } from '../core/data-file';
-import { loadDefinitions } from '../core/definitions';
-import { resolveEffortLevel } from '../core/effort-table';
-import { MemoryLogger } from '../core/log';
-import type { EffortLevel, EffortTable, RunState } from '../core/model';
-import { SETTINGS } from '../core/settings';
+import { classifyEffort } from '../algorithm/effort-classifier';
+import type { RunResult } from '../algorithm/engine';
+import { criteriaFromPrd } from '../algorithm/prd-sync';
+import { formatProblem } from '../model/data-file';
+import { loadDefinitions } from '../model/definitions';
+import { resolveEffortLevel } from '../model/effort-table';
+import { MemoryLogger } from '../model/log';
+import type { EffortLevel, EffortTable, RunState } from '../model';
+import { SETTINGS } from '../model/settings';
 import { BudgetLedger } from '../llm/budgets';
 import { describeLesson } from '../llm/adapt';
 import { LlmConfig, parseLlmConfig } from '../llm/config';
@@ -124,7 +124,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     let level: EffortLevel;
     let text = request;
-    let prd: { path: string; criteria: import('../core/model').AnyCriterion[]; maxIterations?: number } | undefined;
+    let prd: { path: string; criteria: import('../model').AnyCriterion[]; maxIterations?: number } | undefined;
     const existing = v.resume ? store.runs.get(v.resume) : undefined;
     if (v.resume) {
       if (!existing) {

@@ -1,12 +1,12 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { formatProblem } from '../core/data-file';
-import { isCancellation } from '../core/errors';
+import { formatProblem } from '../model/data-file';
+import { isCancellation } from '../model/errors';
 import { AUTO, resolveEffort } from '../app/effort';
 import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } from '../app/verify-prd';
-import { loadEffortTable } from '../core/effort-table';
-import type { AnyCriterion, EffortLevel } from '../core/model';
-import { SETTINGS } from '../core/settings';
+import { loadEffortTable } from '../model/effort-table';
+import type { AnyCriterion, EffortLevel } from '../model';
+import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic, PrdDocument } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
 import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';

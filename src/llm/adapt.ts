@@ -1,6 +1,6 @@
-import { isCancellation } from '../core/errors';
-import type { Logger } from '../core/log';
-import type { RunEvent } from '../core/model';
+import { isCancellation } from '../model/errors';
+import type { Logger } from '../model/log';
+import type { RunEvent } from '../model';
 import { applyLessons, LESSON_PARAMS, type LessonParam, type ModelCapabilities, type ModelLesson } from './catalogue';
 import { LlmProviderError, redact } from './errors';
 import { chatWithPromptTools } from './prompt-tools';

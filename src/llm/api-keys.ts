@@ -1,4 +1,4 @@
-import { describeError } from '../core/errors';
+import { describeError } from '../model/errors';
 import { DEFAULT_KEY_ENV } from './config';
 
 /**

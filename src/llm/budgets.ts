@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { parseYamlDataFile } from '../core/data-file';
-import type { Logger } from '../core/log';
-import { EFFORT_LEVELS, type EffortLevel } from '../core/model';
+import { parseYamlDataFile } from '../model/data-file';
+import type { Logger } from '../model/log';
+import { EFFORT_LEVELS, type EffortLevel } from '../model';
 import shippedBudgets from './data/budgets.yaml';
 import { BudgetExceededError, BUDGET_SCOPES, type BudgetScope, type BudgetUnit } from './errors';
 import type { Catalogue } from './catalogue';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseYamlDataFile } from '../core/data-file';
+import { parseYamlDataFile } from '../model/data-file';
 import shippedModels from './data/models.yaml';
 import { ModelRetiredError } from './errors';
 import type { ProviderKind } from './types';

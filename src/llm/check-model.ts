@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { isCancellation } from '../core/errors';
-import type { Logger } from '../core/log';
-import type { EffortLevel } from '../core/model';
+import { isCancellation } from '../model/errors';
+import type { Logger } from '../model/log';
+import type { EffortLevel } from '../model';
 import { extendCatalogue, findModel, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { adviceFor, catalogueStatusOf, configuredStatusOf, errorCode, unavailableFailure, type CatalogueStatus, type CheckFailure } from './check-model-advice';
 import { routeFor, type ProviderConfig } from './config';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseYamlDataFile, type DataFileResult } from '../core/data-file';
-import { EFFORT_LEVELS, type EffortLevel } from '../core/model';
+import { parseYamlDataFile, type DataFileResult } from '../model/data-file';
+import { EFFORT_LEVELS, type EffortLevel } from '../model';
 import { BudgetOverride } from './budgets';
 import { CatalogueEntry } from './catalogue';
 import { ModelPriceSchema } from './prices';

@@ -1,11 +1,11 @@
-import { CancelledError } from '../core/errors';
+import { CancelledError } from '../model/errors';
 /**
  * Errors from language model calls. Cancellation is the product's one CancelledError
- * (src/core/errors.ts, via `callCancelled`) and never a failure.
+ * (src/model/errors.ts, via `callCancelled`) and never a failure.
  * Messages never carry an API key or the user's content.
  */
 export abstract class LlmError extends Error {
-  /** What callers test (src/core/errors.ts); the class name is only for people reading a stack. */
+  /** What callers test (src/model/errors.ts); the class name is only for people reading a stack. */
   abstract readonly code: string;
   override name = 'LlmError';
 }

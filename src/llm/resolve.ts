@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import type { Logger } from '../core/log';
+import type { Logger } from '../model/log';
 import { adaptive } from './adapt';
 import { assertNotRetired, extendCatalogue, profileFor, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { LlmConfigError, ModelRetiredError, ScriptError } from './errors';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { isBudgetExceeded, isCancellation } from '../core/errors';
-import type { Logger } from '../core/log';
-import type { EffortLevel, Phase, RunEvent } from '../core/model';
+import { isBudgetExceeded, isCancellation } from '../model/errors';
+import type { Logger } from '../model/log';
+import type { EffortLevel, Phase, RunEvent } from '../model';
 import type { BudgetLedger } from './budgets';
 import { policyFor, routeFor, type RoleRoute } from './config';
 import { LlmConfigError, LlmError, redact, StructuredOutputError } from './errors';

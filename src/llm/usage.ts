@@ -1,4 +1,4 @@
-import type { Phase, RunEvent } from '../core/model';
+import type { Phase, RunEvent } from '../model';
 import type { Catalogue } from './catalogue';
 import { costOf } from './prices';
 import type { LanguageModel, ModelRole, TokenUsage } from './types';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AnyCriterion, Outcome } from '../core/model';
+import type { AnyCriterion, Outcome } from '../model';
 import { formatVerifySpec, type PrdDocument } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
 

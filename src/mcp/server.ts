@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { listPrds } from '../cli/gate-prd';
-import { Priority } from '../core/model';
+import { Priority } from '../model';
 import { criteriaTool, proposeTool, verifyTool, type ToolContext } from './tools';
 import { ToolRefusal } from './workspace';
 

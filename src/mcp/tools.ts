@@ -1,6 +1,6 @@
 import { readPrdFile } from '../cli/prd-check';
 import { verifyPrdFile, writeAtomically } from '../cli/verify-prd';
-import type { Priority } from '../core/model';
+import type { Priority } from '../model';
 import { applyEdits, checkPrd, formatDiagnostic, parseVerifySpec, type PrdEdit } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { criteriaRows, type CriterionRow } from './criteria';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { TextFiles } from '../core/definitions';
+import type { TextFiles } from '../model/definitions';
 
 /** TextFiles on the local disk, for the command line and unit tests. */
 export const nodeTextFiles: TextFiles = {

@@ -1,8 +1,8 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { formatProblem, parseYamlDataFile } from '../core/data-file';
-import { NO_TRUST, TrustRecords } from '../core/trust';
+import { formatProblem, parseYamlDataFile } from '../model/data-file';
+import { NO_TRUST, TrustRecords } from '../app/trust';
 import { cliDataFolder } from '../store/store';
 
 /**

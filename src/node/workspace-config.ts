@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { ignoredNotice, needsTrust, NO_TRUST, trustStateOf, type TrustRecords } from '../core/trust';
+import { ignoredNotice, needsTrust, NO_TRUST, trustStateOf, type TrustRecords } from '../app/trust';
 import { contentHash, readTrustRecords } from './trust-store';
 
 /**

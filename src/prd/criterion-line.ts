@@ -1,4 +1,4 @@
-import type { CriterionSource, Priority, VerificationMethod } from '../core/model';
+import type { CriterionSource, Priority, VerificationMethod } from '../model';
 import { formatVerifySpec } from './verify-spec';
 
 /**

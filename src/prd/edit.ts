@@ -1,5 +1,5 @@
 import { isScalar, stringify } from 'yaml';
-import type { CriterionSource, Priority, VerificationMethod } from '../core/model';
+import type { CriterionSource, Priority, VerificationMethod } from '../model';
 import { renderCriterionLine, renderSegments, renderTags, renderVerify, type CriterionSegments } from './criterion-line';
 import { findPair } from './frontmatter';
 import { nextFreeId } from './ids';

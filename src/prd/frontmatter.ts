@@ -1,6 +1,6 @@
 import { isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { parseYamlBounded } from '../core/yaml-bounded';
+import { parseYamlBounded } from '../model/yaml-bounded';
 import { diagnostic, rangeOn, type PrdDiagnostic } from './diagnostics';
 import { PRD_LIMITS, sizeText } from './limits';
 import type { SourceLine } from './lines';

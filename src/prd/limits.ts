@@ -1,5 +1,5 @@
-import type { YamlLimits } from '../core/yaml-bounded';
-export { sizeText } from '../core/yaml-bounded';
+import type { YamlLimits } from '../model/yaml-bounded';
+export { sizeText } from '../model/yaml-bounded';
 import type { PrdDiagnostic } from './diagnostics';
 
 /**

@@ -1,5 +1,5 @@
-import { resolveEffortLevel, shippedEffortTable } from '../core/effort-table';
-import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../core/model';
+import { resolveEffortLevel, shippedEffortTable } from '../model/effort-table';
+import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model';
 import { segmentSpan } from './criterion-line';
 import { diagnostic, rangeOn, type PrdDiagnostic, type Range } from './diagnostics';
 import { keyRange } from './frontmatter';

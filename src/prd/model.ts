@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CriterionSource, Priority, VerificationMethod } from '../core/model';
+import { CriterionSource, Priority, VerificationMethod } from '../model';
 import type { CriterionSegments, ParsedTags } from './criterion-line';
 import type { PrdDiagnostic } from './diagnostics';
 import type { Frontmatter } from './frontmatter';

@@ -1,4 +1,4 @@
-import type { EffortLevel, IscDefinition, TemplateAntiCriterion, TemplateCriterion } from '../core/model';
+import type { EffortLevel, IscDefinition, TemplateAntiCriterion, TemplateCriterion } from '../model';
 import { renderCriterionLine } from './criterion-line';
 
 export interface NewPrdInput {

@@ -1,7 +1,7 @@
-import { resolveEffortLevel } from '../core/effort-table';
-import { newId } from '../core/ids';
-import { type AnyCriterion, Decision, type EffortTable, DEFAULT_EFFORT_LEVEL, RUN_ID, type Run } from '../core/model';
-import { createRun } from '../core/runs';
+import { resolveEffortLevel } from '../model/effort-table';
+import { newId } from '../model/ids';
+import { type AnyCriterion, Decision, type EffortTable, DEFAULT_EFFORT_LEVEL, RUN_ID, type Run } from '../model';
+import { createRun } from '../model/runs';
 import { crc32 } from '../store/crc32';
 import type { Repositories, Store } from '../store/store';
 import { criterionData, type PrdCriterionData, type PrdDocument } from './model';

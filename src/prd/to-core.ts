@@ -1,4 +1,4 @@
-import { AnyCriterion } from '../core/model';
+import { AnyCriterion } from '../model';
 import type { PrdCriterionData } from './model';
 
 /**

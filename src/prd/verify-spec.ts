@@ -1,4 +1,4 @@
-import type { VerificationMethod } from '../core/model';
+import type { VerificationMethod } from '../model';
 
 /**
  * The `Verify: Type: argument` part of a criterion line, both ways. Types are read in any

@@ -1,4 +1,4 @@
-import type { Outcome, Priority, CriterionSource } from '../core/model';
+import type { Outcome, Priority, CriterionSource } from '../model';
 import type { PrdDocument } from './model';
 import { isPrdDocument } from './recognise';
 import { formatVerifySpec } from './verify-spec';

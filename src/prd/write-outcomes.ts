@@ -1,4 +1,4 @@
-import type { Outcome } from '../core/model';
+import type { Outcome } from '../model';
 import { applyEdits, type PrdEdit } from './edit';
 import type { PrdDocument } from './model';
 import { parsePrd } from './parse';

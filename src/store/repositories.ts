@@ -12,7 +12,7 @@ import {
   RunEvent,
   VerificationReport,
   type RunState,
-} from '../core/model';
+} from '../model';
 import { z } from 'zod';
 import { JsonTable, type RowReader, type StatementSink } from './json-table';
 

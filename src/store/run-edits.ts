@@ -1,5 +1,5 @@
-import { newId } from '../core/ids';
-import { AnyCriterion, Decision } from '../core/model';
+import { newId } from '../model/ids';
+import { AnyCriterion, Decision } from '../model';
 import type { Store } from './store';
 
 export const EDITED_IN_THE_ISC_TABLE = 'edited in the ISC table';

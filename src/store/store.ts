@@ -17,7 +17,7 @@ import {
   RunRepository,
   runEventTable,
 } from './repositories';
-import { checkpointTable, runStepTable } from './run-storage';
+import { checkpointTable, runStepTable } from './run-tables';
 import { StaleMarkRepository } from './stale-marks';
 
 export const DATABASE_FILE_NAME = 'ideal-state.sqlite';

@@ -1,4 +1,4 @@
-import { methodCommand, type AnyCriterion } from '../core/model';
+import { methodCommand, type AnyCriterion } from '../model';
 import { parseStaticCheck } from './verifiers/static';
 import type { VerifyHost } from './types';
 

@@ -1,5 +1,5 @@
-import { resolveEffortLevel } from '../core/effort-table';
-import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../core/model';
+import { resolveEffortLevel } from '../model/effort-table';
+import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model';
 import type { PrdDocument } from '../prd/model';
 
 /** The PRD's effort level (its `effort_level`, aliases allowed), else STANDARD. */

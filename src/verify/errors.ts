@@ -1,4 +1,4 @@
-import { CancelledError } from '../core/errors';
+import { CancelledError } from '../model/errors';
 
 /**
  * Verification was cancelled (AbortSignal): running processes were killed and the criteria

@@ -1,5 +1,5 @@
-import { newId } from '../core/ids';
-import { VerificationReport } from '../core/model';
+import { newId } from '../model/ids';
+import { VerificationReport } from '../model';
 import type { VerifySetResult } from './types';
 
 export interface ReportInput {

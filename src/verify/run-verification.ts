@@ -1,4 +1,4 @@
-import type { AnyCriterion } from '../core/model';
+import type { AnyCriterion } from '../model';
 import type { Store } from '../store/store';
 import { buildVerificationReport } from './report';
 import type { VerifySetResult } from './types';

@@ -1,4 +1,4 @@
-import type { CriterionResult } from '../core/model';
+import type { CriterionResult } from '../model';
 import { compileGlob, type GlobRule } from './glob';
 import type { Coverage } from './verdict';
 

@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
-import { newId } from '../core/ids';
-import { RUN_ID, Run, type AnyCriterion, type EffortLevel, type EffortTable } from '../core/model';
+import { newId } from '../model/ids';
+import { RUN_ID, Run, type AnyCriterion, type EffortLevel, type EffortTable } from '../model';
 import type { PrdDocument } from '../prd/model';
 import type { Store } from '../store/store';
 import { buildVerificationReport } from './report';

@@ -1,4 +1,4 @@
-import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../core/model';
+import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../model';
 import type { Coverage } from './verdict';
 
 /**

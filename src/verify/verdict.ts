@@ -1,4 +1,4 @@
-import type { AnyCriterion, FailureLabel, Outcome, VerificationMethod } from '../core/model';
+import type { AnyCriterion, FailureLabel, Outcome, VerificationMethod } from '../model';
 import type { VerifyHost } from './types';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseYamlDataFile, type DataFileProblem } from '../core/data-file';
+import { parseYamlDataFile, type DataFileProblem } from '../model/data-file';
 import { allowList, type AllowList } from './allowed-commands';
 
 /**

@@ -1,10 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DataFileProblem } from '../core/data-file';
-import type { Definitions } from '../core/definitions';
+import type { DataFileProblem } from '../model/data-file';
+import type { Definitions } from '../model/definitions';
 import { engine } from './engine';
-import type { Logger } from '../core/log';
-import type { Settings } from '../core/settings';
+import type { Logger } from '../model/log';
+import type { Settings } from '../model/settings';
 import { workspaceTextFiles } from './workspace-files';
 
 /**

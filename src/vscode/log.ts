@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/log';
+import type { Logger } from '../model/log';
 
 /** The one "Ideal State" log channel, handed to the core as a Logger with named children. */
 export class ChannelLogger implements Logger {

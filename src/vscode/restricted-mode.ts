@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/log';
+import type { Logger } from '../model/log';
 
 /** In an untrusted workspace, says so in the status bar and explains what is off. */
 export function registerRestrictedModeIndicator(log: Logger): vscode.Disposable {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SETTINGS, type SettingName, type SettingValue, type Settings } from '../core/settings';
+import { SETTINGS, type SettingName, type SettingValue, type Settings } from '../model/settings';
 
 /** Settings read from the editor's configuration, with the defaults of `core/settings`. */
 export class EditorSettings implements Settings {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/log';
-import type { Settings } from '../core/settings';
+import type { Logger } from '../model/log';
+import type { Settings } from '../model/settings';
 import type { Store } from '../store/store';
 import { engine } from './engine';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { TextFiles } from '../core/definitions';
+import type { TextFiles } from '../model/definitions';
 
 /** TextFiles through `vscode.workspace.fs`, so remote and virtual file systems work too. */
 export const workspaceTextFiles: TextFiles = {

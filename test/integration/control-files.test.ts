@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PendingApproval } from '../../src/agent/pending-approvals';
-import type { RunResult } from '../../src/core/algorithm/engine';
+import type { RunResult } from '../../src/algorithm/engine';
 import { activateIdealState, type IdealStateApi } from './ideal-state';
 
 // A scripted agent (labelled as one) that tries what an attacker's model would: write .git/config

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { RunResult } from '../../src/core/algorithm/engine';
+import type { RunResult } from '../../src/algorithm/engine';
 import { activateIdealState, handoffFile } from './ideal-state';
 import { OBSERVE, onceRun, PLAN, THINK, BUILD, useScript } from './scripted-runs';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { RunResult } from '../../src/core/algorithm/engine';
-import type { AnyCriterion } from '../../src/core/model';
+import type { RunResult } from '../../src/algorithm/engine';
+import type { AnyCriterion } from '../../src/model';
 import { activateIdealState, extensionEngine, type IdealStateApi } from './ideal-state';
 import { BUILD, dropScripts, EXECUTE, GREET_CRITERIA, inWorkspace, OBSERVE, onceRun, PLAN, testPrd, THINK, useScript, waits } from './scripted-runs';
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../src/agent/approvals';
-import type { RunResult } from '../../src/core/algorithm/engine';
+import type { RunResult } from '../../src/algorithm/engine';
 import type { RunChange } from '../../src/vscode/run/run-service';
 import { activateIdealState, extensionEngine } from './ideal-state';
 

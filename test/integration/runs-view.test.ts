@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunResult } from '../../src/core/algorithm/engine';
+import type { RunResult } from '../../src/algorithm/engine';
 import type { RequestResult } from '../../webviews/isc-table/protocol';
 import type { DeleteRunResult } from '../../src/vscode/runs/run-commands';
 import type { RunsNode } from '../../src/vscode/runs/runs-tree';

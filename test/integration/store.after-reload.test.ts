@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import type { Run } from '../../src/core/model';
+import type { Run } from '../../src/model';
 import { activateIdealState, handoffFile } from './ideal-state';
 
 // Runs in the second launch on the same user-data folder and workspace: a window reload.

@@ -1,5 +1,5 @@
 // A stored run for the ISC table suites, written through the store API (not a suite).
-import type { AnyCriterion, Run } from '../../src/core/model';
+import type { AnyCriterion, Run } from '../../src/model';
 import type { Store } from '../../src/store/store';
 
 export const HOSTILE_TEXT = '<img src=x onerror=alert(1)>';

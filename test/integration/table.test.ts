@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AnyCriterion } from '../../src/core/model';
+import type { AnyCriterion } from '../../src/model';
 import { activateIdealState, type IdealStateApi } from './ideal-state';
 import { HOSTILE_TEXT, storeTableRun } from './table-seed';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { CriterionResult } from '../../src/core/model';
+import type { CriterionResult } from '../../src/model';
 import { activateIdealState, waitForLogLine, type IdealStateApi } from './ideal-state';
 
 const until = async <T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> => {

@@ -8,8 +8,8 @@ import { landingPath } from '../../src/agent/landing-path';
 import { NodeWorkspace } from '../../src/agent/node-workspace';
 import { AgentToolbox } from '../../src/agent/tools';
 import { PathEscapeError } from '../../src/agent/workspace';
-import { AGENT_TOOLS } from '../../src/core/algorithm/capabilities';
-import type { FileCheckpoint } from '../../src/core/algorithm/ports';
+import { AGENT_TOOLS } from '../../src/algorithm/capabilities';
+import type { FileCheckpoint } from '../../src/algorithm/ports';
 import { harness, managerSteps, markerCriteria, tempDir, type Step } from './algorithm-helpers';
 
 const signal = new AbortController().signal;

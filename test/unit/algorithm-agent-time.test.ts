@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import { ApprovalPolicy, denyAll } from '../../src/agent/approvals';
 import { NodeWorkspace } from '../../src/agent/node-workspace';
 import { SpecialistAgent } from '../../src/agent/specialist-agent';
-import { shippedCapabilities } from '../../src/core/algorithm/capabilities';
-import type { PacketAssignment } from '../../src/core/algorithm/ports';
-import { shippedRoles } from '../../src/core/algorithm/roles';
+import { shippedCapabilities } from '../../src/algorithm/capabilities';
+import type { PacketAssignment } from '../../src/algorithm/ports';
+import { shippedRoles } from '../../src/algorithm/roles';
 import { scriptedRouter, tempDir } from './algorithm-helpers';
 
 describe('algorithm: a specialist past EXECUTE\'s share of the budget', () => {

@@ -6,8 +6,8 @@ import { undoPlan, undoRunChanges } from '../../src/agent/checkpoint';
 import { NodeWorkspace } from '../../src/agent/node-workspace';
 import { AgentToolbox } from '../../src/agent/tools';
 import { confinePath } from '../../src/agent/workspace';
-import type { FileCheckpoint } from '../../src/core/algorithm/ports';
-import { AGENT_TOOLS } from '../../src/core/algorithm/capabilities';
+import type { FileCheckpoint } from '../../src/algorithm/ports';
+import { AGENT_TOOLS } from '../../src/algorithm/capabilities';
 import { harness, managerSteps, markerCriteria, tempDir, type Step } from './algorithm-helpers';
 
 const signal = new AbortController().signal;

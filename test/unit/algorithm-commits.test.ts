@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AlgorithmEngine } from '../../src/core/algorithm/engine';
-import type { CriteriaVerifier, PacketAssignment, PacketWork, PacketWorker, RunStorage, StepCommit } from '../../src/core/algorithm/ports';
-import type { RunEvent } from '../../src/core/model';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import { StoreRunStorage } from '../../src/store/run-storage';
+import { AlgorithmEngine } from '../../src/algorithm/engine';
+import type { CriteriaVerifier, PacketAssignment, PacketWork, PacketWorker, RunStorage, StepCommit } from '../../src/algorithm/ports';
+import type { RunEvent } from '../../src/model';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import { StoreRunStorage } from '../../src/algorithm/store-run-storage';
 import { Store } from '../../src/store/store';
 import { markerCriteria, scriptedRouter, tempDir, type Step } from './algorithm-helpers';
 

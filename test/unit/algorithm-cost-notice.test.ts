@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { AlgorithmEngine } from '../../src/core/algorithm/engine';
-import type { CriteriaVerifier, PacketWorker, RunStorage, StepCommit } from '../../src/core/algorithm/ports';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import type { RunEvent } from '../../src/core/model';
+import { AlgorithmEngine } from '../../src/algorithm/engine';
+import type { CriteriaVerifier, PacketWorker, RunStorage, StepCommit } from '../../src/algorithm/ports';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import type { RunEvent } from '../../src/model';
 import { LlmConfig } from '../../src/llm/config';
 import { LlmProviderError } from '../../src/llm/errors';
 import { ScriptedModel } from '../../src/llm/providers/scripted';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { checkGate } from '../../src/core/algorithm/gates';
-import { emptyMemo, type AlgorithmState } from '../../src/core/algorithm/state';
-import { shippedEffortTable } from '../../src/core/effort-table';
+import { checkGate } from '../../src/algorithm/gates';
+import { emptyMemo, type AlgorithmState } from '../../src/model/algorithm-state';
+import { shippedEffortTable } from '../../src/model/effort-table';
 import { aCriterion, aRun } from './builders';
 import { harness, managerSteps, markerCriteria, markerFile, specialistSteps, type Step } from './algorithm-helpers';
 

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { classifyEffort } from '../../src/core/algorithm/effort-classifier';
-import { decayedSteps, decideAfterVerify } from '../../src/core/algorithm/iteration';
-import { shippedPhaseGraph } from '../../src/core/algorithm/phase-graph';
-import { emptyMemo } from '../../src/core/algorithm/state';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import type { FailureLabel, VerificationReport } from '../../src/core/model';
+import { classifyEffort } from '../../src/algorithm/effort-classifier';
+import { decayedSteps, decideAfterVerify } from '../../src/algorithm/iteration';
+import { shippedPhaseGraph } from '../../src/algorithm/phase-graph';
+import { emptyMemo } from '../../src/model/algorithm-state';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import type { FailureLabel, VerificationReport } from '../../src/model';
 import { BudgetLedger } from '../../src/llm/budgets';
 import { aCriterion } from './builders';
 import { stringify } from 'yaml';

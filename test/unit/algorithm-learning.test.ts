@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { RunLearning } from '../../src/core/algorithm/ports';
-import { runLearning } from '../../src/core/learning/run-learning';
-import { LearningService } from '../../src/core/learning/service';
-import type { AnyCriterion } from '../../src/core/model';
+import type { RunLearning } from '../../src/algorithm/ports';
+import { runLearning } from '../../src/algorithm/run-learning';
+import { LearningService } from '../../src/learning/service';
+import type { AnyCriterion } from '../../src/model';
 import { parsePrd } from '../../src/prd/parse';
 import { harness, managerSteps, markerCriteria, markerFile, specialistSteps, type Harness, type Step } from './algorithm-helpers';
 import { openTempStore } from './learning-helpers';

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { AlgorithmEngine } from '../../src/core/algorithm/engine';
-import type { CriteriaVerifier, CriteriaVerifyOptions, PacketAssignment, PacketWork, PacketWorker } from '../../src/core/algorithm/ports';
-import { loadEffortTable } from '../../src/core/effort-table';
-import type { Phase, RunEvent } from '../../src/core/model';
-import { shippedPhaseGraph, type PhaseGraph } from '../../src/core/algorithm/phase-graph';
-import { StoreRunStorage } from '../../src/store/run-storage';
+import { AlgorithmEngine } from '../../src/algorithm/engine';
+import type { CriteriaVerifier, CriteriaVerifyOptions, PacketAssignment, PacketWork, PacketWorker } from '../../src/algorithm/ports';
+import { loadEffortTable } from '../../src/model/effort-table';
+import type { Phase, RunEvent } from '../../src/model';
+import { shippedPhaseGraph, type PhaseGraph } from '../../src/algorithm/phase-graph';
+import { StoreRunStorage } from '../../src/algorithm/store-run-storage';
 import { Store } from '../../src/store/store';
 import { markerCriteria, scriptedRouter, tempDir, type Step } from './algorithm-helpers';
 

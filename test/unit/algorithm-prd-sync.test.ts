@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { syncPrdText } from '../../src/core/algorithm/prd-sync';
-import { emptyMemo, type AlgorithmState } from '../../src/core/algorithm/state';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import type { AnyCriterion } from '../../src/core/model';
+import { syncPrdText } from '../../src/algorithm/prd-sync';
+import { emptyMemo, type AlgorithmState } from '../../src/model/algorithm-state';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import type { AnyCriterion } from '../../src/model';
 import { applyEdits } from '../../src/prd/edit';
 import { parsePrd } from '../../src/prd/parse';
 import { aCriterion, aRun } from './builders';

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Approver } from '../../src/agent/approvals';
 import { verifyCommand } from '../../src/cli/verify';
-import { criteriaFromPrd } from '../../src/core/algorithm/prd-sync';
-import { shippedEffortTable } from '../../src/core/effort-table';
+import { criteriaFromPrd } from '../../src/algorithm/prd-sync';
+import { shippedEffortTable } from '../../src/model/effort-table';
 import { parsePrd, toCoreCriterion } from '../../src/prd';
 import { harness, managerSteps, specialistSteps, tempDir, type Step } from './algorithm-helpers';
 

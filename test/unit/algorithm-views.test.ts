@@ -1,13 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { loadPhaseGraph } from '../../src/core/algorithm/phase-graph';
-import { loadCapabilities } from '../../src/core/algorithm/capabilities';
-import { verifierMessages } from '../../src/core/algorithm/prompts';
-import { loadRoles, shippedRoles } from '../../src/core/algorithm/roles';
+import { loadPhaseGraph } from '../../src/algorithm/phase-graph';
+import { loadCapabilities } from '../../src/algorithm/capabilities';
+import { verifierMessages } from '../../src/algorithm/prompts';
+import { loadRoles, shippedRoles } from '../../src/algorithm/roles';
 import { aCriterion } from './builders';
 import * as path from 'node:path';
 import { denyAll } from '../../src/agent/approvals';
 import { nodeAlgorithm } from '../../src/app/node-run';
-import { shippedEffortTable } from '../../src/core/effort-table';
+import { shippedEffortTable } from '../../src/model/effort-table';
 import { LlmConfig } from '../../src/llm/config';
 import { Script, ScriptedModel } from '../../src/llm/providers/scripted';
 import { ModelRouter } from '../../src/llm/router';

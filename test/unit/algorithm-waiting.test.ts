@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ApprovalPolicy, type Approver } from '../../src/agent/approvals';
-import { BudgetTracker, WaitingTime } from '../../src/core/algorithm/budget-tracker';
-import { NodeDeadline } from '../../src/core/algorithm/node-budget';
+import { BudgetTracker, WaitingTime } from '../../src/algorithm/budget-tracker';
+import { NodeDeadline } from '../../src/algorithm/node-budget';
 import { describeProgress, describeWait } from '../../src/vscode/run/progress-text';
 import { harness, levelMin, managerSteps, markerCriteria, markerFile, specialistSteps } from './algorithm-helpers';
 

@@ -1,6 +1,6 @@
-import type { AnyCriterion, Run } from '../../src/core/model';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import { createRun } from '../../src/core/runs';
+import type { AnyCriterion, Run } from '../../src/model';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import { createRun } from '../../src/model/runs';
 
 /** Typed builders for test data: valid by default, overridable field by field. */
 export function aRun(overrides: Partial<Run> = {}): Run {

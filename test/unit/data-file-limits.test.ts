@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { formatProblem, parseYamlDataFile } from '../../src/core/data-file';
-import { loadEffortTable } from '../../src/core/effort-table';
-import { DATA_FILE_YAML_LIMITS } from '../../src/core/yaml-bounded';
+import { formatProblem, parseYamlDataFile } from '../../src/model/data-file';
+import { loadEffortTable } from '../../src/model/effort-table';
+import { DATA_FILE_YAML_LIMITS } from '../../src/model/yaml-bounded';
 
 // Issue 15: every YAML data file (models, capabilities, roles, effort levels, trust records,
 // verify commands, scripts) can come from a cloned repository. An alias bomb crashed the

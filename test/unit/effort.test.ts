@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { loadEffortTable, resolveEffortLevel, shippedEffortTable } from '../../src/core/effort-table';
-import { EFFORT_LEVELS } from '../../src/core/model';
+import { loadEffortTable, resolveEffortLevel, shippedEffortTable } from '../../src/model/effort-table';
+import { EFFORT_LEVELS } from '../../src/model';
 
 describe('effort table', () => {
   it('ships the DESIGN §3 numbers for every level', () => {

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PathEscapeError } from '../../src/agent/workspace';
-import { NodeBudgetCutError } from '../../src/core/algorithm/node-budget';
-import { CancelledError, describeError, errorCode, isBudgetExceeded, isCancellation, isNodeBudgetCut } from '../../src/core/errors';
+import { NodeBudgetCutError } from '../../src/algorithm/node-budget';
+import { CancelledError, describeError, errorCode, isBudgetExceeded, isCancellation, isNodeBudgetCut } from '../../src/model/errors';
 import { BudgetExceededError, callCancelled, LlmConfigError, LlmProviderError, LlmTimeoutError, ScriptError, StructuredOutputError } from '../../src/llm/errors';
 import { PrdEditError } from '../../src/prd/edit';
 import { ReadOnlyStoreError, StoreDataError } from '../../src/store/errors';
@@ -23,7 +23,7 @@ async function nodeAbortError(): Promise<unknown> {
   );
 }
 
-describe('errors by code (src/core/errors.ts)', () => {
+describe('errors by code (src/model/errors.ts)', () => {
   it('recognises every cancellation, the product’s by code and the platform’s AbortError, and nothing else', async () => {
     const cancellations: unknown[] = [
       callCancelled('m'),
@@ -110,7 +110,7 @@ describe('errors by code (src/core/errors.ts)', () => {
         if (/new\.target\.name|constructor\.name/.test(line)) problems.push(`${at}: a class name read at run time`);
         if (rel === path.join('src', 'core', 'errors.ts')) return;
         if (/name\s*[!=]==?\s*'\w*(Error|Cancel\w*)'|'\w*(Error|Cancel\w*)'\s*[!=]==?\s*\w+\.name|\.name\.(endsWith|startsWith)\('\w*(Error|Cancel)|\b(error|err)\.name\b|name:\s*'AbortError'/.test(line)) {
-          problems.push(`${at}: an error recognised or described by its name (use src/core/errors.ts)`);
+          problems.push(`${at}: an error recognised or described by its name (use src/model/errors.ts)`);
         }
         if (/\be\.name\b/.test(line) && /\$\{|log|message/.test(line)) problems.push(`${at}: an error's name in a message (use describeError)`);
       });

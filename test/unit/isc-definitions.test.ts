@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { loadDefinitions } from '../../src/core/definitions';
-import { IscRegistry } from '../../src/core/isc-registry';
+import { loadDefinitions } from '../../src/model/definitions';
+import { IscRegistry } from '../../src/model/isc-registry';
 import { nodeTextFiles } from '../../src/node/node-text-files';
 
 const SHIPPED = path.resolve(__dirname, '../../../isc-definitions');

@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AnyCriterion } from '../../src/core/model';
+import type { AnyCriterion } from '../../src/model';
 import { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from '../../src/store/run-edits';
 import { Store } from '../../src/store/store';
 import { recordRunVerification } from '../../src/verify/run-verification';
-import { summarize } from '../../src/verify/engine';
+import { summarize } from '../../src/verify/verify-criteria';
 import { aCriterion, aRun } from './builders';
 
 describe('the ISC table and the store', () => {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import type { AnyCriterion, VerificationReport } from '../../src/core/model';
+import type { AnyCriterion, VerificationReport } from '../../src/model';
 import { applyDeltas, tableDeltas, tableSnapshot, type SnapshotInput } from '../../src/vscode/isc-table/snapshot';
 import type { TableRow } from '../../webviews/isc-table/protocol';
 import { ALL_ROWS, evidenceParts, formatCount, matchesFilter, naturalCompare, rowView, visibleRows } from '../../webviews/isc-table/view-model';

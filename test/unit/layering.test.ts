@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SETTINGS } from '../../src/core/settings';
+import { SETTINGS } from '../../src/model/settings';
 
 const ROOT = path.resolve(__dirname, '../../..');
 
@@ -22,12 +22,12 @@ describe('layering and manifest', () => {
     assert.deepEqual(offenders, []);
   });
 
-  it('keeps src/core free of Node built-ins so it can run anywhere', () => {
-    const offenders = sourceFiles(path.join(ROOT, 'src', 'core')).filter((f) => /from\s+['"]node:/.test(fs.readFileSync(f, 'utf8')));
+  it('keeps the model and the algorithm free of Node built-ins so they can run anywhere', () => {
+    const offenders = ['model', 'algorithm'].flatMap((d) => sourceFiles(path.join(ROOT, 'src', d))).filter((f) => /from\s+['"]node:/.test(fs.readFileSync(f, 'utf8')));
     assert.deepEqual(offenders, []);
   });
 
-  it('declares every setting of core/settings in the manifest with the same default', () => {
+  it('declares every setting of model/settings in the manifest with the same default', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const properties = manifest.contributes.configuration.properties as Record<string, { default: unknown }>;
     for (const { key, default: value } of Object.values(SETTINGS)) {
@@ -44,5 +44,40 @@ describe('layering and manifest', () => {
       assert.equal(command.category, 'Ideal State');
       assert.ok(editorSources.includes(`'${command.command}'`), `${command.command} is registered`);
     }
+  });
+});
+
+/**
+ * The layers, lowest first (issue 16): a folder may import its own layer and the ones below,
+ * never one above. model ← prd, llm, store ← verify, learning ← algorithm ← agent ← app ←
+ * cli, mcp, node, vscode. The editor's pure webview code is its own world (webviews/).
+ */
+const LAYERS: readonly (readonly string[])[] = [['model'], ['prd', 'llm', 'store'], ['verify', 'learning'], ['algorithm'], ['agent'], ['app'], ['cli', 'mcp', 'node', 'vscode']];
+
+function layerOf(file: string): number | undefined {
+  const top = path.relative(path.join(ROOT, 'src'), file).split(path.sep)[0]!;
+  const i = LAYERS.findIndex((l) => l.includes(top));
+  return i < 0 ? undefined : i;
+}
+
+describe('layers', () => {
+  it('names a layer for every folder under src', () => {
+    const folders = fs.readdirSync(path.join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    assert.deepEqual(folders.filter((f) => !LAYERS.flat().includes(f)), []);
+  });
+
+  it('imports only downward: model ← prd, llm, store ← verify, learning ← algorithm ← agent ← app ← cli, mcp, node, vscode', () => {
+    const upward: string[] = [];
+    for (const file of sourceFiles(path.join(ROOT, 'src'))) {
+      const from = layerOf(file);
+      if (from === undefined) continue;
+      for (const m of fs.readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = path.resolve(path.dirname(file), m[1]!);
+        if (!target.startsWith(path.join(ROOT, 'src') + path.sep)) continue;
+        const to = layerOf(target);
+        if (to !== undefined && to > from) upward.push(`${path.relative(ROOT, file)} → ${m[1]}`);
+      }
+    }
+    assert.deepEqual(upward, []);
   });
 });

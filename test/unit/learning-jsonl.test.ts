@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { parseRatingsJsonl, parseReflectionsJsonl, ratingId } from '../../src/core/learning/pai-jsonl';
-import { LearningService } from '../../src/core/learning/service';
+import { parseRatingsJsonl, parseReflectionsJsonl, ratingId } from '../../src/learning/pai-jsonl';
+import { LearningService } from '../../src/learning/service';
 import type { Store } from '../../src/store/store';
 import { openTempStore, storeFinishedRun } from './learning-helpers';
 

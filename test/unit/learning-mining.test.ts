@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { learnedCriteria, toCriterion } from '../../src/core/learning/memory';
-import { mineThemes } from '../../src/core/learning/mining';
-import { LearningService } from '../../src/core/learning/service';
-import type { Reflection } from '../../src/core/model';
+import { learnedCriteria, toCriterion } from '../../src/learning/memory';
+import { mineThemes } from '../../src/learning/mining';
+import { LearningService } from '../../src/learning/service';
+import type { Reflection } from '../../src/model';
 import type { Store } from '../../src/store/store';
 import { openTempStore, storeFinishedRun } from './learning-helpers';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { impliedRating, MIN_CONFIDENCE } from '../../src/core/learning/implied-rating';
-import { parseRatingText } from '../../src/core/learning/rating-text';
-import { formatFigures, RollingRatings, ratingFigures, rollingAverage, trend } from '../../src/core/learning/stats';
+import { impliedRating, MIN_CONFIDENCE } from '../../src/learning/implied-rating';
+import { parseRatingText } from '../../src/learning/rating-text';
+import { formatFigures, RollingRatings, ratingFigures, rollingAverage, trend } from '../../src/learning/stats';
 import { scripted } from './learning-helpers';
 
 describe('learning: rating text (PAI rule)', () => {

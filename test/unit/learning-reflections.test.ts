@@ -1,8 +1,8 @@
-import { CancelledError } from '../../src/core/errors';
+import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
 import { Script, ScriptedModel } from '../../src/llm/providers/scripted';
-import { learningCategory, reflectOnRun } from '../../src/core/learning/reflection';
-import { LearningService } from '../../src/core/learning/service';
+import { learningCategory, reflectOnRun } from '../../src/learning/reflection';
+import { LearningService } from '../../src/learning/service';
 import type { Store } from '../../src/store/store';
 import { openTempStore, scripted, storeFinishedRun } from './learning-helpers';
 

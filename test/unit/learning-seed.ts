@@ -1,4 +1,4 @@
-import type { AnyCriterion, EffortLevel, FailureLabel, Outcome, Run, VerificationMethod, VerificationReport } from '../../src/core/model';
+import type { AnyCriterion, EffortLevel, FailureLabel, Outcome, Run, VerificationMethod, VerificationReport } from '../../src/model';
 import { aRun } from './builders';
 
 /** The store writes a seeded run needs (the Store satisfies it, in unit and integration tests alike). */

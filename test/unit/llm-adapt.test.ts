@@ -1,11 +1,11 @@
-import { CancelledError } from '../../src/core/errors';
+import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { MemoryLogger } from '../../src/core/log';
+import { MemoryLogger } from '../../src/model/log';
 import { adaptive, describeLesson, lessonToRunEvent, refusedParam } from '../../src/llm/adapt';
 import { ModelProfile, type ModelCapabilities, type ModelLesson } from '../../src/llm/catalogue';
 import { callCancelled, LlmProviderError, LlmError } from '../../src/llm/errors';

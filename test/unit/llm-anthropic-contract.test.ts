@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { OUTPUT_SCHEMAS } from '../../src/core/algorithm/outputs';
+import { OUTPUT_SCHEMAS } from '../../src/algorithm/outputs';
 import { capabilitiesOf, extendCatalogue, findModel, ModelProfile, shippedCatalogue, todayIso, type CatalogueEntry } from '../../src/llm/catalogue';
 import { LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../../src/llm/errors';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';

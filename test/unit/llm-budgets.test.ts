@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { shippedRoles } from '../../src/core/algorithm/roles';
-import { MemoryLogger } from '../../src/core/log';
-import { EFFORT_LEVELS } from '../../src/core/model';
+import { shippedRoles } from '../../src/algorithm/roles';
+import { MemoryLogger } from '../../src/model/log';
+import { EFFORT_LEVELS } from '../../src/model';
 import { budgetFor, BudgetLedger, budgetOverrideFromSettings, estimateCall, MIN_USEFUL_OUTPUT_TOKENS, moneyCapNotices, shippedBudgetTable } from '../../src/llm/budgets';
 import { CatalogueEntry, extendCatalogue, profileFor, shippedCatalogue } from '../../src/llm/catalogue';
 import { parseLlmConfig, type LlmConfigInput } from '../../src/llm/config';

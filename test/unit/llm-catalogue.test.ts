@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseYamlDataFile } from '../../src/core/data-file';
+import { parseYamlDataFile } from '../../src/model/data-file';
 import shippedModels from '../../src/llm/data/models.yaml';
 import {
   applyLessons,

@@ -1,4 +1,4 @@
-import { CancelledError } from '../../src/core/errors';
+import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
 import { CatalogueEntry, extendCatalogue, profileFor, shippedCatalogue, type CatalogueEntryInput, type ModelProfile } from '../../src/llm/catalogue';
 import { CHECK_MAX_OUTPUT_TOKENS, CHECK_RETRY_MAX_OUTPUT_TOKENS, checkModels, type CheckReport } from '../../src/llm/check-model';

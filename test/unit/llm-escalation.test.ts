@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { MemoryLogger } from '../../src/core/log';
-import { RunEvent } from '../../src/core/model';
+import { MemoryLogger } from '../../src/model/log';
+import { RunEvent } from '../../src/model';
 import { parseLlmConfig, type LlmConfigInput } from '../../src/llm/config';
 import { LlmConfigError, LlmProviderError } from '../../src/llm/errors';
 import { ScriptedModel } from '../../src/llm/providers/scripted';

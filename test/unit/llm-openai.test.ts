@@ -1,4 +1,4 @@
-import { CancelledError } from '../../src/core/errors';
+import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { capabilitiesOf, findModel, ModelProfile, shippedCatalogue, type ModelCapabilities } from '../../src/llm/catalogue';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { RunEvent } from '../../src/core/model';
+import { RunEvent } from '../../src/model';
 import { CatalogueEntry, extendCatalogue, findModel, shippedCatalogue, type CatalogueEntryInput } from '../../src/llm/catalogue';
 import { costOf, priceOf } from '../../src/llm/prices';
 import { ScriptedModel } from '../../src/llm/providers/scripted';

@@ -1,9 +1,9 @@
-import { CancelledError } from '../../src/core/errors';
+import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
 import { shippedCatalogue } from '../../src/llm/catalogue';
 import { z } from 'zod';
-import { MemoryLogger } from '../../src/core/log';
-import { RunEvent } from '../../src/core/model';
+import { MemoryLogger } from '../../src/model/log';
+import { RunEvent } from '../../src/model';
 import { parseLlmConfig, routeFor, sharedVerifierRoutes, type LlmConfigInput } from '../../src/llm/config';
 import { LlmConfigError, LlmProviderError, StructuredOutputError } from '../../src/llm/errors';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';

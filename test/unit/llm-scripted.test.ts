@@ -1,4 +1,4 @@
-import { CancelledError } from '../../src/core/errors';
+import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

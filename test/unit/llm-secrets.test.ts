@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { MemoryLogger } from '../../src/core/log';
+import { MemoryLogger } from '../../src/model/log';
 import { BudgetLedger } from '../../src/llm/budgets';
 import type { LlmConfigInput } from '../../src/llm/config';
 import { BudgetExceededError, LlmProviderError, LlmTimeoutError, StructuredOutputError } from '../../src/llm/errors';

@@ -3,9 +3,9 @@ import { transformJSONSchema as anthropicTransform } from '@anthropic-ai/sdk/lib
 import { toStrictJsonSchema as openAiStrict } from 'openai/lib/transform';
 import { z } from 'zod';
 import { TOOL_DEFINITIONS } from '../../src/agent/tools';
-import { OUTPUT_SCHEMAS, Verdict } from '../../src/core/algorithm/outputs';
-import { impliedRating } from '../../src/core/learning/implied-rating';
-import { reflectOnRun } from '../../src/core/learning/reflection';
+import { OUTPUT_SCHEMAS, Verdict } from '../../src/algorithm/outputs';
+import { impliedRating } from '../../src/learning/implied-rating';
+import { reflectOnRun } from '../../src/learning/reflection';
 import { generateObject } from '../../src/llm/structured';
 import { parseToolArguments, toJsonSchema, toStrictJsonSchema, validateJsonText, validateValue, type JsonSchema } from '../../src/llm/json-schema';
 import type { ChatRequest, ChatResponse, LanguageModel } from '../../src/llm/types';

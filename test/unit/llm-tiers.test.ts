@@ -1,16 +1,16 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { shippedCapabilities } from '../../src/core/algorithm/capabilities';
-import { AlgorithmEngine } from '../../src/core/algorithm/engine';
-import type { CriteriaVerifier, PacketWorker } from '../../src/core/algorithm/ports';
-import { loadEffortTable } from '../../src/core/effort-table';
-import { MemoryLogger } from '../../src/core/log';
-import { EFFORT_LEVELS, type RunEvent } from '../../src/core/model';
+import { shippedCapabilities } from '../../src/algorithm/capabilities';
+import { AlgorithmEngine } from '../../src/algorithm/engine';
+import type { CriteriaVerifier, PacketWorker } from '../../src/algorithm/ports';
+import { loadEffortTable } from '../../src/model/effort-table';
+import { MemoryLogger } from '../../src/model/log';
+import { EFFORT_LEVELS, type RunEvent } from '../../src/model';
 import type { LlmConfigInput } from '../../src/llm/config';
 import { resolveModels } from '../../src/llm/resolve';
 import { ModelRouter } from '../../src/llm/router';
 import { MODEL_ROLES } from '../../src/llm/types';
-import { StoreRunStorage } from '../../src/store/run-storage';
+import { StoreRunStorage } from '../../src/algorithm/store-run-storage';
 import { Store } from '../../src/store/store';
 import { markerCriteria, tempDir } from './algorithm-helpers';
 

@@ -5,7 +5,7 @@ import { ApprovalPolicy, type ApprovalRequest, type Approver } from '../../src/a
 import { NodeWorkspace } from '../../src/agent/node-workspace';
 import { PendingApprovals, type ApprovalDecision } from '../../src/agent/pending-approvals';
 import { AgentToolbox } from '../../src/agent/tools';
-import { AGENT_TOOLS } from '../../src/core/algorithm/capabilities';
+import { AGENT_TOOLS } from '../../src/algorithm/capabilities';
 import { tempDir } from './algorithm-helpers';
 
 const edit = (file: string): ApprovalRequest => ({ kind: 'edit', title: `Edit ${file}`, detail: `--- ${file}\n+++ ${file}\n+x`, path: file, proposed: 'x\n' });

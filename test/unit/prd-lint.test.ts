@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { loadEffortTable } from '../../src/core/effort-table';
+import { loadEffortTable } from '../../src/model/effort-table';
 import { lintPrd, parsePrd, VERIFY_LINE_TO_FILL, type PrdDiagnostic } from '../../src/prd';
 import { fixture } from './prd-helpers';
 

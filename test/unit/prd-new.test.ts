@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import { IscRegistry } from '../../src/core/isc-registry';
-import { EFFORT_LEVELS } from '../../src/core/model';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import { IscRegistry } from '../../src/model/isc-registry';
+import { EFFORT_LEVELS } from '../../src/model';
 import { checkPrd, newPrdId, newPrdText, parsePrd, prdSlug } from '../../src/prd';
 
 const SHIPPED = path.resolve(__dirname, '../../../isc-definitions');

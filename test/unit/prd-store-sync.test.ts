@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { shippedEffortTable } from '../../src/core/effort-table';
+import { shippedEffortTable } from '../../src/model/effort-table';
 import { applyEdits, CREATED_FROM_THE_PRD, EDITED_IN_THE_PRD, syncPrdToStore } from '../../src/prd';
 import { Store } from '../../src/store/store';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { syncPrdText } from '../../src/core/algorithm/prd-sync';
-import { emptyMemo, type AlgorithmState } from '../../src/core/algorithm/state';
-import { shippedEffortTable } from '../../src/core/effort-table';
-import { VerificationMethod, type AnyCriterion } from '../../src/core/model';
+import { syncPrdText } from '../../src/algorithm/prd-sync';
+import { emptyMemo, type AlgorithmState } from '../../src/model/algorithm-state';
+import { shippedEffortTable } from '../../src/model/effort-table';
+import { VerificationMethod, type AnyCriterion } from '../../src/model';
 import { applyEdits, formatVerifySpec, parsePrd, parseVerifySpec } from '../../src/prd';
 import { aCriterion, aRun } from './builders';
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { nodeAlgorithm } from '../../src/app/node-run';
 import type { ApprovalRequest } from '../../src/agent/approvals';
-import { shippedEffortTable } from '../../src/core/effort-table';
+import { shippedEffortTable } from '../../src/model/effort-table';
 import { LlmConfig, parseLlmConfig } from '../../src/llm/config';
 import { resolveModels } from '../../src/llm/resolve';
 import { ModelRouter } from '../../src/llm/router';

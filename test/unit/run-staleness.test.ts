@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { loadDefinitions } from '../../src/core/definitions';
-import { templateCriteria } from '../../src/core/isc-registry';
-import { AnyCriterion, type VerificationReport } from '../../src/core/model';
+import { loadDefinitions } from '../../src/model/definitions';
+import { templateCriteria } from '../../src/model/isc-registry';
+import { AnyCriterion, type VerificationReport } from '../../src/model';
 import { nodeTextFiles } from '../../src/node/node-text-files';
 import { StalenessTracker } from '../../src/verify/staleness';
 import { coverageOf, newestVerdicts } from '../../src/vscode/verify/run-coverage';

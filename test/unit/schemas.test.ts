@@ -9,7 +9,7 @@ import {
   RunEvent,
   VerificationMethod,
   VERIFICATION_METHOD_TYPES,
-} from '../../src/core/model';
+} from '../../src/model';
 import { aCriterion, aRun } from './builders';
 
 const at = '2026-11-01T10:00:00.000Z';

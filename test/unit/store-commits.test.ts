@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { StepCommit } from '../../src/core/algorithm/ports';
-import { StoreRunStorage } from '../../src/store/run-storage';
+import type { StepCommit } from '../../src/algorithm/ports';
+import { StoreRunStorage } from '../../src/algorithm/store-run-storage';
 import { Store } from '../../src/store/store';
 import { aCriterion, aRun } from './builders';
 

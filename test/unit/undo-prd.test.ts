@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkpointedPrd, sha256, storageCheckpointer, undoHolds, undoPlan, undoRunChanges } from '../../src/agent/checkpoint';
 import { NodeWorkspace } from '../../src/agent/node-workspace';
-import { criteriaFromPrd } from '../../src/core/algorithm/prd-sync';
-import type { FileCheckpoint } from '../../src/core/algorithm/ports';
+import { criteriaFromPrd } from '../../src/algorithm/prd-sync';
+import type { FileCheckpoint } from '../../src/algorithm/ports';
 import { toCoreCriterion } from '../../src/prd/to-core';
 import { harness, managerSteps, markerCriteria, markerFile, specialistSteps } from './algorithm-helpers';
 

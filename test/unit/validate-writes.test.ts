@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { StoreDataError } from '../../src/store/errors';
 import { setValidateTrustedWrites } from '../../src/store/json-table';
-import { StoreRunStorage } from '../../src/store/run-storage';
+import { StoreRunStorage } from '../../src/algorithm/store-run-storage';
 import { Store } from '../../src/store/store';
 import { aRun } from './builders';
 

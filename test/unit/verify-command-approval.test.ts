@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { verifyCriteria } from '../../src/verify/engine';
+import { verifyCriteria } from '../../src/verify/verify-criteria';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE } from '../../src/verify/verify-commands-file';
 import { criterion, workspace } from './verify-helpers';
 

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCancellation } from '../../src/core/errors';
-import { CriterionResult, VerificationReport, type AnyCriterion } from '../../src/core/model';
-import { verifyCriteria } from '../../src/verify/engine';
-import { CancelledError } from '../../src/core/errors';
+import { isCancellation } from '../../src/model/errors';
+import { CriterionResult, VerificationReport, type AnyCriterion } from '../../src/model';
+import { verifyCriteria } from '../../src/verify/verify-criteria';
+import { CancelledError } from '../../src/model/errors';
 import { buildVerificationReport } from '../../src/verify/report';
 import type { AuditorView, CriterionJudge, DiagnosticEntry, VerifyHost } from '../../src/verify/types';
 import { alive, anti, criterion, pids, until, workspace } from './verify-helpers';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AnyCriterion, VerificationMethod } from '../../src/core/model';
+import type { AnyCriterion, VerificationMethod } from '../../src/model';
 import { bundledRipgrep, findRipgrep } from '../../src/verify/ripgrep-path';
 import type { VerifyHost } from '../../src/verify/types';
 import type { VerifierContext } from '../../src/verify/verdict';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { VerificationMethod } from '../../src/core/model';
+import type { VerificationMethod } from '../../src/model';
 import { verifyRead } from '../../src/verify/verifiers/read';
 import { anti, context, criterion, workspace } from './verify-helpers';
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { CriterionResult } from '../../src/core/model';
-import { verifyCriteria } from '../../src/verify/engine';
+import { CriterionResult } from '../../src/model';
+import { verifyCriteria } from '../../src/verify/verify-criteria';
 import { staleAfterChange, StalenessTracker } from '../../src/verify/staleness';
 import { anti, criterion, workspace } from './verify-helpers';
 

@@ -1,6 +1,6 @@
 import type { Protocol } from '../shared/protocol';
 
-/** The phases in order, for the stepper (the same list as src/core/model/run.ts). */
+/** The phases in order, for the stepper (the same list as src/model/run.ts). */
 export const TABLE_PHASES = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE', 'VERIFY', 'LEARN'] as const;
 export type TableOutcome = 'PASS' | 'FAIL' | 'PARTIAL' | 'UNKNOWN';
 export type TablePriority = 'CRITICAL' | 'IMPORTANT' | 'NICE';

@@ -1,5 +1,5 @@
 import type { PrdView, PrdViewCriterion } from '../../src/prd/view';
-import type { Priority } from '../../src/core/model/criterion';
+import type { Priority } from '../../src/model/criterion';
 import type { Protocol } from '../shared/protocol';
 
 export type { PrdView, PrdViewCriterion, Priority };

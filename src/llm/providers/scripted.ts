@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatProblem, parseYamlDataFile } from '../../core/data-file';
+import { formatProblem, parseYamlDataFile } from '../../model/data-file';
 import { callCancelled, LlmProviderError, LlmTimeoutError, ScriptError } from '../errors';
 import { validateValue } from '../json-schema';
 import type { ChatRequest, ChatResponse, LanguageModel, ModelClass, TokenUsage, ToolCall } from '../types';

@@ -1,4 +1,4 @@
-import { isCancellation } from '../../core/errors';
+import { isCancellation } from '../../model/errors';
 import { callCancelled, LlmError, LlmProviderError, LlmTimeoutError, redact, type ProviderFailure } from '../errors';
 
 /** The error classes both SDKs export under the same names (checked with instanceof: minified builds rename classes). */

@@ -2,5 +2,4 @@ export * from './model';
 export { parseIsa } from './parse';
 export { checkIsa, lintIsa, isaProgress } from './lint';
 export { planProbe, probeCommand } from './probe';
-export { isaCriteria, isaResults, type IsaVerifiable } from './core';
 export { writeIsaOutcomes, type IsaWriteOptions } from './write';

@@ -1,4 +1,4 @@
-import type { VerificationMethod } from '../../core/model';
+import type { VerificationMethod } from '../../model';
 import type { PrdDiagnostic } from '../diagnostics';
 import type { Frontmatter } from '../frontmatter';
 import type { SourceLines } from '../lines';

@@ -1,4 +1,4 @@
-import type { CriterionResult } from '../../core/model';
+import type { CriterionResult } from '../../model';
 import { dominantEol, joinLines, trimBlanksEnd, type SourceLine } from '../lines';
 import { isaProgress } from './lint';
 import type { IsaDocument } from './model';

@@ -1,5 +1,5 @@
 import { redact } from '../../llm/errors';
-import type { CriterionResult, FailureLabel, Outcome } from '../../core/model';
+import type { CriterionResult, FailureLabel, Outcome } from '../../model';
 import type { AuditorView } from '../types';
 import { fail, pass, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
 import { cancelled } from './cancelled';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RegisteredDefinition } from '../../core/isc-registry';
+import type { RegisteredDefinition } from '../../model/isc-registry';
 import type { DefinitionsHost } from '../definitions-host';
 
 interface DefinitionItem extends vscode.QuickPickItem {

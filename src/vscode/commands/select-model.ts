@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Settings } from '../../core/settings';
+import type { Settings } from '../../model/settings';
 import { openOrCreate } from '../workspace-files';
-import { SETTINGS } from '../../core/settings';
+import { SETTINGS } from '../../model/settings';
 import { engine } from '../engine';
 import type { ModelOption, ModelsHost } from '../models/models-host';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { EffortTable } from '../../core/model';
+import type { EffortTable } from '../../model';
 import { engine } from '../engine';
-import type { Settings } from '../../core/settings';
+import type { Settings } from '../../model/settings';
 import { openOrCreate } from '../workspace-files';
 import type { DefinitionsHost } from '../definitions-host';
 

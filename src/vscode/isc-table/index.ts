@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../model/log';
 import type { DefinitionsHost } from '../definitions-host';
 import type { LearningSupport } from '../learning';
 import { TableRatings } from '../learning/table-rating';

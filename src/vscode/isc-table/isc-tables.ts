@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../model/log';
 import type { IscTableState, ShownTable } from '../../../webviews/isc-table/protocol';
 import type { TableRatings } from '../learning/table-rating';
 import type { RunWatch } from '../runs/run-watch';

@@ -1,5 +1,5 @@
 // Pure: no editor imports, so the row model and the deltas are unit-tested in plain Node.
-import type { AnyCriterion, Run, RunEvent, VerificationReport, VerificationMethod } from '../../core/model';
+import type { AnyCriterion, Run, RunEvent, VerificationReport, VerificationMethod } from '../../model';
 import type { PendingApproval, TableAbilities, TableDelta, TableHeader, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { compareIds } from '../../../webviews/isc-table/view-model';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../model/log';
 import type { IscTableProtocol, RequestResult, ShownTable, TableDelta, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import type { TableRatings } from '../learning/table-rating';
 import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { CRITERION_TIMEOUT_MS } from '../../app/defaults';
-import { isCancellation } from '../../core/errors';
-import type { Logger } from '../../core/log';
-import type { CriterionResult, Run } from '../../core/model';
+import { isCancellation } from '../../model/errors';
+import type { Logger } from '../../model/log';
+import type { CriterionResult, Run } from '../../model';
 import type { EvidenceLocation, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChooseLearned, LearnedCriterion } from '../../core/learning';
+import type { ChooseLearned, LearnedCriterion } from '../../learning';
 import { engine } from '../engine';
 
 export const LEARNED_PICK_TITLE = 'Learned from past runs: keep these criteria?';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ImportResult } from '../../core/learning';
+import type { ImportResult } from '../../learning';
 import type { LearningHost } from './learning-host';
 
 /** "Rate Last Run", "Import/Export Ratings…", "Import/Export Reflections…", "Mine Reflections". */

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Reflection } from '../../core/model';
+import type { Reflection } from '../../model';
 import type { LearningHost } from './learning-host';
 
 export const REFLECTION_SCHEME = 'ideal-state-reflection';

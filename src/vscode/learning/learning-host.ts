@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { describeError } from '../../core/errors';
-import type { LearningService, RateResult } from '../../core/learning';
-import type { Logger } from '../../core/log';
-import type { Settings } from '../../core/settings';
+import { describeError } from '../../model/errors';
+import type { LearningService, RateResult } from '../../learning';
+import type { Logger } from '../../model/log';
+import type { Settings } from '../../model/settings';
 import type { LanguageModel } from '../../llm/types';
 import { engine } from '../engine';
 import type { ModelsHost } from '../models/models-host';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LearningCategory, Reflection } from '../../core/model';
+import type { LearningCategory, Reflection } from '../../model';
 import type { LearningHost } from './learning-host';
 import { reflectionUri } from './learning-documents';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { runStateIs } from '../../core/model/run-states';
-import { describeError } from '../../core/errors';
+import { runStateIs } from '../../model/run-states';
+import { describeError } from '../../model/errors';
 import type { RunChange } from '../run/run-service';
 import type { LearningHost } from './learning-host';
 

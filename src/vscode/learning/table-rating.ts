@@ -1,4 +1,4 @@
-import type { RateResult } from '../../core/learning';
+import type { RateResult } from '../../learning';
 import type { RequestResult, TableRating } from '../../../webviews/isc-table/protocol';
 import type { LearningHost } from './learning-host';
 

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { isCancellation } from '../../core/errors';
-import type { Logger } from '../../core/log';
-import type { EffortLevel } from '../../core/model';
+import { isCancellation } from '../../model/errors';
+import type { Logger } from '../../model/log';
+import type { EffortLevel } from '../../model';
 import type { CheckOptions, CheckReport } from '../../llm/check-model';
 import { engine } from '../engine';
 import { workspaceTextFiles } from '../workspace-files';

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DataFileProblem } from '../../core/data-file';
-import type { Logger } from '../../core/log';
-import type { EffortLevel } from '../../core/model';
-import type { Settings } from '../../core/settings';
+import type { DataFileProblem } from '../../model/data-file';
+import type { Logger } from '../../model/log';
+import type { EffortLevel } from '../../model';
+import type { Settings } from '../../model/settings';
 import type { KeyProvider } from '../../llm/api-keys';
 import type { BudgetLedger, BudgetLimits, Catalogue, EditorModelInfo, LanguageModel, LlmConfig, LlmConfigInput, ModelRouter, ModelSlot, ResolveOptions, RouterOptions } from '../../llm';
 import type { Store } from '../../store/store';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionsHost } from '../runs/sessions-host';
-import type { Logger } from '../../core/log';
-import type { Settings } from '../../core/settings';
+import type { Logger } from '../../model/log';
+import type { Settings } from '../../model/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import type { StoreHost } from '../store-host';
 import { registerNewPrd } from './new-prd-command';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { Definitions } from '../../core/definitions';
-import type { Logger } from '../../core/log';
-import type { EffortLevel, EffortTable, IscDefinition } from '../../core/model';
-import type { Settings } from '../../core/settings';
+import type { Definitions } from '../../model/definitions';
+import type { Logger } from '../../model/log';
+import type { EffortLevel, EffortTable, IscDefinition } from '../../model';
+import type { Settings } from '../../model/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { Outcome } from '../../core/model';
+import type { Logger } from '../../model/log';
+import type { Outcome } from '../../model';
 import type { PrdEdit, PrdView } from '../../prd';
 import type { PrdEditorEdit, PrdEditorProtocol } from '../../../webviews/prd-editor/protocol';
 import { engine } from '../engine';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { Outcome } from '../../core/model';
+import type { Logger } from '../../model/log';
+import type { Outcome } from '../../model';
 import type { PrdStoreSync } from '../../prd';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';

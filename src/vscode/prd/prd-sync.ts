@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../model/log';
 import type { EngineUpdate, MergeResult } from '../../prd';
 import { engine } from '../engine';
 import { replaceDocumentText } from './document-edits';

@@ -2,7 +2,7 @@ import { diffTotals } from '../../agent/line-diff';
 import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals';
 import type { PendingApproval, PendingApprovals } from '../../agent/pending-approvals';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../model/log';
 import { showApprovalDiff } from './approval-diff';
 import type { ProposalDocuments } from './proposal-documents';
 

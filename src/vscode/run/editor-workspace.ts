@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CommandResult, SearchHit, WorkspaceTools } from '../../agent/workspace';
-import { CancelledError } from '../../core/errors';
+import { CancelledError } from '../../model/errors';
 import { engine } from '../engine';
 
 const SKIP = new Set(['.git', 'node_modules']);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { RunResult } from '../../core/algorithm/engine';
-import type { Logger } from '../../core/log';
-import type { EffortLevel, EffortTable, IscDefinition } from '../../core/model';
+import type { RunResult } from '../../algorithm/engine';
+import type { Logger } from '../../model/log';
+import type { EffortLevel, EffortTable, IscDefinition } from '../../model';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import { withRunProgress } from './run-progress';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { RunResult } from '../../core/algorithm/engine';
-import type { Logger } from '../../core/log';
-import type { Run } from '../../core/model';
+import type { RunResult } from '../../algorithm/engine';
+import type { Logger } from '../../model/log';
+import type { Run } from '../../model';
 import { withRunProgress } from './run-progress';
 import type { RunService } from './run-service';
 

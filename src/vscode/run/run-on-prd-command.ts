@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunResult } from '../../core/algorithm/engine';
-import type { Logger } from '../../core/log';
-import type { AnyCriterion, EffortLevel } from '../../core/model';
+import type { RunResult } from '../../algorithm/engine';
+import type { Logger } from '../../model/log';
+import type { AnyCriterion, EffortLevel } from '../../model';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import { withRunProgress } from './run-progress';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunResult } from '../../core/algorithm/engine';
-import type { Logger } from '../../core/log';
+import type { RunResult } from '../../algorithm/engine';
+import type { Logger } from '../../model/log';
 import { describeProgress, PROGRESS_TICK_MS } from './progress-text';
 import type { RunChange, RunService } from './run-service';
 import { RunStartError } from './run-service';

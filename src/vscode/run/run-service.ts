@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { RUN_STATES } from '../../core/model/run-states';
+import { RUN_STATES } from '../../model/run-states';
 import type { ApprovalAnswer, ApprovalRequest } from '../../agent/approvals';
 import { PendingApprovals, type DecideResult, type PendingApproval } from '../../agent/pending-approvals';
-import type { WaitingTime } from '../../core/algorithm/budget-tracker';
-import type { RunResult, StartInput } from '../../core/algorithm/engine';
-import type { Logger } from '../../core/log';
-import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState } from '../../core/model';
-import type { Settings } from '../../core/settings';
+import type { WaitingTime } from '../../algorithm/budget-tracker';
+import type { RunResult, StartInput } from '../../algorithm/engine';
+import type { Logger } from '../../model/log';
+import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState } from '../../model';
+import type { Settings } from '../../model/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import type { ModelsHost } from '../models/models-host';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { runStateIs } from '../../core/model/run-states';
-import type { Run } from '../../core/model';
+import { runStateIs } from '../../model/run-states';
+import type { Run } from '../../model';
 import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { RunService } from '../run/run-service';
 import type { LiveTime } from '../isc-table/snapshot';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { runStateIs } from '../../core/model/run-states';
-import type { Logger } from '../../core/log';
+import { runStateIs } from '../../model/run-states';
+import type { Logger } from '../../model/log';
 import { engine } from '../engine';
 import type { IscTables } from '../isc-table/isc-tables';
 import type { StoreHost } from '../store-host';

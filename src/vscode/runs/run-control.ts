@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import type { Run } from '../../core/model';
+import type { Run } from '../../model';
 import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { LiveTime } from '../isc-table/snapshot';
 

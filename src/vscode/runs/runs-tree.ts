@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { Run, RunState } from '../../core/model';
+import type { Logger } from '../../model/log';
+import type { Run, RunState } from '../../model';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { Settings } from '../../core/settings';
+import type { Logger } from '../../model/log';
+import type { Settings } from '../../model/settings';
 import type { CommandApprover } from '../../verify/types';
 import { allowList } from '../../verify/allowed-commands';
 

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { describeError, isCancellation } from '../../core/errors';
-import type { Logger } from '../../core/log';
-import type { AnyCriterion, CriterionResult } from '../../core/model';
+import { describeError, isCancellation } from '../../model/errors';
+import type { Logger } from '../../model/log';
+import type { AnyCriterion, CriterionResult } from '../../model';
 import type { PrdDocument } from '../../prd';
 import type { Coverage } from '../../verify/types';
 import type { StalenessTracker } from '../../verify/staleness';

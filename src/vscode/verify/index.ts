@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { Settings } from '../../core/settings';
+import type { Logger } from '../../model/log';
+import type { Settings } from '../../model/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import type { ModelsHost } from '../models/models-host';
 import type { SessionsHost } from '../runs/sessions-host';

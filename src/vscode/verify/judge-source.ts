@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { EffortLevel } from '../../core/model';
+import type { Logger } from '../../model/log';
+import type { EffortLevel } from '../../model';
 import type { CriterionJudge } from '../../verify/types';
 import { engine } from '../engine';
 import type { ModelsHost } from '../models/models-host';

@@ -1,5 +1,5 @@
 // Pure: no editor imports, so the rules are unit-tested in plain Node.
-import type { AnyCriterion, CriterionResult, VerificationReport } from '../../core/model';
+import type { AnyCriterion, CriterionResult, VerificationReport } from '../../model';
 import type { Coverage } from '../../verify/types';
 
 /**

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { AnyCriterion, VerificationReport } from '../../core/model';
+import type { Logger } from '../../model/log';
+import type { AnyCriterion, VerificationReport } from '../../model';
 import type { Coverage } from '../../verify/types';
 import type { StalenessTracker } from '../../verify/staleness';
 import { engine } from '../engine';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { isCancellation } from '../../core/errors';
-import type { Logger } from '../../core/log';
-import type { Outcome } from '../../core/model';
+import { isCancellation } from '../../model/errors';
+import type { Logger } from '../../model/log';
+import type { Outcome } from '../../model';
 import { signalFrom } from './abort';
 import { PrdVerifyError, type PrdVerification, type PrdVerifier } from './verify-prd';
 

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
-import type { AnyCriterion, CriterionResult, EffortLevel } from '../../core/model';
-import type { Settings } from '../../core/settings';
+import type { Logger } from '../../model/log';
+import type { AnyCriterion, CriterionResult, EffortLevel } from '../../model';
+import type { Settings } from '../../model/settings';
 import type { PrdDocument } from '../../prd';
 import type { Coverage, VerifyHost, VerifySetResult } from '../../verify/types';
 import type { DefinitionsHost } from '../definitions-host';

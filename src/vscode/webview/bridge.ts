@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/log';
+import type { Logger } from '../../model/log';
 import { isObject, type EventName, type HostMessage, type ParamsOf, type Protocol, type RequestName, type ResultOf, type WebviewError } from '../../../webviews/shared/protocol';
 
 export type { Protocol } from '../../../webviews/shared/protocol';

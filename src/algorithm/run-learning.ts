@@ -1,0 +1,50 @@
+import type { RunLearning } from './ports';
+import type { EffortLevel } from '../model';
+import type { LanguageModel } from '../llm/types';
+import { answerOffers, type ChooseLearned } from '../learning/memory';
+import type { LearningService } from '../learning/service';
+
+/** PAI mines its reflections after every tenth run (issue 9 §6). */
+export const MINE_EVERY_RUNS = 10;
+
+export interface RunLearningOptions {
+  /** The manager's model at a level, for the reflection; undefined or throwing: a labelled fact-based one. */
+  readonly managerModel?: (level: EffortLevel) => LanguageModel | undefined;
+  /** Told after a reflection or mining changed what the views show. */
+  readonly onChange?: () => void;
+  /** Asks the person which learned criteria to keep (the editor's quick pick); unset: all are kept. */
+  readonly chooseLearned?: ChooseLearned;
+}
+
+/** The engine's learning port over the LearningService (the command line and the editor both use it). */
+export function runLearning(service: LearningService, options: RunLearningOptions = {}): RunLearning {
+  return {
+    memoryFor: async (request, signal) => {
+      signal.throwIfAborted();
+      return answerOffers(service.memoryFor(request), options.chooseLearned, signal);
+    },
+    afterRun: async (run, signal) => {
+      const done: string[] = [];
+      let model: LanguageModel | undefined;
+      try {
+        model = options.managerModel?.(run.effort);
+      } catch {
+        model = undefined;
+      }
+      const reflected = await service.reflectAfterRun(run.id, model, signal);
+      if (reflected) {
+        const r = reflected.reflection;
+        done.push(`reflection ${r.id} written by ${r.author === 'facts' ? `the run's facts${reflected.fallbackReason ? ` (${reflected.fallbackReason})` : ''}` : 'the manager'}`);
+      } else {
+        done.push(`no reflection below STANDARD (this run was ${run.effort})`);
+      }
+      const finished = service.finishedRuns().length;
+      if (finished > 0 && finished % MINE_EVERY_RUNS === 0) {
+        const themes = service.mine();
+        done.push(`mined ${themes.length} theme(s) from the reflections after ${finished} finished runs`);
+      }
+      if (reflected || done.length > 1) options.onChange?.();
+      return done;
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { isCancellation } from '../model/errors';
+import { CriterionResult, type AnyCriterion, type Outcome } from '../model';
+import { commandOf, commandsOf } from './commands';
+import { verificationCancelled } from './errors';
+import type { CommandApproval, CommandDecisions, VerifyHost, VerifyOptions, VerifySetResult } from './types';
+import { unknown, WHOLE_WORKSPACE, type Coverage, type VerifierContext, type Verdict } from './verdict';
+import { verifyCli } from './verifiers/cli';
+import { verifyGrep } from './verifiers/grep';
+import { verifyBrowser, verifyCustom, type AuditorContext } from './verifiers/judged';
+import { verifyRead } from './verifiers/read';
+import { verifyStatic } from './verifiers/static';
+import { verifyTask, verifyTest } from './verifiers/task';
+
+/**
+ * Verifies a set of criteria: at most `parallelism` at once, each within its timeout.
+ *
+ * - Commands: the host's approver is asked once, with every command of the set, before
+ *   any runs; the criteria whose command it refuses (all, or those outside its `only`) are
+ *   UNKNOWN with its reason (the others still run), and the result says which commands ran
+ *   and which did not. Without an approver the host has already decided (e.g. `--yes`).
+ * - Cancellation: when `signal` aborts, running commands are killed, criteria not yet
+ *   started are not started, and a CancelledError is thrown (results that finished
+ *   were already given to `onResult`). It is never reported as a FAIL.
+ * - A criterion without a verification method is UNKNOWN; a verifier that throws gives
+ *   UNKNOWN (EXECUTION_ERROR), never an exception out of here.
+ * - Fail-closed: `passed` is false when any CRITICAL criterion is not PASS.
+ */
+export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost, options: VerifyOptions): Promise<VerifySetResult> {
+  const parent = options.signal ?? new AbortController().signal;
+  const total = criteria.length;
+  const cancel = () => verificationCancelled(finished, total);
+  let finished = 0;
+  if (parent.aborted) throw cancel();
+
+  const approval = await approve(criteria, host, parent);
+  if (parent.aborted) throw cancel();
+  const refusedBy = new Map(approval.refused.map((r) => [r.command, r.reason]));
+
+  const results: (CriterionResult | undefined)[] = new Array(total);
+  const coverage: Record<string, Coverage> = {};
+  const auditor: AuditorContext = { criteriaVersion: options.criteriaVersion ?? 0, ...(options.candidate ? { candidate: options.candidate } : {}), earlierResults: options.earlierResults ?? [] };
+  let next = 0;
+  const worker = async () => {
+    while (next < total && !parent.aborted) {
+      const i = next++;
+      const criterion = criteria[i]!;
+      const command = commandOf(criterion, host);
+      const reason = command === undefined ? undefined : refusedBy.get(command);
+      const { result, covered } = await verifyOne(criterion, host, options, parent, reason === undefined ? { approved: true } : { approved: false, reason }, auditor);
+      if (parent.aborted) return;
+      results[i] = result;
+      coverage[criterion.id] = covered;
+      finished++;
+      options.onResult?.(result, criterion, covered);
+    }
+  };
+  const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
+  await Promise.all(Array.from({ length: Math.min(parallelism, Math.max(total, 1)) }, worker));
+  if (parent.aborted) throw cancel();
+  return { ...summarize(criteria, results as CriterionResult[], coverage), ...(approval.approved.length + approval.refused.length > 0 ? { commands: approval } : {}) };
+}
+
+/** Each command of the set, approved or refused with why; `only` approves just the commands it names. */
+async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, signal: AbortSignal): Promise<CommandDecisions> {
+  const commands = commandsOf(criteria, host);
+  if (commands.length === 0 || !host.approver) return { approved: commands, refused: [] };
+  let answer: CommandApproval;
+  try {
+    answer = await host.approver.approve(commands, signal);
+  } catch (error) {
+    answer = { approved: false, reason: `approval could not be asked (${error instanceof Error ? error.message : String(error)})` };
+  }
+  const reason = answer.reason ?? 'the commands of this PRD were not approved';
+  const ok = (c: string) => answer.approved && (answer.only === undefined || answer.only.includes(c));
+  return { approved: commands.filter(ok), refused: commands.filter((c) => !ok(c)).map((command) => ({ command, reason })) };
+}
+
+/** Extra time the engine gives a verifier past its own timeout before it gives up on it. */
+const ENGINE_GRACE_MS = 5000;
+
+async function verifyOne(
+  criterion: AnyCriterion,
+  host: VerifyHost,
+  options: VerifyOptions,
+  parent: AbortSignal,
+  commandsApproved: VerifierContext['commandsApproved'],
+  auditor: AuditorContext,
+): Promise<{ result: CriterionResult; covered: Coverage }> {
+  const started = performance.now();
+  const method = criterion.verify;
+  const timeoutMs = method && 'timeoutMs' in method && method.timeoutMs ? method.timeoutMs : options.timeoutMs;
+  const own = new AbortController();
+  const onParentAbort = () => own.abort(parent.reason);
+  parent.addEventListener('abort', onParentAbort, { once: true });
+  // A judge or browser runner has no timeout of its own: the engine's is the only one.
+  const grace = method?.type === 'CUSTOM' || method?.type === 'BROWSER' ? 0 : ENGINE_GRACE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved };
+  let verdict: Verdict;
+  try {
+    const limit = new Promise<Verdict>((resolve) => {
+      timer = setTimeout(() => {
+        own.abort();
+        resolve(unknown('EXECUTION_ERROR', `the verifier did not finish within ${((timeoutMs + grace) / 1000).toFixed(1)} s`, `${criterion.id} can be verified within ${(timeoutMs / 1000).toFixed(0)} s`));
+      }, timeoutMs + grace);
+    });
+    verdict = await Promise.race([dispatch(ctx, auditor), limit]);
+  } catch (error) {
+    if (isCancellation(error) || parent.aborted) {
+      verdict = unknown('EXECUTION_ERROR', 'cancelled', 'verification runs to the end');
+    } else {
+      verdict = unknown('EXECUTION_ERROR', `the ${method?.type ?? ''} verifier failed: ${error instanceof Error ? error.message : String(error)}`, `${criterion.id} can be verified`);
+    }
+  } finally {
+    clearTimeout(timer);
+    parent.removeEventListener('abort', onParentAbort);
+  }
+  return { result: toResult(criterion.id, verdict, performance.now() - started), covered: verdict.coverage };
+}
+
+function dispatch(ctx: VerifierContext, auditor: AuditorContext): Promise<Verdict> {
+  const m = ctx.criterion.verify;
+  switch (m?.type) {
+    case undefined:
+      return Promise.resolve(unknown('AMBIGUITY', 'this criterion names no verification method', `${ctx.criterion.id} names how it is verified ("| Verify: Type: argument")`));
+    case 'CLI':
+      return verifyCli(m, ctx);
+    case 'TASK':
+      return verifyTask(m, ctx);
+    case 'TEST':
+      return verifyTest(m, ctx);
+    case 'GREP':
+      return verifyGrep(m, ctx);
+    case 'READ':
+      return verifyRead(m, ctx);
+    case 'STATIC':
+      return verifyStatic(m, ctx);
+    case 'CUSTOM':
+      return verifyCustom(m, ctx, auditor);
+    case 'BROWSER':
+      return verifyBrowser(m, ctx);
+  }
+}
+
+function toResult(criterionId: string, verdict: Verdict, durationMs: number): CriterionResult {
+  const { coverage: _coverage, locations, ...rest } = verdict;
+  const parsed = CriterionResult.safeParse({ criterionId, ...rest, durationMs: Math.round(durationMs), locations: locations ?? [] });
+  if (parsed.success) return parsed.data;
+  // A verifier bug must still give an honest answer, not an exception.
+  return CriterionResult.parse({
+    criterionId,
+    outcome: 'UNKNOWN',
+    evidence: `the verifier gave a result that does not fit the report schema: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    durationMs: Math.round(durationMs),
+    failureLabel: 'EXECUTION_ERROR',
+    repairTarget: `${criterionId} can be verified`,
+    locations: [],
+  });
+}
+
+const OUTCOMES: readonly Outcome[] = ['PASS', 'FAIL', 'PARTIAL', 'UNKNOWN'];
+
+/** Counts, the fail-closed verdict and a one-line summary of a finished set. */
+export function summarize(criteria: readonly AnyCriterion[], results: CriterionResult[], coverage: Record<string, Coverage> = {}): VerifySetResult {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const r of results) counts[r.outcome]++;
+  const byId = new Map(results.map((r) => [r.criterionId, r]));
+  const blocking = criteria.filter((c) => c.priority === 'CRITICAL' && byId.get(c.id)?.outcome !== 'PASS').map((c) => c.id);
+  const others = OUTCOMES.filter((o) => o !== 'PASS' && counts[o] > 0).map((o) => `${counts[o]} ${o}`);
+  const summary =
+    `${counts.PASS} of ${results.length} criteria pass${others.length > 0 ? ` (${others.join(', ')})` : ''}` +
+    (blocking.length > 0 ? `; not passing CRITICAL: ${blocking.join(', ')}` : results.length > 0 && counts.PASS < results.length ? '; every CRITICAL criterion passes' : '');
+  for (const c of criteria) coverage[c.id] ??= WHOLE_WORKSPACE;
+  return { results, passed: blocking.length === 0, summary, counts, coverage };
+}
