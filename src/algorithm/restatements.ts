@@ -12,7 +12,8 @@ export interface Restatement {
 /**
  * Criteria restated while their run goes. The run's session hands them to the engine,
  * never to the store behind its back; the engine applies them before its next node as one
- * new criteria version, with the person's decision, so nothing it commits afterwards can
+ * new criteria version, with the person's decision, and pins them (the manager's later
+ * phases keep a pinned criterion as written), so nothing it commits afterwards can
  * overwrite them.
  */
 export class RestatementInbox {
@@ -41,6 +42,8 @@ export class RestatementInbox {
         const { outcome: _o, verifiedAt: _v, ...kept } = old;
         next.criteria[i] = { ...kept, text, status: old.status === 'DONE' ? 'PENDING' : old.status, updatedAt: at } as AnyCriterion;
         changed.push(`${r.criterionId} text: "${old.text}" → "${text}"`);
+        // The person's words: the manager's later phases keep them as written, like a PRD's criteria.
+        if (!next.memo.pinned.includes(r.criterionId)) next.memo.pinned.push(r.criterionId);
       }
     }
     if (changed.length === 0) return { state, changed, refused };
