@@ -3,7 +3,7 @@ import type { AnyCriterion, EffortLevel, EffortTable, Run, RunEvent, RunState, V
 import type { Clock, PersonWaits } from './budget-tracker';
 import type { Capabilities } from './capabilities';
 import type { PhaseGraph } from './phase-graph';
-import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage } from './ports';
+import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage, StepCommit } from './ports';
 import type { Roles } from './roles';
 
 /** What the engine is built from, what a run starts with, and how it ended. */
@@ -25,6 +25,8 @@ export interface AlgorithmDeps {
   readonly logger?: Logger;
   /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
   readonly onEvent?: (event: RunEvent) => void;
+  /** Every commit, after it is durable: the run row, its current criteria, the report and events it carried. */
+  readonly onCommit?: (commit: StepCommit) => void;
   /** Per criterion, unless its method names its own; at most the VERIFY node's share of the budget. */
   readonly verifyTimeoutMs?: number;
   /** No node's share of the budget is less than this (default 15 s, see NodeDeadline). */

@@ -72,7 +72,7 @@ export class AlgorithmEngine {
     this.roles = deps.roles ?? shippedRoles();
     this.capabilities = deps.capabilities ?? shippedCapabilities();
     this.clock = deps.clock ?? systemClock;
-    this.commits = new RunCommits(deps.storage, this.clock, deps.onEvent, deps.logger);
+    this.commits = new RunCommits(deps.storage, this.clock, deps.onEvent, deps.logger, deps.onCommit);
     // Each role starts on the model tier its level's capabilities name (the router falls back, with a note, when it cannot).
     const levels = this.capabilities.levels;
     deps.models.preferTiers?.((role, level) => levels[level]?.models[role]);

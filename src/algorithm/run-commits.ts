@@ -20,6 +20,7 @@ export class RunCommits {
     private readonly clock: Clock,
     private readonly onEvent?: (event: RunEvent) => void,
     private readonly logger?: Logger,
+    private readonly onCommit?: (commit: StepCommit) => void,
   ) {}
 
   emit(state: AlgorithmState, e: EventDraft): RunEvent {
@@ -55,7 +56,10 @@ export class RunCommits {
     }
     const events = this.pendingEvents.filter((e) => e.runId === state.run.id && e.seq < state.eventSeq);
     this.pendingEvents = this.pendingEvents.filter((e) => !events.includes(e));
-    this.storage.commit({ run: state.run, criteria: state.criteria, ...parts, events });
+    const commit: StepCommit = { run: state.run, criteria: state.criteria, ...parts, events };
+    this.storage.commit(commit);
+    // What was just made durable, whole: the run's one writer tells its views from this, not from the store.
+    this.onCommit?.(commit);
     for (const e of events) this.onEvent?.(e);
   }
 

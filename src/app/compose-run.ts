@@ -62,6 +62,8 @@ export interface RunPorts {
   readonly learning?: false | RunLearning | LearningOptions;
   readonly logger?: Logger;
   readonly onEvent?: (event: RunEvent) => void;
+  /** Every durable commit of the run, whole (the editor's RunSessions tells its views from it). */
+  readonly onCommit?: AlgorithmDeps['onCommit'];
   readonly onApproval?: (request: ApprovalRequest, approved: boolean, how: string) => void;
   readonly clock?: AlgorithmDeps['clock'];
   readonly verifyTimeoutMs?: number;
@@ -138,6 +140,7 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
     waits: approvals.waiting,
     ...(ports.logger ? { logger: ports.logger } : {}),
     ...(ports.onEvent ? { onEvent: ports.onEvent } : {}),
+    ...(ports.onCommit ? { onCommit: ports.onCommit } : {}),
     ...(ports.verifyTimeoutMs ? { verifyTimeoutMs: ports.verifyTimeoutMs } : {}),
   });
   return { engine, storage, files, waiting: approvals.waiting, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };

@@ -1,5 +1,5 @@
 import type { Restatement } from '../algorithm/restatements';
-import type { RunEvent, RunState } from '../model';
+import type { AnyCriterion, Run, RunEvent, RunState, VerificationReport } from '../model';
 import { parsePrd, syncPrdToStore, type PrdStoreSync, type PrdStoreSyncInput } from '../prd';
 import { editCriterionText, type TableEdit } from '../store/run-edits';
 import type { Store } from '../store/store';
@@ -13,8 +13,8 @@ import { storePrdVerification, type PreparedPrd } from './verify-prd';
  * store for a run of their own window.
  */
 export type RunDelta =
-  /** The engine committed a step (its event says what). */
-  | { readonly kind: 'step'; readonly runId: string; readonly event: RunEvent }
+  /** The engine made a commit durable: the run row, its current criteria, the report and events it carried. */
+  | { readonly kind: 'step'; readonly runId: string; readonly run: Run; readonly criteria?: readonly AnyCriterion[]; readonly report?: VerificationReport; readonly events: readonly RunEvent[] }
   /** The run's criteria have a new version (an edit in the table, a saved PRD), or one is queued for its next step. */
   | { readonly kind: 'criteria'; readonly runId: string; readonly via: 'table' | 'prd'; readonly queued: boolean }
   /** A re-verification stored its outcomes. */

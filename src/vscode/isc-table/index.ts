@@ -30,7 +30,7 @@ export function registerRunsSupport(
   const watch = new RunWatch(hosts.stores, hosts.sessions, log.child('watch'));
   const control = new LiveRunControl(hosts.service);
   const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, hosts.sessions, log);
-  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.staleness, new TableRatings(hosts.learning.host));
+  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.sessions, hosts.staleness, new TableRatings(hosts.learning.host));
   const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
   let watching: vscode.Disposable | undefined;

@@ -6,13 +6,16 @@ import type { RunWatch } from '../runs/run-watch';
 import type { StoreHost } from '../store-host';
 import type { RunStaleness } from '../verify/run-staleness';
 import { ISC_TABLE_VIEW_TYPE, IscTablePanel, type SentMessage } from './table-panel';
+import { TableInputCache } from './table-inputs';
 import { loadTableSnapshot } from './table-source';
+import type { SessionsHost } from '../runs/sessions-host';
 import type { TableSteering } from './table-steering';
 
 /** The open ISC tables, one panel per run, and the serializer that brings them back after a reload. */
 export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, vscode.Disposable {
   private readonly panels = new Map<string, IscTablePanel>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly inputs: TableInputCache;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -20,14 +23,25 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
     private readonly steering: TableSteering,
     private readonly watch: RunWatch,
     private readonly log: Logger,
+    sessions: SessionsHost,
     private readonly staleness?: Pick<RunStaleness, 'staleIds'>,
     private readonly ratings?: TableRatings,
   ) {
+    this.inputs = new TableInputCache(stores);
     const refresh = (runId: string | undefined) => {
       for (const panel of this.panels.values()) if (runId === undefined || panel.runId === runId) panel.refresh();
     };
     this.disposables.push(
-      watch.onDidChange(refresh),
+      // A run's own changes arrive as deltas from its one writer: a going run's step updates the table without a store read.
+      sessions.onDelta((delta) => {
+        this.inputs.apply(delta);
+        refresh('runId' in delta ? delta.runId : undefined);
+      }),
+      // Anything else (another process, a write this window only announces) is read from the store again.
+      watch.onDidChangeOutside((runId) => {
+        this.inputs.forget(runId);
+        refresh(runId);
+      }),
       steering.control.onDidChange(refresh),
       vscode.window.registerWebviewPanelSerializer(ISC_TABLE_VIEW_TYPE, this),
     );
@@ -57,12 +71,15 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
-    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.steering, id, this.staleness), this.steering, this.log, this.ratings);
+    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.inputs, this.steering, id, this.staleness), this.steering, this.log, this.ratings);
     this.panels.set(runId, panel);
     const watching = this.watch.watch(panel);
     panel.onDidDispose(() => {
       watching.dispose();
-      if (this.panels.get(runId) === panel) this.panels.delete(runId);
+      if (this.panels.get(runId) === panel) {
+        this.panels.delete(runId);
+        this.inputs.forget(runId);
+      }
     });
     return panel;
   }

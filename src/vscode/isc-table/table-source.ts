@@ -1,22 +1,23 @@
 import type { TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
+import type { TableInputCache } from './table-inputs';
 import type { RunStaleness } from '../verify/run-staleness';
 import { isFinished, tableSnapshot } from './snapshot';
 import type { TableSteering } from './table-steering';
 
-/** A run's table as the store holds it, with a re-verification in progress laid over it. */
-export async function loadTableSnapshot(stores: StoreHost, steering: TableSteering, runId: string, staleness?: Pick<RunStaleness, 'staleIds'>): Promise<TableSnapshot | undefined> {
+/** A run's table from its inputs (the store, kept up to date by the run's deltas), with a re-verification in progress laid over it. */
+export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCache, steering: TableSteering, runId: string, staleness?: Pick<RunStaleness, 'staleIds'>): Promise<TableSnapshot | undefined> {
+  const held = await inputs.get(runId);
+  if (!held) return undefined;
   const store = await stores.get();
-  const run = store.runs.get(runId);
-  if (!run) return undefined;
+  const { run, events } = held;
   const live = steering.liveVerification(runId);
-  const reports = store.reports.where('run_id = ?', [runId], 'created_at DESC', 20);
+  const reports = [...held.reports];
   if (live && live.results.length > 0) {
     reports.unshift({ id: 'live', runId, iteration: run.iteration, criteriaVersion: run.criteriaVersion, results: live.results, passed: false, summary: '', createdAt: new Date().toISOString() });
   }
-  const criteria = store.criteria.list(runId).map((c) => (live?.active.has(c.id) ? { ...c, status: 'ACTIVE' as const } : c));
-  const events = store.events.where('run_id = ?', [runId]);
+  const criteria = held.criteria.map((c) => (live?.active.has(c.id) ? { ...c, status: 'ACTIVE' as const } : c));
   const caps = engine().budgetFor(run.effort).run;
   const control = steering.control;
   // A going run's time as of now (the store has it as of its last step), waiting for a person apart.

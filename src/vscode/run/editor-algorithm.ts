@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { enginePrdWrites } from '../prd/engine-writes';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
-import type { ComposedRun } from '../../app/compose-run';
+import type { ComposedRun, RunPorts } from '../../app/compose-run';
 import type { PrdFile } from '../../algorithm/ports';
 import type { Logger } from '../../model/log';
 import type { EffortLevel, EffortTable, RunEvent } from '../../model';
@@ -31,6 +31,7 @@ export interface EditorAlgorithmOptions {
   readonly tasks: EditorTaskRunner;
   readonly logger: Logger;
   readonly onEvent: (event: RunEvent) => void;
+  readonly onCommit: NonNullable<RunPorts['onCommit']>;
   readonly onApproval: (request: ApprovalRequest, approved: boolean, how: string) => void;
 }
 
@@ -69,6 +70,7 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Compos
     learning: { version: extensionVersion(), chooseLearned: chooseLearnedInQuickPick(`${o.level} run`) },
     logger: o.logger,
     onEvent: o.onEvent,
+    onCommit: o.onCommit,
     onApproval: o.onApproval,
   });
   return { ...composed, workspace };

@@ -5,7 +5,7 @@ import { PendingApprovals, type DecideResult, type PendingApproval } from '../..
 import type { WaitingTime } from '../../algorithm/budget-tracker';
 import type { RunResult, StartInput } from '../../algorithm/engine';
 import type { Logger } from '../../model/log';
-import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState } from '../../model';
+import type { AnyCriterion, EffortLevel, Outcome, Phase, Run, RunEvent, RunState, VerificationReport } from '../../model';
 import type { Settings } from '../../model/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
@@ -73,6 +73,12 @@ interface ActiveRun {
   /** The run's waits for a person in this window (its ApprovalPolicy's). */
   waiting?: WaitingTime;
   last?: RunChange;
+  /** A resumed run's elapsed time is taken from its row once, at its first event of this window. */
+  rebased?: boolean;
+  /** A run this window went on with (Resume Run), not one it started. */
+  readonly resumed?: boolean;
+  /** The run as its last durable commit left it (and the last report it carried). */
+  seen?: { readonly run: Run; readonly criteria: readonly AnyCriterion[]; readonly report?: VerificationReport };
 }
 
 /** A run cannot start or go on as asked; the message says what to do. */
@@ -211,7 +217,10 @@ export class RunService implements vscode.Disposable {
     const [store, definitions, models] = await Promise.all([this.stores.get(), this.definitions.get(), this.models.forRun(level)]);
     if (store.readOnly) throw new RunStartError("Another VS Code window is writing this workspace's store, so a run here could not be saved. Run it in that window, or close it and try again.");
     const model = safeModelName(() => models.router.route('manager', level).displayName);
-    const active: ActiveRun = { controller: new AbortController(), startedAt: Date.now(), baseElapsedMs: resumed?.elapsedMs ?? 0, baseWaitedMs: resumed?.waitedMs ?? 0, ...(resumed ? { runId: resumed.id } : {}) };
+    const active: ActiveRun = { controller: new AbortController(), startedAt: Date.now(), baseElapsedMs: resumed?.elapsedMs ?? 0, baseWaitedMs: resumed?.waitedMs ?? 0, ...(resumed ? { runId: resumed.id, resumed: true } : {}) };
+    // A resumed run's last report, read once: its commits carry a report again only at VERIFY.
+    const lastReport = resumed ? store.reports.where('run_id = ?', [resumed.id], 'iteration DESC, created_at DESC')[0] : undefined;
+    if (resumed) active.seen = { run: resumed, criteria: store.criteria.list(resumed.id, resumed.criteriaVersion), ...(lastReport ? { report: lastReport } : {}) };
     const runLog = this.log.child('run');
     const sessions = this.sessions.get();
     const algo = await editorAlgorithm({
@@ -227,15 +236,20 @@ export class RunService implements vscode.Disposable {
       prdFolder: this.settings.get('prdFolder'),
       tasks: this.tasks,
       logger: runLog,
-      onEvent: (event) => {
+      // Each durable commit, whole: what the views are told, so nothing re-reads the store per step.
+      onCommit: (commit) => {
+        const runId = commit.run.id;
+        if (!sessions.isLive(runId)) sessions.begin(runId, { restate: (id, r) => algo.engine.restate(id, r), cancel: () => active.controller.abort() });
         if (!active.runId) {
-          active.runId = event.runId;
-          sessions.begin(event.runId, { restate: (id, r) => algo.engine.restate(id, r), cancel: () => active.controller.abort() });
-          onStarted?.(event.runId);
+          active.runId = runId;
+          onStarted?.(runId);
         }
-        sessions.tell({ kind: 'step', runId: event.runId, event });
+        active.seen = { run: commit.run, criteria: commit.criteria ?? active.seen?.criteria ?? [], ...((commit.report ?? active.seen?.report) ? { report: commit.report ?? active.seen?.report } : {}) };
+        sessions.tell({ kind: 'step', runId, run: commit.run, ...(commit.criteria ? { criteria: commit.criteria } : {}), ...(commit.report ? { report: commit.report } : {}), events: commit.events });
+      },
+      onEvent: (event) => {
         runLog.info(`${event.runId.slice(-6)} ${event.phase ?? ''} ${event.kind}: ${event.message}${event.model ? ` [${event.model}]` : ''}`);
-        this.changed(active, store, definitions.effort.table.levels[level].maxIterations, model, event);
+        this.changed(active, definitions.effort.table.levels[level].maxIterations, model, event);
       },
       onApproval: (request: ApprovalRequest, approved: boolean, how: string) => runLog.info(`${request.kind} ${approved ? 'approved' : 'refused'} (${how}): ${request.title}`),
     });
@@ -248,7 +262,7 @@ export class RunService implements vscode.Disposable {
     try {
       const result = await begin(algo.engine, active.controller.signal);
       ended = result.state;
-      this.changed(active, store, definitions.effort.table.levels[level].maxIterations, model, undefined, false);
+      this.changed(active, definitions.effort.table.levels[level].maxIterations, model, undefined, false);
       return result;
     } finally {
       this.active.delete(active);
@@ -258,15 +272,19 @@ export class RunService implements vscode.Disposable {
     }
   }
 
-  private changed(active: ActiveRun, store: Awaited<ReturnType<StoreHost['get']>>, maxIterations: number | null, model: string, event?: RunEvent, going = true): void {
-    const runId = active.runId ?? event?.runId;
-    if (!runId) return;
-    const run = store.runs.get(runId);
-    if (!run) return;
-    if (event?.kind === 'phase' && /^run resumed/.test(event.message)) active.baseElapsedMs = run.elapsedMs;
-    const report = store.reports.where('run_id = ?', [runId], 'iteration DESC, created_at DESC')[0];
-    const results = new Map((report?.results ?? []).map((r) => [r.criterionId, r]));
-    const criteria = store.criteria.list(runId, run.criteriaVersion).map((c: AnyCriterion): RunCriterionRow => {
+  /** The run as its last commit left it (no store read), told to this window's listeners. */
+  private changed(active: ActiveRun, maxIterations: number | null, model: string, event?: RunEvent, going = true): void {
+    const seen = active.seen;
+    if (!seen) return;
+    const run = seen.run;
+    const runId = run.id;
+    // The engine committed the resume (its first event here): the row's elapsed time is the run's until now.
+    if (event && !active.rebased) {
+      active.rebased = true;
+      if (active.resumed) active.baseElapsedMs = run.elapsedMs;
+    }
+    const results = new Map((seen.report?.results ?? []).map((r) => [r.criterionId, r]));
+    const criteria = seen.criteria.map((c: AnyCriterion): RunCriterionRow => {
       const r = results.get(c.id);
       return { id: c.id, text: c.text, anti: c.kind === 'anti-criterion', priority: c.priority, status: c.status, ...(r ? { outcome: r.outcome, evidence: r.evidence } : {}) };
     });

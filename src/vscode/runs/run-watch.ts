@@ -32,7 +32,12 @@ export class RunWatch implements vscode.Disposable {
     this.deltas = sessions.onDelta((delta) => this._onDidChange.fire('runId' in delta ? delta.runId : undefined));
   }
 
+  private readonly _onDidChangeOutside = new vscode.EventEmitter<string | undefined>();
+  /** A change that did not come as a run's delta: a write this window says it made (touch), or another process's. */
+  readonly onDidChangeOutside = this._onDidChangeOutside.event;
+
   touch(runId?: string): void {
+    this._onDidChangeOutside.fire(runId);
     this._onDidChange.fire(runId);
   }
 
@@ -58,7 +63,7 @@ export class RunWatch implements vscode.Disposable {
       if (!store.readOnly) return;
       const runs = store.runs.list().map((r) => `${r.id}:${r.updatedAt}:${r.state}:${r.phase}:${r.elapsedMs}`);
       const next = [runs.join(','), store.reports.count(), store.events.count(), store.criteria.table.count(), store.ratings.count()].join('|');
-      if (this.signature !== '' && next !== this.signature) this._onDidChange.fire(undefined);
+      if (this.signature !== '' && next !== this.signature) this.touch(undefined);
       this.signature = next;
     } catch (error) {
       this.log.warn(`watching the store for run changes failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -71,5 +76,6 @@ export class RunWatch implements vscode.Disposable {
     this.deltas.dispose();
     if (this.timer) clearInterval(this.timer);
     this._onDidChange.dispose();
+    this._onDidChangeOutside.dispose();
   }
 }
