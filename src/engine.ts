@@ -4,6 +4,7 @@
  */
 export { formatProblem } from './model/data-file';
 export { loadDefinitions } from './model/definitions';
+export { shippedEffortTable } from './model/effort-table';
 export { templateCriteria } from './model/isc-registry';
 export { EFFORT_LEVELS } from './model/effort';
 export { createRun } from './model/runs';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CriterionResult } from '../../src/model';
-import { activateIdealState, waitForLogLine, type IdealStateApi } from './ideal-state';
+import { activateIdealState, extensionEngine, waitForLogLine, type IdealStateApi } from './ideal-state';
 
 const until = async <T>(check: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
@@ -104,6 +104,32 @@ describe('verifying criteria in the editor', () => {
     assert.deepEqual(outcomes(v), { 'ISC-1': 'FAIL', 'ISC-2': 'PASS' }, JSON.stringify(v?.set.results, null, 2));
     const failed = v!.set.results.find((r) => r.criterionId === 'ISC-1')!;
     assert.ok(failed.locations.some((l) => l.file === 'config/broken.json' && l.line === line), JSON.stringify(failed.locations));
+  });
+
+  it('does not ask again for a command the PRD’s run was approved to execute, and creates no criteria version', async function () {
+    this.timeout(60_000);
+    const e = extensionEngine();
+    const store = await api.store();
+    const command = 'node -e "process.exit(0)"';
+    const relative = 'verify-reuse.md';
+    const text = prd('Reuse', [`- [ ] ISC-1: The node runtime exits cleanly when asked from the terminal | Verify: CLI: ${command}`]);
+    const uri = file(relative);
+    created.push(uri);
+    await write(uri, text);
+    // The PRD's run, as a run that executed this command with the person's approval leaves it.
+    const synced = e.syncPrdToStore(store, { text, path: relative, effortTable: e.shippedEffortTable() });
+    assert.equal(synced.kind, 'created');
+    const runId = synced.kind === 'created' ? synced.runId : '';
+    const run = store.runs.get(runId)!;
+    store.steps.save({ runId, seq: 0, at: new Date().toISOString(), phase: 'VERIFY', iteration: 1, gate: 'passed', memo: { coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [command] } });
+    assert.ok(!ALLOWED.includes(command), 'not allow-listed: without the run’s approval a modal would ask');
+
+    // A modal would wait for a person and time this test out: it passes only if nothing asks.
+    const v = await verify(uri);
+    assert.deepEqual(outcomes(v), { 'ISC-1': 'PASS' }, JSON.stringify(v?.set.results));
+    await waitForLogLine(new RegExp(`1 command of ${relative} approved in ${runId}, not asked again`));
+    assert.deepEqual(store.criteria.versions(runId), [run.criteriaVersion], 'no criteria version was created by verifying');
+    assert.equal(store.criteria.list(runId, run.criteriaVersion)[0]!.outcome, 'PASS');
   });
 
   it('lists each PRD in the Testing view with its criteria linked to their lines', async () => {
