@@ -48,6 +48,9 @@ describe('the ISC table header’s run controls, as a person uses them', () => {
     assert.ok(edit > 0, 'the demo script has the specialist’s edit');
     writeFileSync(scriptFile, stringify({ ...script, steps: script.steps.slice(edit) }));
 
+    // The cancelled run's approval notification stays in the center (an extension cannot take a
+    // notification back); clear it, so the edit the resumed run asks about is the one answered.
+    await workbench.runCommand('Notifications: Clear All Notifications');
     // Resume: the run goes on where it stopped, asks for the edit again, verifies and completes.
     await view.locator('.actions button[data-action="resume"]').click();
     await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve');
@@ -57,11 +60,17 @@ describe('the ISC table header’s run controls, as a person uses them', () => {
     assert.equal(await view.locator('.actions button[data-action="resume"]').count(), 0, 'a finished run offers no Resume');
     await workbench.screenshot('isc table after Resume');
 
-    // Rate run…: a rating from 1 to 10 and a comment; once rated, the button goes.
+    // Rate run…: takes the person to the table's own rating (focus on its first score), where
+    // a score and a comment are given; once rated, the header offers it no more.
+    // The "run COMPLETE" toast sits over the table's lower right, where the higher scores are.
+    await workbench.runCommand('Notifications: Clear All Notifications');
     await view.locator('.actions button[data-action="rate"]').click();
-    await workbench.pickQuickPickItem('9');
-    await workbench.typeIntoInputBox('Cancelled and resumed without losing anything');
-    await workbench.notifications({ containing: 'rated 9/10', timeoutMs: 20_000 });
+    await view.locator('.run-rating button.rate-score:focus').waitFor({ timeout: 10_000 });
+    await view.getByRole('button', { name: 'Rate 9 of 10' }).click();
+    const comment = view.locator('.run-rating').getByRole('textbox', { name: 'Comment' });
+    await comment.fill('Cancelled and resumed without losing anything');
+    await comment.press('Enter');
+    await view.locator('.run-rating .rated .badge[data-rating="9"]').waitFor({ timeout: 20_000 });
     await view.locator('.actions button[data-action="rate"]').waitFor({ state: 'detached', timeout: 20_000 });
     await workbench.screenshot('isc table after Rate run');
   });

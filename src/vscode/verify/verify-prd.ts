@@ -12,6 +12,7 @@ import type { StoreHost } from '../store-host';
 import { EditorCommandApprover } from './command-approver';
 import { EditorDiagnosticsSource } from './diagnostics-source';
 import { minimalEdit } from './prd-text-edit';
+import { enginePrdWrites } from '../prd/engine-writes';
 import { filesExcludeGlobs } from './files-exclude';
 import type { EditorTaskRunner } from './task-runner';
 import type { JudgeSource } from './judge-source';
@@ -135,7 +136,11 @@ export class PrdVerifier {
     if (!edit) return;
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
     // An editor with unsaved changes stays unsaved: the user decides when to save their own edits.
-    if (!wasDirty) await document.save();
+    if (!wasDirty) {
+      // Outcomes are not a criteria edit: this save is Verify Criteria's own, not one the store syncs as a new version.
+      enginePrdWrites.wrote(relative, after);
+      await document.save();
+    }
     this.log.info(`outcomes written into ${relative}${wasDirty ? ' (unsaved: the editor had changes)' : ''}`);
   }
 }
