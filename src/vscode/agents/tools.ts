@@ -33,13 +33,14 @@ export class AgentOperations {
     return { prd: target.relative, criteriaVersion: prd.criteriaVersion, criteria: await criteriaRows(this.deps.stores, target.relative, prd.criteria) };
   }
 
-  async verifyConfirmation(input: unknown): Promise<{ title: string; message: string }> {
+  /** The confirmation to show before verifying, or none when no command will run (reads, greps and diagnostics change nothing). */
+  async verifyConfirmation(input: unknown): Promise<{ title: string; message: string } | undefined> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
     const target = resolvePrdTarget(wanted.prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table, wanted.criteria);
     const commands = engine().commandsOf(prd.criteria, { diagnostics: new EditorDiagnosticsSource(target.folder.uri.fsPath) });
-    return verifyConfirmation(target.relative, wanted.criteria ?? [], commands);
+    return commands.length > 0 ? verifyConfirmation(target.relative, wanted.criteria ?? [], commands) : undefined;
   }
 
   async verify(input: unknown, token: vscode.CancellationToken): Promise<VerifyAnswer> {
@@ -84,7 +85,10 @@ export function registerLanguageModelTools(ops: AgentOperations): vscode.Disposa
     }),
     vscode.lm.registerTool<unknown>(TOOL_NAMES.verify, {
       // Throws (no confirmation shown) for a path outside the workspace, a bad PRD or Restricted Mode.
-      prepareInvocation: async (options) => ({ invocationMessage: 'Verifying criteria with Ideal State', confirmationMessages: await ops.verifyConfirmation(options.input) }),
+      prepareInvocation: async (options) => {
+        const confirmation = await ops.verifyConfirmation(options.input);
+        return { invocationMessage: 'Verifying criteria with Ideal State', ...(confirmation ? { confirmationMessages: confirmation } : {}) };
+      },
       invoke: async (options, token) => json(await ops.verify(options.input, token)),
     }),
     vscode.lm.registerTool<unknown>(TOOL_NAMES.propose, {
