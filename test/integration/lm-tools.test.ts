@@ -89,6 +89,15 @@ describe('the language-model tools in the editor', () => {
     }
   });
 
+  it('refuses to propose a criterion whose Verify spec is wrong, before asking and without writing', async () => {
+    const before = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri()));
+    await assert.rejects(
+      Promise.resolve(vscode.lm.invokeTool('ideal-state_propose_criteria', { input: { prd: PRD, criteria: [{ text: 'The greet module is documented in the readme', verify: 'Telepathy: yes' }] }, toolInvocationToken: undefined })),
+      /criteria\[0\]\.verify/,
+    );
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri())), before);
+  });
+
   it('refuses a criteria list that is not ids, saying what is expected', async () => {
     await assert.rejects(Promise.resolve(vscode.lm.invokeTool('ideal-state_verify', { input: { prd: PRD, criteria: 'ISC-1' }, toolInvocationToken: undefined })), /criteria|schema|array/i);
   });
