@@ -79,3 +79,4 @@ export { runLearning } from './algorithm/run-learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { recordRunVerification } from './verify/run-verification';
 export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';
+export { parseVerifySpec } from './prd';

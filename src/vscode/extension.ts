@@ -20,6 +20,7 @@ import { SessionsHost } from './runs/sessions-host';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
 import { registerRunsSupport } from './isc-table';
+import { registerAgentSupport } from './agents';
 
 let stores: StoreHost | undefined;
 
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     runs.disposable,
     tables,
     bridgeRunsToLearning(runs.service, learning.host),
+    registerAgentSupport(context, { verifier: verify.verifier, stores, definitions, log: log.child('agents') }),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms, ${engineLoaded() ? 'engine bundle loaded' : 'engine bundle not loaded'}`);

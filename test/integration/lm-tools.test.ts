@@ -1,0 +1,104 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { activateIdealState } from './ideal-state';
+
+const PRD = 'lm-tools-prd.md';
+const TEXT = [
+  '---',
+  'prd: true',
+  'id: PRD-20261124-lm-tools',
+  'status: CRITERIA_DEFINED',
+  'effort_level: FAST',
+  '---',
+  '',
+  '# LM tools',
+  '',
+  '## Ideal State Criteria',
+  '- [ ] ISC-1: The greet module exports a greet function by name | Verify: Grep: ^export function greet',
+  '- [ ] ISC-2: The greet module says hello in French to every caller | Verify: Grep: bonjour',
+  '',
+  '## LOG',
+  '',
+].join('\n');
+
+/** The one text part a tool answers with, as JSON. */
+const answer = async <T>(name: string, input: object): Promise<T> => {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+  return JSON.parse(text) as T;
+};
+
+interface Verified {
+  prd: string;
+  allCriticalPass: boolean;
+  results: { id: string; priority: string; outcome: string; evidence: string; repairTarget?: string }[];
+}
+interface Listed {
+  prd: string;
+  criteria: { id: string; priority: string; verify: string | null; lastOutcome: { outcome: string } | null; stale: boolean | null }[];
+}
+
+describe('the language-model tools in the editor', () => {
+  const uri = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, PRD);
+
+  before(async () => {
+    await activateIdealState();
+    await vscode.workspace.fs.writeFile(uri(), new TextEncoder().encode(TEXT));
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(uri(), { useTrash: false }).then(undefined, () => undefined);
+  });
+
+  it('are registered under their contributed names', () => {
+    const names = vscode.lm.tools.map((t) => t.name);
+    for (const name of ['ideal-state_criteria', 'ideal-state_verify', 'ideal-state_propose_criteria']) assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+  });
+
+  it('verifies the named PRD: per criterion outcome with evidence, and a failing CRITICAL criterion means not done', async function () {
+    this.timeout(120_000);
+    const v = await answer<Verified>('ideal-state_verify', { prd: PRD });
+    assert.equal(v.prd, PRD);
+    const byId = Object.fromEntries(v.results.map((r) => [r.id, r]));
+    assert.equal(byId['ISC-1']?.outcome, 'PASS');
+    assert.match(byId['ISC-1']?.evidence ?? '', /greet/);
+    assert.equal(byId['ISC-2']?.outcome, 'FAIL');
+    assert.ok((byId['ISC-2']?.evidence ?? '').length > 0, 'a FAIL has evidence');
+    assert.equal(v.allCriticalPass, false);
+    // Some criteria only: the verdict is about what was verified.
+    const one = await answer<Verified>('ideal-state_verify', { prd: PRD, criteria: ['ISC-1'] });
+    assert.deepEqual(one.results.map((r) => [r.id, r.outcome]), [['ISC-1', 'PASS']]);
+    assert.equal(one.allCriticalPass, true);
+  });
+
+  it('lists the criteria with the outcome the store last recorded', async function () {
+    this.timeout(60_000);
+    const listed = await answer<Listed>('ideal-state_criteria', { prd: PRD });
+    assert.deepEqual(listed.criteria.map((c) => [c.id, c.priority, c.verify]), [['ISC-1', 'CRITICAL', 'Grep: ^export function greet'], ['ISC-2', 'CRITICAL', 'Grep: bonjour']]);
+    assert.equal(listed.criteria.find((c) => c.id === 'ISC-2')?.lastOutcome?.outcome, 'FAIL');
+  });
+
+  it('refuses a PRD outside the workspace with a clear error and reads nothing', async () => {
+    for (const name of ['ideal-state_criteria', 'ideal-state_verify', 'ideal-state_propose_criteria']) {
+      await assert.rejects(
+        Promise.resolve(vscode.lm.invokeTool(name, { input: { prd: '../outside/PRD-x.md', criteria: name.endsWith('propose_criteria') ? [{ text: 'x y z' }] : undefined }, toolInvocationToken: undefined })),
+        /outside the workspace/,
+        name,
+      );
+    }
+  });
+
+  it('refuses to propose a criterion whose Verify spec is wrong, before asking and without writing', async () => {
+    const before = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri()));
+    await assert.rejects(
+      Promise.resolve(vscode.lm.invokeTool('ideal-state_propose_criteria', { input: { prd: PRD, criteria: [{ text: 'The greet module is documented in the readme', verify: 'Telepathy: yes' }] }, toolInvocationToken: undefined })),
+      /criteria\[0\]\.verify/,
+    );
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri())), before);
+  });
+
+  it('refuses a criteria list that is not ids, saying what is expected', async () => {
+    await assert.rejects(Promise.resolve(vscode.lm.invokeTool('ideal-state_verify', { input: { prd: PRD, criteria: 'ISC-1' }, toolInvocationToken: undefined })), /criteria|schema|array/i);
+  });
+});
