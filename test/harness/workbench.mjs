@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { launchBrowser, openWorkbench } from './browser.mjs';
 import { resultsDir } from './paths.mjs';
 import { copySampleWorkspace, makeProfile, removeProfile, startServer } from './server.mjs';
-import { installVsix } from './vsix.mjs';
+import { installScriptedAgentModel, installVsix } from './vsix.mjs';
 
 const QUICK_INPUT = '.quick-input-widget';
 const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
@@ -15,9 +15,11 @@ const slug = (text) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').t
 
 export class Workbench {
   /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings. */
-  static async open({ trusted = true, settings = {} } = {}) {
+  static async open({ trusted = true, settings = {}, agentModel = false } = {}) {
     const profile = makeProfile({ trusted, settings });
     installVsix(profile);
+    // The chat view answers only with a model: the scripted agent model (a test fixture) is one.
+    if (agentModel) installScriptedAgentModel(profile);
     const workspace = copySampleWorkspace(profile);
     const server = await startServer({ profile });
     const browser = await launchBrowser();

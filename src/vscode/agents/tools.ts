@@ -23,8 +23,14 @@ export interface AgentDeps {
 
 const RESTRICTED = 'Verifying runs commands and tasks from the PRD, so it is off in Restricted Mode. The user must trust this workspace first; until then nothing is verified and the work cannot be called done.';
 
+/** How many shown confirmations wait for their invocation at most (a person confirms one at a time). */
+const MAX_PENDING_CONFIRMATIONS = 20;
+
 /** The three operations the tools and @ideal-state share: same answers in both places. */
 export class AgentOperations {
+  /** The commands each verify confirmation named, by the tool's input, until that invocation takes them. */
+  private readonly confirmations = new Map<string, readonly string[]>();
+
   constructor(private readonly deps: AgentDeps) {}
 
   async criteria(input: unknown): Promise<{ prd: string; criteriaVersion: number; criteria: CriterionRow[] }> {
@@ -40,16 +46,25 @@ export class AgentOperations {
     const target = resolvePrdTarget(wanted.prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table, wanted.criteria);
     const commands = engine().commandsOf(prd.criteria, { diagnostics: new EditorDiagnosticsSource(target.folder.uri.fsPath) });
-    return commands.length > 0 ? verifyConfirmation(target.relative, wanted.criteria ?? [], commands) : undefined;
+    if (commands.length === 0) return undefined;
+    // VS Code invokes the tool only once the person confirmed this list: the verification does not ask again for it.
+    this.confirmations.delete(JSON.stringify(input));
+    this.confirmations.set(JSON.stringify(input), commands);
+    while (this.confirmations.size > MAX_PENDING_CONFIRMATIONS) this.confirmations.delete(this.confirmations.keys().next().value!);
+    return verifyConfirmation(target.relative, wanted.criteria ?? [], commands);
   }
 
-  async verify(input: unknown, token: vscode.CancellationToken): Promise<VerifyAnswer> {
+  /** `confirmed`: true when the call went through the tool's confirmation (the language-model tool), false for /verify in chat. */
+  async verify(input: unknown, token: vscode.CancellationToken, confirmed = false): Promise<VerifyAnswer> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
     const target = resolvePrdTarget(wanted.prd);
+    const confirmedCommands = confirmed ? this.confirmations.get(JSON.stringify(input)) : undefined;
+    this.confirmations.delete(JSON.stringify(input));
     const abort = signalFrom(token);
     try {
-      const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}) });
+      // A command the PRD gained since the confirmation was shown is not in the list, so it is asked for.
+      const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}), ...(confirmedCommands ? { confirmedCommands } : {}) });
       return verifyAnswer(v.path, v.criteria, v.set);
     } finally {
       abort.dispose();
@@ -89,7 +104,7 @@ export function registerLanguageModelTools(ops: AgentOperations): vscode.Disposa
         const confirmation = await ops.verifyConfirmation(options.input);
         return { invocationMessage: 'Verifying criteria with Ideal State', ...(confirmation ? { confirmationMessages: confirmation } : {}) };
       },
-      invoke: async (options, token) => json(await ops.verify(options.input, token)),
+      invoke: async (options, token) => json(await ops.verify(options.input, token, true)),
     }),
     vscode.lm.registerTool<unknown>(TOOL_NAMES.propose, {
       prepareInvocation: async (options) => {

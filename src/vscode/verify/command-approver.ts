@@ -15,6 +15,11 @@ export interface ApproverOptions {
   readonly prdPath: string;
   /** The commands the PRD's run was approved to execute (an approval covers them here too), and that run's id. */
   readonly run?: { readonly id: string; readonly approvedCommands: readonly string[] };
+  /**
+   * Commands the person has just confirmed in the confirmation of the ideal-state_verify tool,
+   * which names every command (VS Code asks before the tool runs): not asked a second time.
+   */
+  readonly confirmed?: readonly string[];
 }
 
 /**
@@ -40,9 +45,12 @@ export class EditorCommandApprover implements CommandApprover {
     const list = allowList(this.settings.get('verifyAllowedCommands'));
     for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
     const byRun = new Set(this.options.run?.approvedCommands ?? []);
-    const toConfirm = unique.filter((c) => list.match(c) === undefined && !byRun.has(c));
+    const confirmed = new Set((this.options.confirmed ?? []).map((c) => c.trim()));
+    const toConfirm = unique.filter((c) => list.match(c) === undefined && !byRun.has(c) && !confirmed.has(c));
     const covered = unique.filter((c) => byRun.has(c)).length;
     if (covered > 0) this.log.info(`${covered} command${covered === 1 ? '' : 's'} of ${this.options.prdPath} approved in ${this.options.run!.id}, not asked again`);
+    const inTool = unique.filter((c) => confirmed.has(c)).length;
+    if (inTool > 0) this.log.info(`${inTool} command${inTool === 1 ? '' : 's'} of ${this.options.prdPath} confirmed in the ideal-state_verify tool's confirmation, not asked again`);
     if (toConfirm.length === 0) return { approved: true };
 
     const hash = createHash('sha256').update(JSON.stringify([this.options.prdPath, toConfirm])).digest('hex');

@@ -28,6 +28,8 @@ export interface PrdVerifyOptions {
   /** Criterion ids to verify; all when left out. */
   readonly only?: readonly string[];
   readonly onResult?: (result: CriterionResult, criterion: AnyCriterion, coverage: Coverage) => void;
+  /** Commands the person confirmed in the ideal-state_verify tool's confirmation (not asked again). */
+  readonly confirmedCommands?: readonly string[];
 }
 
 export interface PrdVerification {
@@ -78,7 +80,7 @@ export class PrdVerifier {
     for (const w of prd.warnings) this.log.warn(`${relative}: ${w}`);
     const store = await this.stores.get();
     const runId = prd.document.meta.runId ?? store.prdIndex.where('path = ?', [relative])[0]?.runId;
-    const host = await this.hostFor(folder, relative, prd.level, runId);
+    const host = await this.hostFor(folder, relative, prd.level, runId, options.confirmedCommands);
     const started = Date.now();
     const set = await engine().verifyPrepared(prd, {
       host,
@@ -112,14 +114,14 @@ export class PrdVerifier {
    * allow-list, the model judge, ripgrep) — also used by the ISC table to re-verify a run's
    * stored criteria. `prdPath` names the file approvals are remembered for.
    */
-  async hostFor(folder: vscode.WorkspaceFolder, prdPath: string, level: EffortLevel, runId?: string): Promise<VerifyHost> {
+  async hostFor(folder: vscode.WorkspaceFolder, prdPath: string, level: EffortLevel, runId?: string, confirmed?: readonly string[]): Promise<VerifyHost> {
     // What the PRD's run was approved to execute is not asked again (issue 16).
     const approvedCommands = runId ? (new (engine().StoreRunStorage)(await this.stores.get()).load(runId)?.memo.approvedCommands ?? []) : [];
     return {
       workspaceRoot: folder.uri.fsPath,
       tasks: this.tasks,
       diagnostics: new EditorDiagnosticsSource(folder.uri.fsPath),
-      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath, ...(runId ? { run: { id: runId, approvedCommands } } : {}) }),
+      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath, ...(runId ? { run: { id: runId, approvedCommands } } : {}), ...(confirmed ? { confirmed } : {}) }),
       excludeGlobs: filesExcludeGlobs(folder.uri),
       ...optional('judge', await this.judges.judge(level, folder).catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
       // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
