@@ -1,9 +1,9 @@
 import { readPrdFile } from '../cli/prd-check';
 import { verifyPrdFile, writeAtomically } from '../cli/verify-prd';
-import type { Priority } from '../model';
 import { applyEdits, checkPrd, formatDiagnostic, parseVerifySpec, type PrdEdit } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { criteriaRows, type CriterionRow } from './criteria';
+import { verifyAnswer, type CriteriaAnswer, type ProposedCriterion, type VerifyAnswer } from '../app/done-gate';
+import { criteriaRows } from './criteria';
 import { resolvePrd, ToolRefusal } from './workspace';
 
 /** What every tool runs with: one workspace, one store. */
@@ -15,7 +15,7 @@ export interface ToolContext {
   log: (s: string) => void;
 }
 
-export async function criteriaTool(ctx: ToolContext, input: { prd?: string | undefined }): Promise<{ prd: string; criteriaVersion: number; criteria: CriterionRow[]; problems: string[] }> {
+export async function criteriaTool(ctx: ToolContext, input: { prd?: string | undefined }): Promise<CriteriaAnswer> {
   const prd = await resolvePrd(ctx.workspace, input.prd);
   const read = await readPrdFile(prd.file);
   if (!read.ok) throw new ToolRefusal(read.diagnostic ? formatDiagnostic(prd.relative, read.diagnostic) : `cannot read ${prd.relative}: ${read.reason}`);
@@ -28,17 +28,7 @@ export async function criteriaTool(ctx: ToolContext, input: { prd?: string | und
   };
 }
 
-export interface VerifyToolResult {
-  prd: string;
-  /** True when every CRITICAL criterion verified passes: the only state in which work is done. */
-  allCriticalPass: boolean;
-  summary: string;
-  counts: Record<string, number>;
-  results: { id: string; priority: string; outcome: string; evidence: string; failureLabel?: string; repairTarget?: string; locations?: { file: string; line?: number }[] }[];
-  skippedCommands: { command: string; reason: string }[];
-}
-
-export async function verifyTool(ctx: ToolContext, input: { prd?: string | undefined; criteria?: string[] | undefined; timeoutSeconds?: number | undefined }, signal?: AbortSignal): Promise<VerifyToolResult> {
+export async function verifyTool(ctx: ToolContext, input: { prd?: string | undefined; criteria?: string[] | undefined; timeoutSeconds?: number | undefined }, signal?: AbortSignal): Promise<VerifyAnswer> {
   const prd = await resolvePrd(ctx.workspace, input.prd);
   const result = await verifyPrdFile({
     file: prd.file,
@@ -54,31 +44,8 @@ export async function verifyTool(ctx: ToolContext, input: { prd?: string | undef
   });
   if (result.kind === 'bad-input') throw new ToolRefusal([`${prd.relative} cannot be verified: ${result.summary.split(prd.file).join(prd.relative)}`, ...result.problems.map((d) => formatDiagnostic(prd.relative, d))].join('\n'));
   if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(prd.file).join(prd.relative));
-  const priority = new Map(result.criteria.map((c) => [c.id, c.priority]));
-  return {
-    prd: prd.relative,
-    allCriticalPass: result.set.passed,
-    summary: result.set.summary,
-    counts: result.set.counts,
-    results: result.set.results.map((r) => ({
-      id: r.criterionId,
-      priority: priority.get(r.criterionId) ?? 'CRITICAL',
-      outcome: r.outcome,
-      evidence: r.evidence,
-      ...(r.failureLabel ? { failureLabel: r.failureLabel } : {}),
-      ...(r.repairTarget ? { repairTarget: r.repairTarget } : {}),
-      ...(r.locations.length > 0 ? { locations: r.locations } : {}),
-    })),
-    skippedCommands: (result.set.commands?.refused ?? []).map((c) => ({ command: c.command, reason: `${c.reason} (the user allows commands in ${VERIFY_COMMANDS_FILE})` })),
-  };
-}
-
-export interface ProposedCriterion {
-  text: string;
-  priority?: Priority | undefined;
-  /** As after `Verify:` in a PRD, e.g. `Read: CHANGELOG.md`, `Grep: TODO`, `CLI: npm test`. */
-  verify?: string | undefined;
-  anti?: boolean | undefined;
+  // The file's own ids (an ISA's C1, ISC-2.1) with their priorities, as the editor's tool and the gate answer.
+  return verifyAnswer(prd.relative, result.prd, result.set, { allowHint: `the user allows commands in ${VERIFY_COMMANDS_FILE}` });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { VerificationMethod } from '../../model';
 import { engine } from '../engine';
-import { ToolInputError, type ProposedCriterion } from './tool-text';
+import type { ProposedCriterion } from '../../app/done-gate';
+import { ToolInputError } from './tool-text';
 
 export interface ProposedEdit {
   /** The PRD's whole text with the criteria, the new criteria_version and a LOG entry. */

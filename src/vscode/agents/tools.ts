@@ -10,7 +10,8 @@ import type { PrdVerifier } from '../verify/verify-prd';
 import { criteriaRows, preparedTarget } from './editor-criteria';
 import { resolvePrdTarget } from './prd-target';
 import { proposeEdit } from './propose';
-import { criteriaInput, proposeConfirmation, proposeInput, ToolInputError, verifyAnswer, verifyConfirmation, verifyInput, type CriterionRow, type VerifyAnswer } from './tool-text';
+import type { CriteriaAnswer, VerifyAnswer } from '../../app/done-gate';
+import { criteriaInput, proposeConfirmation, proposeInput, ToolInputError, verifyConfirmation, verifyInput } from './tool-text';
 
 export const TOOL_NAMES = { criteria: 'ideal-state_criteria', verify: 'ideal-state_verify', propose: 'ideal-state_propose_criteria' } as const;
 
@@ -27,7 +28,7 @@ const RESTRICTED = 'Verifying runs commands and tasks from the PRD, so it is off
 export class AgentOperations {
   constructor(private readonly deps: AgentDeps) {}
 
-  async criteria(input: unknown): Promise<{ prd: string; criteriaVersion: number; criteria: CriterionRow[] }> {
+  async criteria(input: unknown): Promise<CriteriaAnswer> {
     const target = resolvePrdTarget(criteriaInput(input).prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table);
     return { prd: target.relative, criteriaVersion: prd.criteriaVersion, criteria: await criteriaRows(this.deps.stores, target.relative, prd.criteria) };
@@ -50,7 +51,7 @@ export class AgentOperations {
     const abort = signalFrom(token);
     try {
       const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}) });
-      return verifyAnswer(v.path, v.criteria, v.set);
+      return engine().verifyAnswer(v.path, v.criteria, v.set);
     } finally {
       abort.dispose();
     }

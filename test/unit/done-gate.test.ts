@@ -1,0 +1,85 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { CriteriaAnswer, criterionRows, notPassing, VerifyAnswer, verifyAnswer } from '../../src/app/done-gate';
+import { verifyPrdFile } from '../../src/cli/verify-prd';
+import type { CriterionResult } from '../../src/model';
+import { isaFixture } from './isa-helpers';
+import { workspace } from './verify-helpers';
+
+const result = (id: string, outcome: CriterionResult['outcome'], extra: Partial<CriterionResult> = {}): CriterionResult =>
+  ({ criterionId: id, outcome, evidence: `evidence of ${id}`, durationMs: 1, locations: [], ...extra }) as CriterionResult;
+
+describe('the done gate’s answers (one builder for MCP, the editor’s tools and the stop hook)', () => {
+  it('answers an ISA verification under the ISA’s own ids, with evidence, repair targets and the CRITICAL verdict', async () => {
+    const root = workspace({ 'README.md': '# greeter\n', 'src/app.js': "console.log('hi')\n", 'ISA.md': isaFixture('greeter-workspace.md') });
+    const verified = await verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+    assert.equal(verified.kind, 'verified');
+    if (verified.kind !== 'verified') return;
+    const answer = verifyAnswer('ISA.md', verified.prd, verified.set);
+    // The schema is the contract every caller returns: the built answer satisfies it.
+    assert.deepEqual(VerifyAnswer.parse(answer), answer);
+    assert.deepEqual(
+      answer.results.map((r) => [r.id, r.priority, r.outcome]),
+      [
+        ['C1', 'CRITICAL', 'PASS'],
+        ['C2', 'CRITICAL', 'FAIL'],
+        ['ISC-3', 'CRITICAL', 'FAIL'],
+        ['ISC-3.1', 'CRITICAL', 'PASS'],
+        ['ISC-3.2', 'CRITICAL', 'FAIL'],
+        ['A4', 'CRITICAL', 'PASS'],
+        ['C5', 'CRITICAL', 'UNKNOWN'],
+        ['C6', 'CRITICAL', 'UNKNOWN'],
+        ['C8', 'CRITICAL', 'UNKNOWN'],
+      ],
+    );
+    assert.equal(answer.allCriticalPass, false);
+    const byId = new Map(answer.results.map((r) => [r.id, r]));
+    assert.match(byId.get('C1')!.evidence, /`test -f README\.md` exited 0/);
+    assert.equal(byId.get('ISC-3')!.repairTarget, 'ISC-3.2 pass');
+    assert.equal(byId.get('C5')!.failureLabel, 'UNSUPPORTED_CLAIM');
+    assert.deepEqual(notPassing(answer).critical.map((r) => r.id), ['C2', 'ISC-3', 'ISC-3.2', 'C5', 'C6', 'C8']);
+    assert.deepEqual(notPassing(answer).others, []);
+  });
+
+  it('judges done over the CRITICAL criteria verified, counts an unknown priority as CRITICAL, and never turns a failed set into a pass', () => {
+    const criteria = [
+      { id: 'ISC-1', priority: 'CRITICAL' },
+      { id: 'ISC-2', priority: 'NICE' },
+    ];
+    const set = { summary: 's', counts: { PASS: 1, FAIL: 1 }, results: [result('ISC-1', 'PASS'), result('ISC-2', 'FAIL', { repairTarget: 'src/b.ts', locations: [{ file: 'src/b.ts', line: 3 }] })] };
+    const done = verifyAnswer('p.md', criteria, set);
+    assert.equal(done.allCriticalPass, true, 'a NICE failure does not keep the work from being done');
+    assert.deepEqual(done.results[1], { id: 'ISC-2', priority: 'NICE', outcome: 'FAIL', evidence: 'evidence of ISC-2', repairTarget: 'src/b.ts', locations: [{ file: 'src/b.ts', line: 3 }] });
+    assert.equal(verifyAnswer('p.md', criteria, { ...set, passed: false }).allCriticalPass, false);
+    const unknownPriority = verifyAnswer('p.md', [], { summary: 's', counts: {}, results: [result('ISC-9', 'FAIL')] });
+    assert.deepEqual([unknownPriority.results[0]!.priority, unknownPriority.allCriticalPass], ['CRITICAL', false]);
+    const skipped = verifyAnswer('p.md', criteria, { ...set, commands: { refused: [{ command: 'npm test', reason: 'not allowed' }] } }, { allowHint: 'the user allows commands in .ideal-state/verify-commands.yaml' });
+    assert.deepEqual(skipped.skippedCommands, [{ command: 'npm test', reason: 'not allowed (the user allows commands in .ideal-state/verify-commands.yaml)' }]);
+  });
+
+  it('lists criteria with their last outcome, stale when the criterion or the work changed since', () => {
+    const criteria = [
+      { id: 'ISC-1', text: 'A changelog exists', kind: 'criterion' as const, priority: 'CRITICAL', verify: { type: 'READ' as const, path: 'CHANGELOG.md' } },
+      { id: 'ISC-2', text: 'Tests pass', kind: 'criterion' as const, priority: 'IMPORTANT' },
+      { id: 'ISC-3', text: 'The build is green', kind: 'criterion' as const, priority: 'CRITICAL' },
+      { id: 'ISC-A1', text: 'No secrets', kind: 'anti-criterion' as const, priority: 'CRITICAL' },
+    ];
+    const at = '2026-11-24T10:00:00.000Z';
+    const stored = new Map([
+      ['ISC-1', { text: 'A changelog exists', verify: { type: 'READ' as const, path: 'CHANGELOG.md' }, outcome: 'PASS' as const, verifiedAt: at }],
+      ['ISC-2', { text: 'Tests passed once', outcome: 'FAIL' as const, verifiedAt: at }],
+      ['ISC-3', { text: 'The build is green', outcome: 'PASS' as const, verifiedAt: at }],
+    ]);
+    const rows = criterionRows(criteria as never, stored as never, (id) => id === 'ISC-3');
+    assert.deepEqual(CriteriaAnswer.parse({ prd: 'p.md', criteriaVersion: 1, criteria: rows }).criteria, rows);
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.verify, r.lastOutcome?.outcome ?? null, r.stale]),
+      [
+        ['ISC-1', 'Read: CHANGELOG.md', 'PASS', false],
+        ['ISC-2', null, 'FAIL', true],
+        ['ISC-3', null, 'PASS', true],
+        ['ISC-A1', null, null, null],
+      ],
+    );
+  });
+});
