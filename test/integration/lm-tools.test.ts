@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activateIdealState } from './ideal-state';
 
@@ -86,6 +89,26 @@ describe('the language-model tools in the editor', () => {
         /outside the workspace/,
         name,
       );
+    }
+  });
+
+  it('refuses a PRD inside the workspace that is a symbolic link to one outside it, naming the path', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-lm-outside-'));
+    fs.writeFileSync(path.join(outside, 'PRD-elsewhere.md'), TEXT);
+    const link = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'lm-tools-link.md');
+    fs.symlinkSync(path.join(outside, 'PRD-elsewhere.md'), link);
+    try {
+      for (const name of ['ideal-state_criteria', 'ideal-state_verify', 'ideal-state_propose_criteria']) {
+        await assert.rejects(
+          Promise.resolve(vscode.lm.invokeTool(name, { input: { prd: 'lm-tools-link.md', criteria: name.endsWith('propose_criteria') ? [{ text: 'x y z' }] : undefined }, toolInvocationToken: undefined })),
+          (error: Error) => /"lm-tools-link\.md" goes through a symbolic link that points outside the workspace/.test(error.message),
+          name,
+        );
+      }
+      // Refused before anything was read or written: the file outside is as it was.
+      assert.equal(fs.readFileSync(path.join(outside, 'PRD-elsewhere.md'), 'utf8'), TEXT);
+    } finally {
+      fs.unlinkSync(link);
     }
   });
 

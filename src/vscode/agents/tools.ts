@@ -29,7 +29,7 @@ export class AgentOperations {
   constructor(private readonly deps: AgentDeps) {}
 
   async criteria(input: unknown): Promise<CriteriaAnswer> {
-    const target = resolvePrdTarget(criteriaInput(input).prd);
+    const target = await resolvePrdTarget(criteriaInput(input).prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table);
     return { prd: target.relative, criteriaVersion: prd.criteriaVersion, criteria: await criteriaRows(this.deps.stores, target.relative, prd.criteria) };
   }
@@ -38,7 +38,7 @@ export class AgentOperations {
   async verifyConfirmation(input: unknown): Promise<{ title: string; message: string } | undefined> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
-    const target = resolvePrdTarget(wanted.prd);
+    const target = await resolvePrdTarget(wanted.prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table, wanted.criteria);
     const commands = engine().commandsOf(prd.criteria, { diagnostics: new EditorDiagnosticsSource(target.folder.uri.fsPath) });
     return commands.length > 0 ? verifyConfirmation(target.relative, wanted.criteria ?? [], commands) : undefined;
@@ -47,7 +47,7 @@ export class AgentOperations {
   async verify(input: unknown, token: vscode.CancellationToken): Promise<VerifyAnswer> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
-    const target = resolvePrdTarget(wanted.prd);
+    const target = await resolvePrdTarget(wanted.prd);
     const abort = signalFrom(token);
     try {
       const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}) });
@@ -60,7 +60,7 @@ export class AgentOperations {
   async proposal(input: unknown) {
     if (!vscode.workspace.isTrusted) throw new ToolInputError('Adding criteria writes the PRD, which Ideal State does not do in Restricted Mode. The user must trust this workspace first.');
     const wanted = proposeInput(input);
-    const target = resolvePrdTarget(wanted.prd);
+    const target = await resolvePrdTarget(wanted.prd);
     const document = await vscode.workspace.openTextDocument(target.uri);
     return { target, document, text: document.getText(), edit: proposeEdit(document.getText(), target.relative, wanted.criteria, new Date().toISOString().slice(0, 10)) };
   }
