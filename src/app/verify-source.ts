@@ -26,6 +26,12 @@ export interface VerifySource {
   /** The engine's set under the file's ids (a PRD's are the same). */
   shown(set: VerifySetResult): VerifySetResult;
   write(results: readonly CriterionResult[], options: { date: string; by: string }): string;
+  /**
+   * The same outcomes written into `text`, the file as it is now (an editor's document may
+   * have been typed in since it was read), in the file's format: a PRD's checkboxes and
+   * LOG, an ISA's checkboxes, `progress: M/N` and Verification lines.
+   */
+  writeInto(text: string, results: readonly CriterionResult[], options: { date: string; by: string }): string;
   info(id: string): CriterionInfo | undefined;
 }
 
@@ -62,6 +68,7 @@ function loadPrd(text: string, file: string, now: Date): LoadedSource {
     criteria,
     shown: (set) => set,
     write: (results, options) => writeOutcomes(document, results, options),
+    writeInto: (current, results, options) => writeOutcomes(current, results, options),
     info(id) {
       const c = byId.get(id);
       return c && { id, text: c.text, priority: c.priority, anti: c.kind === 'anti-criterion', line: c.line + 1 };
@@ -86,6 +93,7 @@ function loadIsa(text: string, file: string, now: Date): LoadedSource {
     criteria: v.criteria,
     shown: (set) => isaResults(isa, v, set),
     write: (results, options) => writeIsaOutcomes(isa, results, options),
+    writeInto: (current, results, options) => writeIsaOutcomes(current, results, options),
     info(id) {
       const c = byId.get(id);
       return c && { id, text: c.text, priority: 'CRITICAL', anti: c.anti, line: c.line + 1 };

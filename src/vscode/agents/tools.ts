@@ -51,7 +51,8 @@ export class AgentOperations {
     const abort = signalFrom(token);
     try {
       const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}) });
-      return engine().verifyAnswer(v.path, v.criteria, v.set);
+      // Under the file's own ids (an ISA's C1, ISC-2.1), with their priorities: the answer the MCP server and the gate give.
+      return engine().verifyAnswer(v.path, v.prepared, v.shown);
     } finally {
       abort.dispose();
     }
