@@ -41,6 +41,22 @@ describe('the done gate’s answers (one builder for MCP, the editor’s tools a
     assert.deepEqual(notPassing(answer).others, []);
   });
 
+  it('verifies some claims of an ISA named by the ISA’s own ids (a container is its parts), and judges only those', async () => {
+    const root = workspace({ 'README.md': '# greeter\n', 'src/app.js': "console.log('hi')\n", 'ISA.md': isaFixture('greeter-workspace.md') });
+    const run = (only: string[]) => verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, only, warn: () => undefined });
+    const some = await run(['C1', 'ISC-3.1', 'A4']);
+    assert.equal(some.kind, 'verified', JSON.stringify(some));
+    if (some.kind !== 'verified') return;
+    const answer = verifyAnswer('ISA.md', some.prd, some.set);
+    assert.deepEqual(answer.results.map((r) => [r.id, r.outcome]), [['C1', 'PASS'], ['ISC-3.1', 'PASS'], ['A4', 'PASS']], 'ISC-3 is not reported: only one of its parts was asked for');
+    assert.equal(answer.allCriticalPass, true);
+    const container = await run(['ISC-3']);
+    assert.ok(container.kind === 'verified');
+    assert.deepEqual(container.set.results.map((r) => [r.criterionId, r.outcome]), [['ISC-3', 'FAIL'], ['ISC-3.1', 'PASS'], ['ISC-3.2', 'FAIL']]);
+    const unknown = await run(['C1', 'C99']);
+    assert.deepEqual(unknown.kind === 'refused' && unknown.message.replace(root, 'ROOT'), 'ROOT/ISA.md has no criterion C99; its criteria are C1, C2, ISC-3, ISC-3.1, ISC-3.2, A4, C5, C6, C8');
+  });
+
   it('judges done over the CRITICAL criteria verified, counts an unknown priority as CRITICAL, and never turns a failed set into a pass', () => {
     const criteria = [
       { id: 'ISC-1', priority: 'CRITICAL' },
