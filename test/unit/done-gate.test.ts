@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { CriteriaAnswer, criterionRows, notPassing, VerifyAnswer, verifyAnswer } from '../../src/app/done-gate';
+import { proposeCriteria } from '../../src/app/propose-criteria';
 import { verifyPrdFile } from '../../src/cli/verify-prd';
 import type { CriterionResult } from '../../src/model';
 import { isaFixture } from './isa-helpers';
@@ -97,5 +98,18 @@ describe('the done gate’s answers (one builder for MCP, the editor’s tools a
         ['ISC-A1', null, null, null],
       ],
     );
+  });
+
+  it('adds proposed criteria as a new criteria version with a LOG entry, or refuses with the reason and no text', () => {
+    const prd = ['---', 'prd: true', 'id: PRD-20261124-propose', 'status: IN_PROGRESS', 'criteria_version: 2', '---', '', '# Propose', '', '## Ideal State Criteria', '- [ ] ISC-1: The workspace has a changelog for the release | Verify: Read: CHANGELOG.md', '', '## LOG', ''].join('\n');
+    const p = proposeCriteria(prd, 'p.md', [{ text: 'The README documents the --json option for every command', priority: 'IMPORTANT', verify: 'Grep: --json' }], { today: '2026-11-24', through: 'a test' });
+    assert.ok(p.ok, JSON.stringify(p));
+    assert.deepEqual([p.added, p.version, p.previousVersion], [['ISC-2'], 3, 2]);
+    assert.deepEqual(p.lines, ['- [ ] ISC-2: [I] [IMPORTANT] The README documents the --json option for every command | Verify: Grep: --json']);
+    assert.match(p.after, /^criteria_version: 3$/m);
+    assert.match(p.after, /Added ISC-2 through a test, confirmed by the user/);
+    assert.deepEqual(proposeCriteria(prd, 'p.md', [{ text: 'x y z', verify: 'Telepathy: yes' }], { today: '2026-11-24', through: 'a test' }).ok, false);
+    const broken = proposeCriteria('---\nprd: true\n---\n## Ideal State Criteria\n- [ ] ISC-1: x | Verify: Telepathy: yes\n', 'p.md', [{ text: 'a b c' }], { today: '2026-11-24', through: 'a test' });
+    assert.ok(!broken.ok && /^p\.md has errors; fix them before adding criteria\np\.md:\d+:\d+: error: /.test(broken.message), JSON.stringify(broken));
   });
 });
