@@ -90,7 +90,10 @@ export function isaResults(doc: IsaDocument, v: IsaVerifiable, set: VerifySetRes
   }
   for (const id of v.containers) {
     const parts = doc.claims.filter((c) => c.parent === id && !c.tombstone).map((c) => byIsa.get(c.id));
-    byIsa.set(id, containerResult(id, parts.filter((p): p is CriterionResult => p !== undefined)));
+    const verified = parts.filter((p): p is CriterionResult => p !== undefined);
+    // Only some claims verified (`only`), not all its parts: what holds of the container is not known, so it is not reported.
+    if (verified.length < parts.length) continue;
+    byIsa.set(id, containerResult(id, verified));
   }
   const order = liveClaims(doc).map((c) => c.id).filter((id) => byIsa.has(id));
   const results = order.map((id) => byIsa.get(id)!);

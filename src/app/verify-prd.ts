@@ -34,10 +34,11 @@ export interface RefusedPrd {
 export function preparePrd(text: string, options: { name: string; effortTable: EffortTable; only?: readonly string[]; effort?: EffortLevel; now?: Date }): PreparedPrd | RefusedPrd {
   const source = loadVerifySource(text, options.name, options.now ?? new Date());
   if (!source.ok) return source;
-  const wanted = options.only ? new Set(options.only) : undefined;
+  // `only` names criteria as the file does (an ISA's C1, ISC-2.1); the engine knows its own ids.
+  const wanted = options.only ? new Set(source.engineIds(options.only).ids) : undefined;
   const criteria = source.criteria.filter((c) => !wanted || wanted.has(c.id));
   if (criteria.length === 0) {
-    return { ok: false, problems: [diagnostic('error', 'no-criteria', rangeOn(0, 0), `no criteria with the ids ${[...(wanted ?? [])].join(', ')}`)], summary: `${options.name} has no criteria with those ids to verify` };
+    return { ok: false, problems: [diagnostic('error', 'no-criteria', rangeOn(0, 0), `no criteria with the ids ${[...(options.only ?? [])].join(', ')}`)], summary: `${options.name} has no criteria with those ids to verify` };
   }
   const effort = options.effort ? { level: options.effort } : prdEffort(source.document.meta.effort, options.effortTable);
   return {

@@ -1,5 +1,6 @@
 import type { AnyCriterion, CriterionResult, Priority } from '../model';
 import { checkIsa, checkPrd, diagnostic, rangeOn, recogniseFormat, toCoreCriterion, writeIsaOutcomes, writeOutcomes, type IsaDocument, type PrdDiagnostic, type PrdDocument, type RequirementFormat } from '../prd';
+import { liveClaims } from '../prd/isa/model';
 import { isaCriteria, isaResults } from './isa-verification';
 import type { VerifySetResult } from '../verify/types';
 
@@ -23,10 +24,24 @@ export interface VerifySource {
   /** For the effort level and the store's run (an ISA lends its frontmatter and title). */
   document: PrdDocument;
   criteria: AnyCriterion[];
+  /** Every criterion's id as the file writes it, in document order (an ISA's claims, containers too). */
+  ids: readonly string[];
   /** The engine's set under the file's ids (a PRD's are the same). */
   shown(set: VerifySetResult): VerifySetResult;
   write(results: readonly CriterionResult[], options: { date: string; by: string }): string;
+  /**
+   * The same outcomes written into `text`, the file as it is now (an editor's document may
+   * have been typed in since it was read), in the file's format: a PRD's checkboxes and
+   * LOG, an ISA's checkboxes, `progress: M/N` and Verification lines.
+   */
+  writeInto(text: string, results: readonly CriterionResult[], options: { date: string; by: string }): string;
   info(id: string): CriterionInfo | undefined;
+  /**
+   * The engine's ids of the criteria named by the file's own ids (`only` is given as the file
+   * writes them: an ISA's `C1`, `ISC-2.1`, or a container `ISC-2`, which is its parts), and
+   * the names that are none of its criteria.
+   */
+  engineIds(ids: readonly string[]): { ids: string[]; unknown: string[] };
 }
 
 export type LoadedSource = VerifySource | { ok: false; problems: PrdDiagnostic[]; summary: string };
@@ -60,12 +75,15 @@ function loadPrd(text: string, file: string, now: Date): LoadedSource {
     format: 'prd',
     document,
     criteria,
+    ids: document.criteria.map((c) => c.id),
     shown: (set) => set,
     write: (results, options) => writeOutcomes(document, results, options),
+    writeInto: (current, results, options) => writeOutcomes(current, results, options),
     info(id) {
       const c = byId.get(id);
       return c && { id, text: c.text, priority: c.priority, anti: c.kind === 'anti-criterion', line: c.line + 1 };
     },
+    engineIds: (ids) => ({ ids: ids.filter((id) => byId.has(id)), unknown: ids.filter((id) => !byId.has(id)) }),
   };
 }
 
@@ -84,11 +102,20 @@ function loadIsa(text: string, file: string, now: Date): LoadedSource {
     format: 'isa',
     document: isaAsPrd(isa),
     criteria: v.criteria,
+    ids: liveClaims(isa).map((c) => c.id),
     shown: (set) => isaResults(isa, v, set),
     write: (results, options) => writeIsaOutcomes(isa, results, options),
+    writeInto: (current, results, options) => writeIsaOutcomes(current, results, options),
     info(id) {
       const c = byId.get(id);
       return c && { id, text: c.text, priority: 'CRITICAL', anti: c.anti, line: c.line + 1 };
+    },
+    engineIds(ids) {
+      const engineOf = new Map([...v.isaIdOf].map(([engine, isa]) => [isa, engine]));
+      // A container is verified through its parts, however deep.
+      const under = (id: string): string[] => (engineOf.has(id) ? [engineOf.get(id)!] : isa.claims.filter((c) => c.parent === id && !c.tombstone).flatMap((c) => under(c.id)));
+      const found = ids.map((id) => [id, under(id)] as const);
+      return { ids: [...new Set(found.flatMap(([, e]) => e))], unknown: found.filter(([, e]) => e.length === 0).map(([id]) => id) };
     },
   };
 }

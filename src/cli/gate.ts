@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } from '../app/done-gate';
 import { formatDiagnostic } from '../prd';
 import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
@@ -155,8 +156,10 @@ export function gateVerdict(result: VerifyPrdOutcome, context: VerdictContext): 
   let reason: string;
   let summary: string;
   if (result.kind === 'verified') {
-    if (result.set.passed) return { kind: 'allow', ...(result.set.counts.PASS < result.set.results.length ? { note: `Ideal State: ${shown}: ${result.set.summary}.` } : {}) };
-    ({ reason, summary } = failingReason(result, shown));
+    // The same answer ideal-state_verify gives an agent, told as a stop hook's reason.
+    const answer = verifyAnswer(shown, result.prd, result.set);
+    if (answer.allCriticalPass) return { kind: 'allow', ...(result.set.counts.PASS < result.set.results.length ? { note: `Ideal State: ${shown}: ${result.set.summary}.` } : {}) };
+    ({ reason, summary } = failingReason(answer));
   } else if (result.kind === 'bad-input') {
     summary = `Ideal State: ${result.summary.split(context.file).join(shown)}`;
     reason = [summary, ...result.problems.map((d) => `- ${formatDiagnostic(shown, d)}`), 'Fix the PRD, then finish.'].join('\n');
@@ -168,20 +171,17 @@ export function gateVerdict(result: VerifyPrdOutcome, context: VerdictContext): 
   return { kind: 'block', summary, reason: `${reason}\n(Ideal State stop gate, block ${before + 1} of ${maxBlocks}.)` };
 }
 
-function failingReason(result: Extract<VerifyPrdOutcome, { kind: 'verified' }>, shown: string): { reason: string; summary: string } {
-  const priority = new Map(result.criteria.map((c) => [c.id, c.priority]));
-  const notPassing = result.set.results.filter((r) => r.outcome !== 'PASS');
-  const critical = notPassing.filter((r) => priority.get(r.criterionId) === 'CRITICAL');
-  const others = notPassing.filter((r) => priority.get(r.criterionId) !== 'CRITICAL');
-  const line = (r: (typeof notPassing)[number]) => {
+function failingReason(answer: VerifyAnswer): { reason: string; summary: string } {
+  const shown = answer.prd;
+  const { critical, others } = notPassing(answer);
+  const line = (r: CriterionOutcome) => {
     const evidence = (r.evidence.split('\n')[0] ?? '').slice(0, 200);
-    return `- ${r.criterionId} ${r.outcome}${r.failureLabel ? ` [${r.failureLabel}]` : ''}: ${evidence}${r.repairTarget ? `\n  needs: ${r.repairTarget}` : ''}`;
+    return `- ${r.id} ${r.outcome}${r.failureLabel ? ` [${r.failureLabel}]` : ''}: ${evidence}${r.repairTarget ? `\n  needs: ${r.repairTarget}` : ''}`;
   };
-  const summary = `Ideal State: not done. ${critical.length} CRITICAL criteri${critical.length === 1 ? 'on' : 'a'} of ${shown} ${critical.length === 1 ? 'does' : 'do'} not pass: ${critical.map((r) => r.criterionId).join(', ')}.`;
+  const summary = `Ideal State: not done. ${critical.length} CRITICAL criteri${critical.length === 1 ? 'on' : 'a'} of ${shown} ${critical.length === 1 ? 'does' : 'do'} not pass: ${critical.map((r) => r.id).join(', ')}.`;
   const out = [summary, ...critical.map(line)];
   if (others.length > 0) out.push('Also not passing (not CRITICAL):', ...others.map(line));
-  const skipped = result.set.commands?.refused ?? [];
-  if (skipped.length > 0) out.push(`Commands not run, so their criteria are UNKNOWN (the user allows them in ${VERIFY_COMMANDS_FILE}):`, ...skipped.map((c) => `- ${c.command}`));
+  if (answer.skippedCommands.length > 0) out.push(`Commands not run, so their criteria are UNKNOWN (the user allows them in ${VERIFY_COMMANDS_FILE}):`, ...answer.skippedCommands.map((c) => `- ${c.command}`));
   out.push(`Make these pass, then finish; \`ideal-state verify ${shown}\` shows the evidence.`);
   return { reason: out.join('\n'), summary };
 }

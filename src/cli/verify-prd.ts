@@ -95,9 +95,10 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   for (const w of prepared.warnings) request.warn(`warning: ${file}: ${w}`);
   let prd: PreparedPrd = prepared;
   if (request.only) {
-    const unknown = request.only.filter((id) => !prd.criteria.some((c) => c.id === id));
-    if (unknown.length > 0) return { kind: 'refused', message: `${file} has no criterion ${unknown.join(', ')}; its criteria are ${prd.criteria.map((c) => c.id).join(', ')}` };
-    const wanted = new Set(request.only);
+    // Named as the file names them (an ISA's C1, ISC-2.1); the engine verifies its own ids.
+    const { ids, unknown } = prd.engineIds(request.only);
+    if (unknown.length > 0) return { kind: 'refused', message: `${file} has no criterion ${unknown.join(', ')}; its criteria are ${prd.ids.join(', ')}` };
+    const wanted = new Set(ids);
     prd = { ...prd, criteria: prd.criteria.filter((c) => wanted.has(c.id)) };
   }
   const { document, criteria, level: effort } = prd;

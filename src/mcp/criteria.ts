@@ -1,21 +1,9 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { AnyCriterion, Outcome } from '../model';
-import { formatVerifySpec, type PrdDocument } from '../prd';
+import { criterionRows, type CriterionRow } from '../app/done-gate';
+import type { AnyCriterion } from '../model';
+import type { PrdDocument } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
-
-export interface CriterionRow {
-  id: string;
-  text: string;
-  kind: 'criterion' | 'anti-criterion';
-  priority: string;
-  /** As the PRD writes it after `Verify:`; null when it names none (a judge decides). */
-  verify: string | null;
-  /** The last stored verification of this criterion, if any. */
-  lastOutcome: { outcome: Outcome; verifiedAt: string } | null;
-  /** True when that outcome may no longer hold: the criterion changed, or a workspace file changed after it. */
-  stale: boolean | null;
-}
 
 /** Folders whose changes say nothing about the work (and are too large to walk). */
 const NOT_WORK = new Set(['.git', 'node_modules', '.ideal-state', '.vscode-test', 'out', 'dist']);
@@ -32,20 +20,7 @@ export async function criteriaRows(workspace: string, prdRelative: string, docum
   const verifiedTimes = [...stored.values()].map((c) => c.verifiedAt).filter((t): t is string => t !== undefined);
   const oldest = verifiedTimes.length > 0 ? Math.min(...verifiedTimes.map((t) => Date.parse(t))) : undefined;
   const newestChange = oldest === undefined ? 0 : await newestModification(workspace, path.join(workspace, ...prdRelative.split('/')), oldest);
-  return document.criteria.map((c) => {
-    const s = stored.get(c.id);
-    const last = s?.outcome && s.verifiedAt ? { outcome: s.outcome, verifiedAt: s.verifiedAt } : null;
-    const changed = s !== undefined && (s.text !== c.text || JSON.stringify(s.verify ?? null) !== JSON.stringify(c.verify ?? null));
-    return {
-      id: c.id,
-      text: c.text,
-      kind: c.kind,
-      priority: c.priority,
-      verify: c.verify ? formatVerifySpec(c.verify, c.text) : null,
-      lastOutcome: last,
-      stale: last ? changed || newestChange > Date.parse(last.verifiedAt) : null,
-    };
-  });
+  return criterionRows(document.criteria, stored, (_id, verifiedAt) => newestChange > Date.parse(verifiedAt));
 }
 
 async function lastStored(file: string, prdRelative: string): Promise<Map<string, AnyCriterion>> {

@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { listPrds } from '../cli/gate-prd';
-import { Priority } from '../model';
+import { ProposedCriterion } from '../app/done-gate';
 import { criteriaTool, proposeTool, verifyTool, type ToolContext } from './tools';
 import { ToolRefusal } from './workspace';
 
@@ -55,16 +55,7 @@ export function createServer(ctx: ToolContext): McpServer {
         'Add criteria to a PRD in this workspace as a new criteria version. There is no confirmation dialog here: call it first without confirm to get the lines it would add, show them to the user, and call again with confirm: true only after the user agrees. Each criterion states one checkable end state; give verify as a PRD writes it after "Verify:", e.g. "Read: CHANGELOG.md", "Grep: TODO | expect: none", "CLI: npm test".',
       inputSchema: {
         prd,
-        criteria: z
-          .array(
-            z.object({
-              text: z.string().min(1).describe('The end state, e.g. "The README documents the --json option"'),
-              priority: Priority.optional().describe('Default CRITICAL'),
-              verify: z.string().optional().describe('How it is verified, as after "Verify:" in a PRD'),
-              anti: z.boolean().optional().describe('An anti-criterion: something that must NOT be true at the end'),
-            }),
-          )
-          .min(1),
+        criteria: z.array(ProposedCriterion).min(1),
         confirm: z.boolean().optional().describe('true only after the user has seen and agreed to these criteria; without it nothing is written'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

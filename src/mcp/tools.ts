@@ -1,9 +1,10 @@
 import { readPrdFile } from '../cli/prd-check';
 import { verifyPrdFile, writeAtomically } from '../cli/verify-prd';
-import type { Priority } from '../model';
-import { applyEdits, checkPrd, formatDiagnostic, parseVerifySpec, type PrdEdit } from '../prd';
+import { checkPrd, formatDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { criteriaRows, type CriterionRow } from './criteria';
+import { verifyAnswer, type CriteriaAnswer, type ProposedCriterion, type VerifyAnswer } from '../app/done-gate';
+import { proposeCriteria } from '../app/propose-criteria';
+import { criteriaRows } from './criteria';
 import { resolvePrd, ToolRefusal } from './workspace';
 
 /** What every tool runs with: one workspace, one store. */
@@ -15,7 +16,7 @@ export interface ToolContext {
   log: (s: string) => void;
 }
 
-export async function criteriaTool(ctx: ToolContext, input: { prd?: string | undefined }): Promise<{ prd: string; criteriaVersion: number; criteria: CriterionRow[]; problems: string[] }> {
+export async function criteriaTool(ctx: ToolContext, input: { prd?: string | undefined }): Promise<CriteriaAnswer> {
   const prd = await resolvePrd(ctx.workspace, input.prd);
   const read = await readPrdFile(prd.file);
   if (!read.ok) throw new ToolRefusal(read.diagnostic ? formatDiagnostic(prd.relative, read.diagnostic) : `cannot read ${prd.relative}: ${read.reason}`);
@@ -28,17 +29,7 @@ export async function criteriaTool(ctx: ToolContext, input: { prd?: string | und
   };
 }
 
-export interface VerifyToolResult {
-  prd: string;
-  /** True when every CRITICAL criterion verified passes: the only state in which work is done. */
-  allCriticalPass: boolean;
-  summary: string;
-  counts: Record<string, number>;
-  results: { id: string; priority: string; outcome: string; evidence: string; failureLabel?: string; repairTarget?: string; locations?: { file: string; line?: number }[] }[];
-  skippedCommands: { command: string; reason: string }[];
-}
-
-export async function verifyTool(ctx: ToolContext, input: { prd?: string | undefined; criteria?: string[] | undefined; timeoutSeconds?: number | undefined }, signal?: AbortSignal): Promise<VerifyToolResult> {
+export async function verifyTool(ctx: ToolContext, input: { prd?: string | undefined; criteria?: string[] | undefined; timeoutSeconds?: number | undefined }, signal?: AbortSignal): Promise<VerifyAnswer> {
   const prd = await resolvePrd(ctx.workspace, input.prd);
   const result = await verifyPrdFile({
     file: prd.file,
@@ -54,31 +45,8 @@ export async function verifyTool(ctx: ToolContext, input: { prd?: string | undef
   });
   if (result.kind === 'bad-input') throw new ToolRefusal([`${prd.relative} cannot be verified: ${result.summary.split(prd.file).join(prd.relative)}`, ...result.problems.map((d) => formatDiagnostic(prd.relative, d))].join('\n'));
   if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(prd.file).join(prd.relative));
-  const priority = new Map(result.criteria.map((c) => [c.id, c.priority]));
-  return {
-    prd: prd.relative,
-    allCriticalPass: result.set.passed,
-    summary: result.set.summary,
-    counts: result.set.counts,
-    results: result.set.results.map((r) => ({
-      id: r.criterionId,
-      priority: priority.get(r.criterionId) ?? 'CRITICAL',
-      outcome: r.outcome,
-      evidence: r.evidence,
-      ...(r.failureLabel ? { failureLabel: r.failureLabel } : {}),
-      ...(r.repairTarget ? { repairTarget: r.repairTarget } : {}),
-      ...(r.locations.length > 0 ? { locations: r.locations } : {}),
-    })),
-    skippedCommands: (result.set.commands?.refused ?? []).map((c) => ({ command: c.command, reason: `${c.reason} (the user allows commands in ${VERIFY_COMMANDS_FILE})` })),
-  };
-}
-
-export interface ProposedCriterion {
-  text: string;
-  priority?: Priority | undefined;
-  /** As after `Verify:` in a PRD, e.g. `Read: CHANGELOG.md`, `Grep: TODO`, `CLI: npm test`. */
-  verify?: string | undefined;
-  anti?: boolean | undefined;
+  // The file's own ids (an ISA's C1, ISC-2.1) with their priorities, as the editor's tool and the gate answer.
+  return verifyAnswer(prd.relative, result.prd, result.set, { allowHint: `the user allows commands in ${VERIFY_COMMANDS_FILE}` });
 }
 
 /**
@@ -91,41 +59,14 @@ export async function proposeTool(ctx: ToolContext, input: { prd?: string | unde
   const prd = await resolvePrd(ctx.workspace, input.prd);
   const read = await readPrdFile(prd.file);
   if (!read.ok) throw new ToolRefusal(read.diagnostic ? formatDiagnostic(prd.relative, read.diagnostic) : `cannot read ${prd.relative}: ${read.reason}`);
-  const { document, diagnostics } = checkPrd(read.text);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) throw new ToolRefusal([`${prd.relative} has errors; fix them before adding criteria`, ...errors.map((d) => formatDiagnostic(prd.relative, d))].join('\n'));
-  if (input.criteria.length === 0) throw new ToolRefusal('no criteria to add');
-
-  const edits: PrdEdit[] = [];
-  for (const [i, c] of input.criteria.entries()) {
-    let verify;
-    if (c.verify !== undefined && c.verify.trim() !== '') {
-      const colon = c.verify.indexOf(':');
-      const spec = parseVerifySpec(colon < 0 ? c.verify : c.verify.slice(0, colon), colon < 0 ? undefined : c.verify.slice(colon + 1).trim(), c.text);
-      if (!spec.ok) throw new ToolRefusal(`criteria[${i}].verify: ${spec.message}`);
-      verify = spec.method;
-    }
-    edits.push({ kind: 'addCriterion', anti: c.anti === true, criterion: { text: c.text, source: 'INFERRED', ...(c.priority ? { priority: c.priority } : {}), ...(verify ? { verify } : {}) } });
-  }
-  const version = (document.meta.criteriaVersion ?? 1) + 1;
-  const withCriteria = applyEdits(document, [...edits, { kind: 'setFrontmatter', key: 'criteria_version', value: version }]);
-  const after = checkPrd(withCriteria);
-  const before = new Set(document.criteria.map((c) => c.id));
-  const added = after.document.criteria.filter((c) => !before.has(c.id));
-  const preview = added.map((c) => after.document.source.lines[c.line]!.text);
-  const newErrors = after.diagnostics.filter((d) => d.severity === 'error');
-  if (newErrors.length > 0) throw new ToolRefusal(['these criteria would make the PRD invalid; nothing written', ...newErrors.map((d) => formatDiagnostic(prd.relative, d))].join('\n'));
+  const proposal = proposeCriteria(read.text, prd.relative, input.criteria, { today: new Date().toISOString().slice(0, 10), through: 'ideal-state mcp' });
+  if (!proposal.ok) throw new ToolRefusal(proposal.message);
+  const { added, lines: preview, version } = proposal;
   if (input.confirm !== true) {
-    return { prd: prd.relative, written: false, criteriaVersion: document.meta.criteriaVersion ?? 1, added: added.map((c) => c.id), preview, note: 'NOT written. Show these lines to the user; call again with confirm: true only after the user agrees to add them.' };
+    return { prd: prd.relative, written: false, criteriaVersion: proposal.previousVersion, added, preview, note: 'NOT written. Show these lines to the user; call again with confirm: true only after the user agrees to add them.' };
   }
-  const final = applyEdits(withCriteria, [
-    {
-      kind: 'appendLog',
-      entry: { iteration: document.meta.iteration ?? 0, date: new Date().toISOString().slice(0, 10), phase: 'PLAN', criteria: `criteria version ${version}`, work: `Added ${added.map((c) => c.id).join(', ')} through ideal-state mcp, confirmed by the user`, failing: [] },
-    },
-  ]);
   const current = await readPrdFile(prd.file);
   if (!current.ok || current.text !== read.text) throw new ToolRefusal(`${prd.relative} changed while the criteria were being added; nothing written, try again`);
-  await writeAtomically(prd.file, final);
-  return { prd: prd.relative, written: true, criteriaVersion: version, added: added.map((c) => c.id), preview, note: `Added as criteria version ${version}. Verify them with ideal-state_verify.` };
+  await writeAtomically(prd.file, proposal.after);
+  return { prd: prd.relative, written: true, criteriaVersion: version, added, preview, note: `Added as criteria version ${version}. Verify them with ideal-state_verify.` };
 }

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activateIdealState } from './ideal-state';
 
@@ -86,6 +89,46 @@ describe('the language-model tools in the editor', () => {
         /outside the workspace/,
         name,
       );
+    }
+  });
+
+  it('verifies a PAI ISA under its own ids and writes its outcomes back as Verify Criteria does', async function () {
+    this.timeout(60_000);
+    // Only claims nothing here can prove (no command runs, so no confirmation): honest UNKNOWNs, never a pass.
+    const isa = ['---', 'task: "greet warmly"', 'progress: 1/2   # checked / total', '---', '', '# Greet warmly', '', '## Claims', '', '- [x] C1: The greeting reads warmly to a first-time user of the module.', '- [ ] C2: The greeting page matches the approved design in every browser.', '', '## Test Strategy', '', '| isc | type | check | threshold | tool | anchors_to | severity |', '|---|---|---|---|---|---|---|', '| C1 | manual | greeting feels warm | | the principal reads it | literal | |', '| C2 | screenshot | landing page design | match | capture of / | literal | |', ''].join('\n');
+    const isaUri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'ISA-lm-tools.md');
+    await vscode.workspace.fs.writeFile(isaUri, new TextEncoder().encode(isa));
+    try {
+      const v = await answer<Verified>('ideal-state_verify', { prd: 'ISA-lm-tools.md' });
+      assert.deepEqual(v.results.map((r) => [r.id, r.priority, r.outcome]), [['C1', 'CRITICAL', 'UNKNOWN'], ['C2', 'CRITICAL', 'UNKNOWN']]);
+      assert.equal(v.allCriticalPass, false);
+      const after = new TextDecoder().decode(await vscode.workspace.fs.readFile(isaUri));
+      const expected = isa.replace('progress: 1/2 ', 'progress: 0/2 ').replace('- [x] C1:', '- [ ] C1:');
+      // Everything above the added Verification section is the file as it was, but for the checkbox and progress.
+      assert.equal(after.slice(0, expected.length), expected);
+      assert.match(after.slice(expected.length), /^\n## Verification\n\n- C1: UNKNOWN — .+ \(VS Code, \d{4}-\d{2}-\d{2}\)\n- C2: UNKNOWN — .+ \(VS Code, \d{4}-\d{2}-\d{2}\)\n$/);
+    } finally {
+      await vscode.workspace.fs.delete(isaUri, { useTrash: false }).then(undefined, () => undefined);
+    }
+  });
+
+  it('refuses a PRD inside the workspace that is a symbolic link to one outside it, naming the path', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-lm-outside-'));
+    fs.writeFileSync(path.join(outside, 'PRD-elsewhere.md'), TEXT);
+    const link = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'lm-tools-link.md');
+    fs.symlinkSync(path.join(outside, 'PRD-elsewhere.md'), link);
+    try {
+      for (const name of ['ideal-state_criteria', 'ideal-state_verify', 'ideal-state_propose_criteria']) {
+        await assert.rejects(
+          Promise.resolve(vscode.lm.invokeTool(name, { input: { prd: 'lm-tools-link.md', criteria: name.endsWith('propose_criteria') ? [{ text: 'x y z' }] : undefined }, toolInvocationToken: undefined })),
+          (error: Error) => /"lm-tools-link\.md" goes through a symbolic link that points outside the workspace/.test(error.message),
+          name,
+        );
+      }
+      // Refused before anything was read or written: the file outside is as it was.
+      assert.equal(fs.readFileSync(path.join(outside, 'PRD-elsewhere.md'), 'utf8'), TEXT);
+    } finally {
+      fs.unlinkSync(link);
     }
   });
 

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AnyCriterion, CriterionResult } from '../../src/model';
-import { cell, chatPrompt, criteriaMarkdown, mcpLaunches, proposeConfirmation, proposeInput, ToolInputError, verifyAnswer, verifyConfirmation, verifyInput, verifyMarkdown } from '../../src/vscode/agents/tool-text';
+import { verifyAnswer } from '../../src/app/done-gate';
+import { cell, chatPrompt, criteriaMarkdown, mcpLaunches, proposeConfirmation, proposeInput, ToolInputError, verifyConfirmation, verifyInput, verifyMarkdown } from '../../src/vscode/agents/tool-text';
 
 const criterion = (id: string, priority: 'CRITICAL' | 'IMPORTANT' | 'NICE'): AnyCriterion => ({ kind: 'criterion', id, text: `criterion ${id}`, priority }) as unknown as AnyCriterion;
 const result = (id: string, outcome: CriterionResult['outcome'], extra: Partial<CriterionResult> = {}): CriterionResult =>

@@ -43,6 +43,20 @@ describe('verify: paths stay inside the workspace', () => {
     assert.ok(inner.ok && inner.exists, 'a link that stays inside is fine');
   });
 
+  it('judges a workspace opened through a symlink (as an editor may) by where its files really are', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-outside-'));
+    fs.writeFileSync(path.join(outside, 'PRD-elsewhere.md'), '# elsewhere\n');
+    const real = workspace({ '.ideal-state/prds/PRD-x.md': '# x\n' });
+    fs.symlinkSync(path.join(outside, 'PRD-elsewhere.md'), path.join(real, '.ideal-state', 'prds', 'PRD-link.md'));
+    const opened = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-opened-')), 'ws');
+    fs.symlinkSync(real, opened);
+    const inside = await confinePath(opened, '.ideal-state/prds/PRD-x.md');
+    assert.ok(inside.ok && inside.exists && inside.relative === '.ideal-state/prds/PRD-x.md', JSON.stringify(inside));
+    const viaAbsolute = await confinePath(opened, path.join(opened, '.ideal-state', 'prds', 'PRD-x.md'));
+    assert.ok(viaAbsolute.ok && viaAbsolute.exists, JSON.stringify(viaAbsolute));
+    assert.deepEqual(await confinePath(opened, '.ideal-state/prds/PRD-link.md'), { ok: false, reason: '".ideal-state/prds/PRD-link.md" goes through a symbolic link that points outside the workspace' });
+  });
+
   it('never throws, even for odd input', async () => {
     const root = workspace();
     assert.deepEqual(await confinePath(root, ''), { ok: false, reason: 'the path is empty' });

@@ -3,7 +3,8 @@ import type { AnyCriterion, EffortTable } from '../../model';
 import type { StoreHost } from '../store-host';
 import { engine } from '../engine';
 import type { PrdTarget } from './prd-target';
-import { ToolInputError, type CriterionRow } from './tool-text';
+import type { CriterionRow } from '../../app/done-gate';
+import { ToolInputError } from './tool-text';
 
 /** The PRD/ISA as the editor holds it (unsaved changes included), prepared for verification; its errors refuse it with their line. */
 export async function preparedTarget(target: PrdTarget, effortTable: EffortTable, only?: readonly string[]) {
@@ -22,20 +23,7 @@ export async function criteriaRows(stores: StoreHost, relative: string, criteria
   const runId = store.prdIndex.where('path = ?', [relative])[0]?.runId;
   const stored = new Map((runId ? store.criteria.list(runId) : []).map((c) => [c.id, c]));
   const marked = new Set((runId ? store.staleMarks.list(runId) : []).map((m) => m.criterionId));
-  return criteria.map((c) => {
-    const s = stored.get(c.id);
-    const last = s?.outcome && s.verifiedAt ? { outcome: s.outcome, verifiedAt: s.verifiedAt } : null;
-    const changed = s !== undefined && (s.text !== c.text || JSON.stringify(s.verify ?? null) !== JSON.stringify(c.verify ?? null));
-    return {
-      id: c.id,
-      text: c.text,
-      kind: c.kind,
-      priority: c.priority,
-      verify: c.verify ? engine().formatVerifySpec(c.verify, c.text) : null,
-      lastOutcome: last,
-      stale: last ? changed || marked.has(c.id) : null,
-    };
-  });
+  return engine().criterionRows(criteria, stored, (id) => marked.has(id));
 }
 
 /** The run the store keeps for this PRD, if it was ever synced or verified (the ISC table shows it). */

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { engine } from '../engine';
 import { ToolInputError } from './tool-text';
 
 /** The PRD/ISA a tool works on, inside a workspace folder on disk. */
@@ -12,10 +13,11 @@ export interface PrdTarget {
 
 /**
  * The named PRD (workspace-relative or absolute), else the active editor's markdown file.
- * A path outside the workspace is refused before anything is read: tools act for the
- * workspace only, whatever the model asks.
+ * A path outside the workspace is refused before anything is read, and so is one inside
+ * it that a symbolic link leads out of (the same confinement as the MCP server's and the
+ * verifier's): tools act for the workspace only, whatever the model asks.
  */
-export function resolvePrdTarget(prd: string | undefined): PrdTarget {
+export async function resolvePrdTarget(prd: string | undefined): Promise<PrdTarget> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   let uri: vscode.Uri;
   if (prd !== undefined) {
@@ -29,7 +31,10 @@ export function resolvePrdTarget(prd: string | undefined): PrdTarget {
   const folder = folders.find((f) => isInside(f.uri.fsPath, uri.fsPath));
   if (!folder) throw new ToolInputError(`${prd ?? uri.fsPath} is outside the workspace; Ideal State's tools only read and verify PRDs inside the open workspace folders`);
   if (!uri.path.endsWith('.md')) throw new ToolInputError(`${prd ?? uri.fsPath} is not a markdown PRD or ISA (.md)`);
-  return { uri, folder, relative: path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/') };
+  const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+  const confined = await engine().confineOnDisk(folder.uri.fsPath, relative);
+  if (!confined.ok) throw new ToolInputError(`refused: ${confined.reason} (${folder.uri.fsPath}); Ideal State's tools only read and verify PRDs inside the open workspace folders`);
+  return { uri, folder, relative };
 }
 
 function isInside(root: string, file: string): boolean {

@@ -1,6 +1,9 @@
 // What the language-model tools and @ideal-state answer, as plain data and text: no vscode
 // here, so the unit tier checks it in plain Node (test/unit/lm-tools.test.ts).
-import type { AnyCriterion, CriterionResult, Outcome, Priority } from '../../model';
+// The answers' shapes and their builder are the done gate's (src/app/done-gate.ts), reached
+// at run time through the engine bundle; only their types are needed here.
+import type { CriterionRow, ProposedCriterion, VerifyAnswer } from '../../app/done-gate';
+import type { Priority } from '../../model';
 
 /** A tool input the model got wrong: the message says which field and what is expected. */
 export class ToolInputError extends Error {
@@ -16,14 +19,6 @@ export interface CriteriaInput {
 export interface VerifyInput extends CriteriaInput {
   /** Criterion ids to verify; all when left out or empty. */
   readonly criteria?: readonly string[];
-}
-
-export interface ProposedCriterion {
-  readonly text: string;
-  readonly priority?: Priority;
-  /** As after `Verify:` in a PRD, e.g. `CLI: npm test`. */
-  readonly verify?: string;
-  readonly anti?: boolean;
 }
 
 export interface ProposeInput extends CriteriaInput {
@@ -71,51 +66,6 @@ export function proposeInput(input: unknown): ProposeInput {
     return { text: c['text'].trim(), ...(priority ? { priority: priority as Priority } : {}), ...(verify ? { verify } : {}), ...(anti !== undefined ? { anti } : {}) };
   });
   return { ...base, criteria };
-}
-
-export interface CriterionRow {
-  id: string;
-  text: string;
-  kind: 'criterion' | 'anti-criterion';
-  priority: string;
-  /** As the PRD writes it after `Verify:`; null when it names none (a judge decides). */
-  verify: string | null;
-  lastOutcome: { outcome: Outcome; verifiedAt: string } | null;
-  /** True when that outcome may no longer hold (a change made it stale, or the criterion's text changed); null when never verified. */
-  stale: boolean | null;
-}
-
-export interface VerifyAnswer {
-  prd: string;
-  /** True when every CRITICAL criterion verified passes: the only state in which the work is done. */
-  allCriticalPass: boolean;
-  summary: string;
-  counts: Record<string, number>;
-  results: { id: string; priority: string; outcome: string; evidence: string; failureLabel?: string; repairTarget?: string; locations?: { file: string; line?: number }[] }[];
-  skippedCommands: { command: string; reason: string }[];
-}
-
-/** The verification as the tool returns it: per criterion outcome, evidence and repair target, and the done verdict. */
-export function verifyAnswer(prd: string, criteria: readonly AnyCriterion[], set: { results: readonly CriterionResult[]; summary: string; counts: Record<string, number>; commands?: { refused?: readonly { command: string; reason: string }[] } }): VerifyAnswer {
-  const priority = new Map(criteria.map((c) => [c.id, c.priority as string]));
-  const results = set.results.map((r) => ({
-    id: r.criterionId,
-    priority: priority.get(r.criterionId) ?? 'CRITICAL',
-    outcome: r.outcome,
-    evidence: r.evidence,
-    ...(r.failureLabel ? { failureLabel: r.failureLabel } : {}),
-    ...(r.repairTarget ? { repairTarget: r.repairTarget } : {}),
-    ...(r.locations.length > 0 ? { locations: r.locations.map((l) => ({ file: l.file, ...(l.line !== undefined ? { line: l.line } : {}) })) } : {}),
-  }));
-  return {
-    prd,
-    // Computed here, not taken from the set: a partial verification (some ids) judges only what it verified.
-    allCriticalPass: results.filter((r) => r.priority === 'CRITICAL').every((r) => r.outcome === 'PASS'),
-    summary: set.summary,
-    counts: set.counts,
-    results,
-    skippedCommands: (set.commands?.refused ?? []).map((c) => ({ command: c.command, reason: c.reason })),
-  };
 }
 
 /** A table cell: one line, no pipe that would split the row, not too long to read. */

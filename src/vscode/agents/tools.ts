@@ -10,7 +10,8 @@ import type { PrdVerifier } from '../verify/verify-prd';
 import { criteriaRows, preparedTarget } from './editor-criteria';
 import { resolvePrdTarget } from './prd-target';
 import { proposeEdit } from './propose';
-import { criteriaInput, proposeConfirmation, proposeInput, ToolInputError, verifyAnswer, verifyConfirmation, verifyInput, type CriterionRow, type VerifyAnswer } from './tool-text';
+import type { CriteriaAnswer, VerifyAnswer } from '../../app/done-gate';
+import { criteriaInput, proposeConfirmation, proposeInput, ToolInputError, verifyConfirmation, verifyInput } from './tool-text';
 
 export const TOOL_NAMES = { criteria: 'ideal-state_criteria', verify: 'ideal-state_verify', propose: 'ideal-state_propose_criteria' } as const;
 
@@ -33,8 +34,8 @@ export class AgentOperations {
 
   constructor(private readonly deps: AgentDeps) {}
 
-  async criteria(input: unknown): Promise<{ prd: string; criteriaVersion: number; criteria: CriterionRow[] }> {
-    const target = resolvePrdTarget(criteriaInput(input).prd);
+  async criteria(input: unknown): Promise<CriteriaAnswer> {
+    const target = await resolvePrdTarget(criteriaInput(input).prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table);
     return { prd: target.relative, criteriaVersion: prd.criteriaVersion, criteria: await criteriaRows(this.deps.stores, target.relative, prd.criteria) };
   }
@@ -43,7 +44,7 @@ export class AgentOperations {
   async verifyConfirmation(input: unknown): Promise<{ title: string; message: string } | undefined> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
-    const target = resolvePrdTarget(wanted.prd);
+    const target = await resolvePrdTarget(wanted.prd);
     const { prd } = await preparedTarget(target, (await this.deps.definitions.get()).effort.table, wanted.criteria);
     const commands = engine().commandsOf(prd.criteria, { diagnostics: new EditorDiagnosticsSource(target.folder.uri.fsPath) });
     if (commands.length === 0) return undefined;
@@ -58,14 +59,15 @@ export class AgentOperations {
   async verify(input: unknown, token: vscode.CancellationToken, confirmed = false): Promise<VerifyAnswer> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
-    const target = resolvePrdTarget(wanted.prd);
+    const target = await resolvePrdTarget(wanted.prd);
     const confirmedCommands = confirmed ? this.confirmations.get(JSON.stringify(input)) : undefined;
     this.confirmations.delete(JSON.stringify(input));
     const abort = signalFrom(token);
     try {
       // A command the PRD gained since the confirmation was shown is not in the list, so it is asked for.
       const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}), ...(confirmedCommands ? { confirmedCommands } : {}) });
-      return verifyAnswer(v.path, v.criteria, v.set);
+      // Under the file's own ids (an ISA's C1, ISC-2.1), with their priorities: the answer the MCP server and the gate give.
+      return engine().verifyAnswer(v.path, v.prepared, v.shown);
     } finally {
       abort.dispose();
     }
@@ -74,7 +76,7 @@ export class AgentOperations {
   async proposal(input: unknown) {
     if (!vscode.workspace.isTrusted) throw new ToolInputError('Adding criteria writes the PRD, which Ideal State does not do in Restricted Mode. The user must trust this workspace first.');
     const wanted = proposeInput(input);
-    const target = resolvePrdTarget(wanted.prd);
+    const target = await resolvePrdTarget(wanted.prd);
     const document = await vscode.workspace.openTextDocument(target.uri);
     return { target, document, text: document.getText(), edit: proposeEdit(document.getText(), target.relative, wanted.criteria, new Date().toISOString().slice(0, 10)) };
   }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { AnyCriterion, CriterionResult, EffortLevel } from '../../model';
 import type { Settings } from '../../model/settings';
+import type { PreparedPrd } from '../../app/verify-prd';
 import type { PrdDocument } from '../../prd';
 import type { Coverage, VerifyHost, VerifySetResult } from '../../verify/types';
 import type { DefinitionsHost } from '../definitions-host';
@@ -38,6 +39,10 @@ export interface PrdVerification {
   readonly path: string;
   readonly criteria: readonly AnyCriterion[];
   readonly set: VerifySetResult;
+  /** The same set under the file's own ids (an ISA's C1, ISC-2.1; a PRD's are the same), as written back and as the tools answer. */
+  readonly shown: VerifySetResult;
+  /** The file as it was prepared for verification: its format, each criterion's priority and line by its own id. */
+  readonly prepared: PreparedPrd;
   /** The PRD as it was verified (lines of each criterion). */
   readonly document: PrdDocument;
   /** False when the outcomes could not be written into the PRD (the message was shown and logged). */
@@ -91,7 +96,9 @@ export class PrdVerifier {
     });
     this.log.info(`${relative}: ${set.summary} (${prd.level}, ${Date.now() - started} ms)`);
 
-    const written = await this.writeBack(uri, relative, set.results).then(
+    // Written back under the file's own ids and in its format (a PRD's checkboxes and LOG, an ISA's checkboxes, progress and Verification lines).
+    const shown = prd.shown(set);
+    const written = await this.writeBack(uri, relative, (current) => prd.writeInto(current, shown.results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' })).then(
       () => true,
       (error: unknown) => {
         this.log.error(`writing outcomes into ${relative} failed: ${String(error)}`);
@@ -106,7 +113,7 @@ export class PrdVerifier {
     } catch (error) {
       this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
     }
-    return { uri, path: relative, criteria: prd.criteria, set, document: prd.document, written };
+    return { uri, path: relative, criteria: prd.criteria, set, shown, prepared: prd, document: prd.document, written };
   }
 
   /**
@@ -129,11 +136,11 @@ export class PrdVerifier {
     };
   }
 
-  /** Checkboxes and a LOG entry, as one undoable edit of the document as it is now (the user may have typed meanwhile). */
-  private async writeBack(uri: vscode.Uri, relative: string, results: readonly CriterionResult[]): Promise<void> {
+  /** The outcomes, as one undoable edit of the document as it is now (the user may have typed meanwhile). */
+  private async writeBack(uri: vscode.Uri, relative: string, write: (current: string) => string): Promise<void> {
     const document = await vscode.workspace.openTextDocument(uri);
     const wasDirty = document.isDirty;
-    const after = engine().writeOutcomes(document.getText(), results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' });
+    const after = write(document.getText());
     const edit = minimalEdit(document, after);
     if (!edit) return;
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('the editor refused the edit');
