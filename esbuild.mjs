@@ -85,7 +85,8 @@ if (webviews.length > 0) {
 if (!production) {
   const unit = await testEntries('test/unit');
   if (unit.length > 0) {
-    targets.push({ ...node, entryPoints: unit, outdir: 'out/test/unit', external: ['vscode', 'mocha'] });
+    // xmllint-wasm starts a worker from its own folder and loads its .wasm beside it: it stays in node_modules.
+    targets.push({ ...node, entryPoints: unit, outdir: 'out/test/unit', external: ['vscode', 'mocha', 'xmllint-wasm'] });
   }
   const integration = await testEntries('test/integration');
   if (integration.length > 0) {
