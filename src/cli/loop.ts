@@ -11,10 +11,12 @@ import { MemoryLogger } from '../model/log';
 import type { EffortLevel, LoopState } from '../model';
 import { SETTINGS } from '../model/settings';
 import { BudgetLedger } from '../llm/budgets';
+import { LlmConfig } from '../llm/config';
 import { ScriptedModel } from '../llm/providers/scripted';
 import type { ResolvedModels } from '../llm/resolve';
 import { ModelRouter } from '../llm/router';
 import { nodeTextFiles } from '../node/node-text-files';
+import { confineGlob } from '../verify/confine';
 import { defaultCliStoreFile, Store } from '../store/store';
 import { loopMerge } from './loop-merge';
 import { lessonsOf, models } from './run';
@@ -108,6 +110,8 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
     const chosen = resolveEffort(v.effort, table);
     if (!chosen.ok) throw new LoopInputError(`--effort: ${chosen.message}`);
     level = chosen.level as EffortLevel;
+    const glob = v.glob === undefined ? { ok: true as const } : confineGlob(v.glob);
+    if (!glob.ok) throw new LoopInputError(`--glob: ${glob.reason}`);
     spec = {
       glob: v.glob ?? '',
       isc: v.isc ?? '',
@@ -142,7 +146,12 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
     let resolved: ResolvedModels;
     let perArtifact: ((file: string) => ModelRouter) | undefined;
     try {
-      resolved = await models(v, workspace, env, config, lessonsOf(store, logger, v.json === true ? undefined : io));
+      resolved = await models(v, workspace, env, config, lessonsOf(store, logger, v.json === true ? undefined : io)).catch((error: unknown) => {
+        // Verifying needs no model but for CUSTOM criteria, which are then UNKNOWN (and said so).
+        if (!(spec.verifyOnly && v.provider === undefined)) throw error;
+        io.err(`ideal-state loop: ${error instanceof Error ? error.message : String(error)}; verifying without one (CUSTOM criteria are UNKNOWN)`);
+        return noModels(String(error instanceof Error ? error.message : error));
+      });
       if (v.provider === 'scripted') perArtifact = await scriptPerArtifact(path.resolve(v.script!), resolved);
     } catch (error) {
       return usageError(io, error instanceof Error ? error.message : String(error));
@@ -180,6 +189,12 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
   } finally {
     store.close();
   }
+}
+
+/** Models that route nowhere: every call to the router says why (a verify-only loop without a model). */
+function noModels(reason: string): ResolvedModels {
+  const config = LlmConfig.parse({ version: 1, providers: [{ id: 'none', kind: 'scripted', script: 'none' }], models: [{ id: 'none', provider: 'none', model: 'none' }], routing: { default: 'none' } });
+  return { config, slots: new Map([['none', { ok: false, id: 'none', modelClass: 'local', reason }]]), source: 'environment' };
 }
 
 /**
