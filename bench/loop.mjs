@@ -42,8 +42,29 @@ nodeFs.fdatasyncSync = (fd) => {
 };
 
 // GREP in JS starts a worker thread per search (a V8 isolate: tens of ms of CPU each); the
-// editor's GREP uses VS Code's ripgrep. IDEAL_STATE_BENCH_RG=PATH (or rg on PATH) measures that.
-const ripgrep = process.env.IDEAL_STATE_BENCH_RG || undefined;
+// editor's GREP uses VS Code's ripgrep. IDEAL_STATE_BENCH_RG=PATH names one; else rg on PATH,
+// else the copy in the test VS Code (.vscode-test), else the JS search (said on the first line).
+function findVsCodeRipgrep() {
+  const base = path.join(root, '.vscode-test');
+  const stack = [base];
+  while (stack.length > 0) {
+    const dir = stack.pop();
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.name === 'rg' && p.includes(`${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}`) && !e.isDirectory()) return p;
+      if (e.isDirectory() || e.isSymbolicLink()) if (p.split(path.sep).length - base.split(path.sep).length < 12) stack.push(p);
+    }
+  }
+  return undefined;
+}
+const onPath = (process.env.PATH ?? '').split(path.delimiter).some((d) => fs.existsSync(path.join(d, 'rg')));
+const ripgrep = process.env.IDEAL_STATE_BENCH_RG || (onPath ? undefined : findVsCodeRipgrep());
 
 const IDS = ['ISC-LOOP-001', 'ISC-LOOP-002', 'ISC-LOOP-003', 'ISC-A-LOOP-001'];
 const definition = lib.IscDefinition.parse({
