@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LoopEngine, readLoop } from '../../src/app/loop';
+import { checkPrd } from '../../src/prd/check';
 import { parsePrd } from '../../src/prd/parse';
 import { badPage, goodPage, loopHarness, loopWorkspace, subRunSteps } from './loop-helpers';
 
@@ -31,6 +32,10 @@ describe('loop: the engine over a folder of pages', () => {
       assert.equal(prd.meta.status, 'COMPLETE');
       assert.equal(prd.log.length, 1);
       assert.match(prdText, /\| docs\/page-001\.md \| PASSING \| PASS \| PASS \| PASS \| PASS \| \[run-/);
+      assert.deepEqual(checkPrd(prdText).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), [], 'the PRD checker finds no error in a loop PRD');
+      // Each artifact's link leads to its sub-run's PRD.
+      const link = /\| docs\/page-001\.md \|[^\n]*\]\(([^)]+)\)/.exec(prdText)![1]!;
+      assert.ok(fs.existsSync(path.join(workspace, path.dirname(result.loop.prdPath!), decodeURI(link))), link);
     } finally {
       h.close();
     }

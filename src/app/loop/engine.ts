@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { undoRunChanges } from '../../agent/checkpoint';
 import type { ModelRouter } from '../../llm/router';
 import { EFFORT_LEVELS, type AnyCriterion, type EffortLevel, type IscDefinition } from '../../model';
-import { describeError, isCancellation } from '../../model/errors';
+import { CancelledError, describeError, isCancellation } from '../../model/errors';
 import { newId } from '../../model/ids';
 import { LoopSpec, type Loop, type LoopArtifact, type LoopNotice, type LoopProgress, type LoopReport, type LoopSpecInput, type LoopState } from '../../model/loop';
 import { composeRun, type RunPorts } from '../compose-run';
@@ -255,7 +255,7 @@ export class LoopEngine {
         signal,
       );
       runId = result.run.id;
-      if (signal.aborted || result.state === 'CANCELLED') throw new LoopCancelled();
+      if (signal.aborted || result.state === 'CANCELLED') throw new CancelledError(`the sub-run of ${file} was cancelled`);
       const parallelism = this.ports.run.effort.levels[level].parallelism;
       const candidate = { id: runId, summary: `sub-run ${runId} ended ${result.state}${result.reason ? `: ${result.reason}` : ''}`, evidence: [] as string[] };
       const mechanical = await this.verifier.verify(criteria, { models, level, parallelism, signal, candidate, ...(result.run.prdPath ? { excludePrd: result.run.prdPath } : {}) });
@@ -289,7 +289,7 @@ export class LoopEngine {
       this.acknowledge(next, loop);
       if (notice?.verdict === 'rejected') this.log(`${file}: rejected by ${notice.by} (${notice.failures.map((f) => `${f.criterionId} ${f.outcome}`).join(', ')}); the file is unchanged`);
     } catch (error) {
-      if (error instanceof LoopCancelled || isCancellation(error) || signal.aborted) {
+      if (isCancellation(error) || signal.aborted) {
         // Not acknowledged: verified again when the loop resumes.
         this.acknowledge({ ...withoutClaim(before), status: 'PENDING', ...(runId ? { runId, runIds: [...before.runIds, runId] } : {}) }, loop, false);
         return;
@@ -361,8 +361,6 @@ export class LoopEngine {
     return { loop, artifacts, state: loop.state, unmet: loop.unmet, report: loopReport(loop.spec, loop.criterionIds, artifacts) };
   }
 }
-
-class LoopCancelled extends Error {}
 
 function withoutClaim(a: LoopArtifact): LoopArtifact {
   const { claim: _c, ...rest } = a;
