@@ -2,6 +2,16 @@
  * Loop mode's public face (the command line and the editor use only this): the engine, how a
  * loop is read and listed, the artifact list and shards, templates per artifact, the loop PRD
  * and the shard files.
+ *
+ * - `start(spec, signal)` / `resume(loopId, signal)` resolve with the loop's end state; an
+ *   aborted signal ends the loop CANCELLED (resolved, not thrown: what finished is kept, and
+ *   `resume` goes on). Bad input (unknown template, glob outside the workspace or matching
+ *   nothing, bad spec) rejects with LoopInputError (code LOOP_BAD_INPUT).
+ * - `onProgress` gets a LoopProgress after every acknowledged result and claim: every
+ *   artifact's status and outcomes, `changed` (the files since the last one), passing/total and
+ *   the budget used.
+ * - `readLoop(store, id)` is the matrix; `listLoops(store)` and `store.loops.loopOfRun(runId)`
+ *   group sub-runs under their loop (each artifact row keeps its `runIds`).
  */
 export { LoopEngine, effortForIteration, listLoops, readLoop, type LoopPorts, type LoopResult } from './engine';
 export { compareFiles, listArtifacts, LoopInputError, parseShard, shardIndexOf, shardOf } from './artifacts';
