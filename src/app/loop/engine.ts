@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { ModelRouter } from '../../llm/router';
-import { EFFORT_LEVELS, type AnyCriterion, type EffortLevel, type IscDefinition } from '../../model';
+import type { AnyCriterion, EffortLevel, IscDefinition } from '../../model';
+import { effortForIteration } from './decay';
 import { describeError, isCancellation } from '../../model/errors';
 import { newId } from '../../model/ids';
 import { LoopSpec, type Loop, type LoopArtifact, type LoopNotice, type LoopProgress, type LoopReport, type LoopSpecInput, type LoopState } from '../../model/loop';
@@ -40,14 +41,6 @@ export interface LoopResult {
   readonly state: LoopState;
   readonly unmet: readonly string[];
   readonly report: LoopReport;
-}
-
-/** Effort of iteration k: the loop's level for the first three, then one level lower, never below STANDARD (seed 000 §6.2). */
-export function effortForIteration(level: EffortLevel, iteration: number): EffortLevel {
-  const i = EFFORT_LEVELS.indexOf(level);
-  const standard = EFFORT_LEVELS.indexOf('STANDARD');
-  if (iteration <= 3 || i <= standard) return level;
-  return EFFORT_LEVELS[i - 1]!;
 }
 
 const isFinal = (s: LoopState) => s !== 'RUNNING';
@@ -326,15 +319,4 @@ export class LoopEngine {
 function withoutClaim(a: LoopArtifact): LoopArtifact {
   const { claim: _c, ...rest } = a;
   return rest;
-}
-
-/** A loop and its artifacts as stored (the editor's matrix). */
-export function readLoop(store: RunPorts['store'], loopId: string): { loop: Loop; artifacts: LoopArtifact[] } | undefined {
-  const loop = store.loops.get(loopId);
-  return loop ? { loop, artifacts: store.loops.artifactsOf(loopId) } : undefined;
-}
-
-/** Loops, newest first (the Runs view groups sub-runs under them). */
-export function listLoops(store: RunPorts['store'], limit = 50): Loop[] {
-  return store.loops.list(limit);
 }

@@ -13,7 +13,9 @@
  * - `readLoop(store, id)` is the matrix; `listLoops(store)` and `store.loops.loopOfRun(runId)`
  *   group sub-runs under their loop (each artifact row keeps its `runIds`).
  */
-export { LoopEngine, effortForIteration, listLoops, readLoop, type LoopPorts, type LoopResult } from './engine';
+export { LoopEngine, type LoopPorts, type LoopResult } from './engine';
+export { effortForIteration } from './decay';
+export { listLoops, readLoop } from './read';
 export { compareFiles, listArtifacts, LoopInputError, parseShard, shardIndexOf, shardOf } from './artifacts';
 export { artifactCriteria, artifactGlob, artifactMethod, artifactVariables } from './criteria';
 export { renderLoopPrd, type LoopPrdInput } from './loop-prd';
