@@ -122,10 +122,10 @@ export class LoopMatrixApp {
   }
 
   private shown(): ShownMatrix {
-    const rows = [...this.tableEl.querySelectorAll<HTMLElement>('tbody tr')].map((tr) => ({ file: tr.dataset.file ?? '', cells: [...tr.querySelectorAll<HTMLElement>('td.cell')].map((td) => td.textContent ?? '') }));
+    const rows = Array.from(this.tableEl.querySelectorAll('tbody tr'), (tr) => ({ file: (tr as HTMLElement).dataset.file ?? '', cells: Array.from(tr.querySelectorAll('td.cell'), (td) => td.textContent ?? '') }));
     return {
       header: this.headerEl.querySelector('.summary')?.textContent ?? '',
-      columns: [...this.tableEl.querySelectorAll('thead th.criterion')].map((th) => th.textContent ?? ''),
+      columns: Array.from(this.tableEl.querySelectorAll('thead th.criterion'), (th) => th.textContent ?? ''),
       rows,
       failingOnly: this.state.failingOnly,
     };
