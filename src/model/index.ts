@@ -10,3 +10,4 @@ export * from './run-event';
 export * from './learning';
 export * from './prd-index';
 export * from './isc-definition';
+export * from './loop';

@@ -147,6 +147,33 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'loops over many artifacts',
+    sql: `
+      CREATE TABLE loops (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX loops_by_state ON loops (state, updated_at);
+      CREATE TABLE loop_artifacts (
+        loop_id TEXT NOT NULL REFERENCES loops (id) ON DELETE CASCADE,
+        file TEXT NOT NULL,
+        shard INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        iteration INTEGER NOT NULL,
+        run_id TEXT,
+        claim_owner TEXT,
+        claim_expires TEXT,
+        updated_at TEXT NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (loop_id, file)
+      );
+      CREATE INDEX loop_artifacts_by_run ON loop_artifacts (run_id);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

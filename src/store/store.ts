@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DurableDatabase, type SqlParam, type SqlStatement, type StoreWarning } from './durable-database';
 import type { RowReader, StatementSink } from './json-table';
 import { MIGRATIONS } from './migrations';
+import { LoopRepository } from './loops';
 import { ModelLessonRepository } from './model-lessons';
 import {
   candidateTable,
@@ -46,6 +47,7 @@ export class Repositories {
   readonly checkpoints;
   readonly modelLessons: ModelLessonRepository;
   readonly staleMarks: StaleMarkRepository;
+  readonly loops: LoopRepository;
 
   constructor(reader: RowReader, sink: StatementSink) {
     this.runs = new RunRepository(reader, sink);
@@ -62,6 +64,7 @@ export class Repositories {
     this.checkpoints = checkpointTable(reader, sink);
     this.modelLessons = new ModelLessonRepository(reader, sink);
     this.staleMarks = new StaleMarkRepository(reader, sink);
+    this.loops = new LoopRepository(reader, sink);
   }
 }
 
