@@ -1,19 +1,22 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
-import type { DefinitionsHost } from '../definitions-host';
 import { LoopMatrices } from '../isc-table/loop-matrices';
-import { LoopService, type LoopEngineCalls } from './loop-service';
+import { EditorLoopEngine, type LoopEngineHosts } from './loop-engine';
+import { LoopService } from './loop-service';
 import { registerLoopStatusBar } from './loop-status-bar';
 import { registerRunLoop } from './run-loop-command';
 
 export interface LoopSupport extends vscode.Disposable {
   readonly service: LoopService;
   readonly matrices: LoopMatrices;
+  /** The loop engine of this window (its test hook answers the loops' approvals). */
+  readonly engine: EditorLoopEngine;
 }
 
 /** Loop mode in the editor: "Run Algorithm over Files…", its matrix, its status bar item, Cancel/Resume Loop. */
-export function registerLoopSupport(context: vscode.ExtensionContext, hosts: { definitions: DefinitionsHost; calls: LoopEngineCalls }, log: Logger): LoopSupport {
-  const service = new LoopService(hosts.calls, log);
+export function registerLoopSupport(context: vscode.ExtensionContext, hosts: LoopEngineHosts, log: Logger): LoopSupport {
+  const loopEngine = new EditorLoopEngine(hosts, log);
+  const service = new LoopService(loopEngine, log.child('loop'));
   const matrices = new LoopMatrices(context.extensionUri, service, log.child('matrix'));
   const disposable = vscode.Disposable.from(
     service,
@@ -21,5 +24,5 @@ export function registerLoopSupport(context: vscode.ExtensionContext, hosts: { d
     registerRunLoop(service, hosts.definitions, (loopId, beside) => matrices.open(loopId, { beside }), log),
     registerLoopStatusBar(service),
   );
-  return { service, matrices, dispose: () => disposable.dispose() };
+  return { service, matrices, engine: loopEngine, dispose: () => disposable.dispose() };
 }
