@@ -76,6 +76,7 @@ export class LoopService implements vscode.Disposable, LoopMatrixSource, LoopLis
   }
 
   resume(loopId: string, onStarted?: (loopId: string) => void): Promise<LoopResult> {
+    if (!this.trusted()) this.log.warn(`Restricted Mode: loop ${loopId} goes on verifying only; it edits nothing and runs no command.`);
     if (this.isGoing(loopId)) throw new LoopStartError(`Loop ${loopId} is already going in this window.`);
     return this.go((signal, onProgress) => this.calls.resume(loopId, !this.trusted(), signal, onProgress), onStarted, loopId);
   }
@@ -97,8 +98,8 @@ export class LoopService implements vscode.Disposable, LoopMatrixSource, LoopLis
   }
 
   canResume(loop: Pick<LoopProgressView, 'loopId' | 'state'>): boolean {
-    // A loop stopped by a reload still says RUNNING in the store; a cancelled one keeps its state for Resume.
-    return !this.isGoing(loop.loopId) && (loop.state === 'CANCELLED' || loop.state === 'RUNNING') && this.trusted();
+    // A loop stopped by a reload still says RUNNING in the store; a cancelled one keeps its state for Resume (in Restricted Mode it goes on verifying only).
+    return !this.isGoing(loop.loopId) && (loop.state === 'CANCELLED' || loop.state === 'RUNNING');
   }
 
   async progress(loopId: string): Promise<LoopProgressView | undefined> {
@@ -118,7 +119,7 @@ export class LoopService implements vscode.Disposable, LoopMatrixSource, LoopLis
       return this.cancel(loopId) > 0 ? { ok: true } : { ok: false, message: 'That loop is not going in this window.' };
     }
     const p = await this.progress(loopId);
-    if (!p || !this.canResume(p)) return { ok: false, message: this.trusted() ? 'That loop cannot be resumed (it is going or it has ended).' : 'Restricted Mode: trust the workspace to resume a loop.' };
+    if (!p || !this.canResume(p)) return { ok: false, message: 'That loop cannot be resumed (it is going or it has ended).' };
     void vscode.commands.executeCommand('idealState.resumeLoop', loopId);
     return { ok: true };
   }

@@ -35,10 +35,7 @@ export function registerRunLoop(service: LoopService, definitions: DefinitionsHo
     vscode.commands.registerCommand('idealState.resumeLoop', async (arg?: unknown): Promise<LoopResult | undefined> => {
       const loopId = loopIdOf(arg) ?? (await pickLoop(service, (l) => service.canResume(l), 'No stopped loop to resume.'));
       if (!loopId) return undefined;
-      if (!service.trusted()) {
-        void vscode.window.showWarningMessage('Ideal State: Restricted Mode — trust the workspace to resume a loop.');
-        return undefined;
-      }
+      if (!service.trusted()) void vscode.window.showWarningMessage('Ideal State: Restricted Mode — the loop goes on verifying only; it edits nothing and runs no command.');
       return withLoopProgress(service, `Ideal State: loop ${loopId} resumed`, log, beside, (onStarted) => service.resume(loopId, onStarted));
     }),
     vscode.commands.registerCommand('idealState.cancelLoop', async (arg?: unknown): Promise<number> => {
