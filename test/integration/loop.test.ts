@@ -21,7 +21,7 @@ describe('loop mode in the editor: Run Algorithm over Files… over 12 pages, 3 
 
   after(() => removeLoopFixture());
 
-  it('in Restricted Mode verifies every page, stores each outcome, changes no file, and shows the matrix with "Failing only"', async () => {
+  it('in Restricted Mode verifies every page, stores each outcome, changes no file, and shows the matrix and the Runs view node', async () => {
     api.loops.service.simulateTrust(false);
     const before = pages();
     const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: LOOP_GLOB, isc: 'loop.docs', effort: 'STANDARD', agents: 4 });
@@ -84,7 +84,7 @@ describe('loop mode in the editor: Run Algorithm over Files… over 12 pages, 3 
     for (const k of kept) assert.equal(after.find((a) => a.file === k.file)?.updatedAt, k.updatedAt, `${k.file}: its acknowledged result was kept, not redone`);
   });
 
-  it('refuses a glob that matches nothing with a message, and starts nothing', async () => {
+  it('refuses a glob reaching outside the workspace with a message, and starts nothing', async () => {
     const loopsBefore = (await api.store()).loops.list().length;
     const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: '../outside/*.md', isc: 'loop.docs', effort: 'FAST', agents: 1 });
     assert.equal(result, undefined);

@@ -16,7 +16,7 @@ export interface LoopSupport extends vscode.Disposable {
 /** Loop mode in the editor: "Run Algorithm over Files…", its matrix, its status bar item, Cancel/Resume Loop. */
 export function registerLoopSupport(context: vscode.ExtensionContext, hosts: LoopEngineHosts, log: Logger): LoopSupport {
   const loopEngine = new EditorLoopEngine(hosts, log);
-  const service = new LoopService(loopEngine, log.child('loop'));
+  const service = new LoopService(loopEngine, log);
   const matrices = new LoopMatrices(context.extensionUri, service, log.child('matrix'));
   const disposable = vscode.Disposable.from(
     service,

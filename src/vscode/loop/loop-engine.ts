@@ -116,7 +116,7 @@ export class EditorLoopEngine implements LoopEngineCalls {
     if (store.readOnly) throw new LoopStartError("Another VS Code window is writing this workspace's store, so a loop here could not be saved. Run it in that window, or close it and try again.");
     const definition = definitions.isc.get(isc)?.definition;
     if (!definition) throw new LoopStartError(`There is no ISC template "${isc}"; "Ideal State: List ISC Definitions" shows the ones there are.`);
-    const runLog = this.log.child('loop');
+    const runLog = this.log;
     const sessions = this.hosts.sessions.get();
     let loopId: string | undefined;
     const live = new Set<string>();
@@ -146,7 +146,7 @@ export class EditorLoopEngine implements LoopEngineCalls {
       prdFolder: this.hosts.settings.get('prdFolder'),
       tasks: this.hosts.tasks,
       logger: runLog,
-      onEvent: () => undefined,
+      onEvent: (event) => runLog.info(`${event.runId.slice(-6)} ${event.phase ?? ''} ${event.kind}: ${event.message}${event.model ? ` [${event.model}]` : ''}`),
       onCommit,
       onApproval: (request: ApprovalRequest, approved: boolean, how: string) => runLog.info(`${request.kind} ${approved ? 'approved' : 'refused'} (${how}): ${request.title}`),
     });
@@ -159,7 +159,6 @@ export class EditorLoopEngine implements LoopEngineCalls {
         loopSpec ??= { spec: store.loops.get(p.loopId)!.spec };
         onProgress(progressView(p, loopSpec));
       },
-      onLog: (line) => runLog.info(line),
     });
     if (!trusted) runLog.warn('Restricted Mode: this loop verifies only; it edits nothing, runs no command and writes no PRD.');
     return loopEngine;
