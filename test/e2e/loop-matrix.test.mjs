@@ -62,8 +62,8 @@ describe('the loop matrix, as a person uses it', () => {
     await view.locator('tbody tr[data-file="loop-docs/page-03.md"] button.open-run').click();
     await page.locator('.tabs-container .tab', { hasText: 'ISC · Make loop-docs/page-03.md' }).first().waitFor({ timeout: 15_000 });
     // Opening an artifact opens its file.
-    await workbench.webview('Loop ·');
-    await view.locator('tbody tr[data-file="loop-docs/page-07.md"] button.open-file').click();
+    const matrix = await workbench.webview('Loop ·');
+    await matrix.locator('tbody tr[data-file="loop-docs/page-07.md"] button.open-file').click();
     await page.locator('.tabs-container .tab', { hasText: 'page-07.md' }).first().waitFor({ timeout: 15_000 });
     const after = Object.fromEntries(readdirSync(join(workbench.workspace, 'loop-docs')).map((n) => [n, readFileSync(join(workbench.workspace, 'loop-docs', n), 'utf8')]));
     assert.deepEqual(after, before, 'no page was changed: nothing could work them, and a failed attempt keeps the file');
