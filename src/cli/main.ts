@@ -7,6 +7,7 @@ import { SETTINGS } from '../model/settings';
 import { nodeTextFiles } from '../node/node-text-files';
 import { MODELS_USAGE, modelsCommand } from './models';
 import { prdCheck } from './prd-check';
+import { LOOP_USAGE, loopCommand } from './loop';
 import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
 import { gateCommand } from './gate';
@@ -34,6 +35,7 @@ Commands:
                  CRITICAL criterion fails (see ideal-state gate --help; gate install <host>)
   mcp            an MCP server over stdio: criteria, verify and propose_criteria tools
 ${RUN_USAGE}
+${LOOP_USAGE}
 ${MODELS_USAGE}
 ${LEARNING_USAGE}
 ${TRUST_USAGE}
@@ -51,6 +53,7 @@ type Output = VerifyIo;
 export async function main(argv: string[], io: Output): Promise<number> {
   if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
+  if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return loopCommand(argv.slice(1), io);
   if (argv[0] === 'gate') return gateCommand(argv.slice(1), io);
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
@@ -137,7 +140,7 @@ if (require.main === module) {
   });
   // Ctrl+C cancels a verification: its commands are killed, nothing is reported as failed.
   const interrupt = new AbortController();
-  if (process.argv[2] === 'verify' || process.argv[2] === 'gate') process.once('SIGINT', () => interrupt.abort());
+  if (process.argv[2] === 'verify' || process.argv[2] === 'gate' || process.argv[2] === 'loop') process.once('SIGINT', () => interrupt.abort());
   const ask = process.stdin.isTTY && process.stderr.isTTY ? (question: string) => askOnTerminal(question) : undefined;
   main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`), signal: interrupt.signal, ...(ask ? { ask } : {}) }).then(
     (code) => (process.exitCode = code),

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { undoRunChanges } from '../../agent/checkpoint';
 import type { ModelRouter } from '../../llm/router';
 import { EFFORT_LEVELS, type AnyCriterion, type EffortLevel, type IscDefinition } from '../../model';
@@ -19,7 +20,7 @@ export interface LoopPorts {
   readonly run: RunPorts;
   /** The ISC template the loop's spec names (`spec.isc` is its artifact type). */
   readonly definition: IscDefinition;
-  /** The models of one artifact's sub-run and validator; by default `run.models` (the scripted provider replays its script per artifact). */
+  /** The models of one artifact's sub-run and its validator, asked once per sub-run; by default `run.models` (the scripted provider replays its script per sub-run). */
   readonly modelsFor?: (file: string) => ModelRouter;
   /** Who claims (default: this process and a random tail). */
   readonly owner?: string;
@@ -156,6 +157,8 @@ export class LoopEngine {
 
   private async go(initial: Loop, signal: AbortSignal): Promise<LoopResult> {
     this.sessionStart = Date.now();
+    // Every agent's sub-run, model calls and verifications listen to the one signal at once.
+    setMaxListeners(0, signal);
     let loop = initial;
     const spec = loop.spec;
     let ended: { state: LoopState; reason: string } | undefined;
@@ -213,7 +216,7 @@ export class LoopEngine {
     const worker = async () => {
       while (next < pending.length && !signal.aborted) {
         const file = pending[next++]!;
-        const v = await this.verifier.verify(this.criteriaOf(file), { models: this.modelsOf(file), level: loop.effort, parallelism: 1, signal });
+        const v = await this.verifier.verify(this.criteriaOf(file), { models: this.ports.run.models, level: loop.effort, parallelism: 1, signal });
         this.acknowledge({ ...this.artifacts.get(file)!, status: v.passed ? 'PASSING' : 'FAILING', iteration: loop.iteration, outcomes: v.outcomes, evidence: v.evidence }, loop);
       }
     };

@@ -1,0 +1,192 @@
+// Loop mode at scale (issue 18): 100 artifacts (pages that all fail their criteria at first),
+// each worked by a sub-run of the real Algorithm (composeRun, the durable store, the GREP
+// verifier) whose specialist is the scripted provider (a test tool, labelled scripted) with a
+// fixed delay standing in for a model's time; the validator answers at once. Run at 1 agent
+// and at 4: wall time against the ideal (serial / 4), and, per acknowledged artifact result,
+// the store commit's time and the heap, first against last (flat means the cost does not grow
+// with the results already kept). The machine may be shared: the load average is printed.
+// Last line: one JSON object with the figures of the 4-agent run.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+
+// A full collection before each heap reading, so the figures are live memory, not garbage.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+const ARTIFACTS = Number(process.env.IDEAL_STATE_BENCH_ARTIFACTS ?? 100);
+const DELAY_MS = Number(process.env.IDEAL_STATE_BENCH_DELAY_MS ?? 250);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const outfile = path.join(root, 'out', 'bench', 'loop-lib.js');
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'loop-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+const require = createRequire(import.meta.url);
+const lib = require(outfile);
+// The store's durable commit ends in a synchronous fdatasync on this (the only JS) thread, which
+// no agent's work overlaps: timing it shows how much of each artifact is serial by design.
+const nodeFs = require('node:fs');
+const fdatasync = nodeFs.fdatasyncSync;
+let syncMs = 0;
+let syncs = 0;
+nodeFs.fdatasyncSync = (fd) => {
+  const t = performance.now();
+  try {
+    return fdatasync(fd);
+  } finally {
+    syncMs += performance.now() - t;
+    syncs++;
+  }
+};
+
+// GREP in JS starts a worker thread per search (a V8 isolate: tens of ms of CPU each); the
+// editor's GREP uses VS Code's ripgrep. IDEAL_STATE_BENCH_RG=PATH names one; else rg on PATH,
+// else the copy in the test VS Code (.vscode-test), else the JS search (said on the first line).
+function findVsCodeRipgrep() {
+  const base = path.join(root, '.vscode-test');
+  const stack = [base];
+  while (stack.length > 0) {
+    const dir = stack.pop();
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.name === 'rg' && p.includes(`${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}`) && !e.isDirectory()) return p;
+      if (e.isDirectory() || e.isSymbolicLink()) if (p.split(path.sep).length - base.split(path.sep).length < 12) stack.push(p);
+    }
+  }
+  return undefined;
+}
+const onPath = (process.env.PATH ?? '').split(path.delimiter).some((d) => fs.existsSync(path.join(d, 'rg')));
+const ripgrep = process.env.IDEAL_STATE_BENCH_RG || (onPath ? undefined : findVsCodeRipgrep());
+
+const IDS = ['ISC-LOOP-001', 'ISC-LOOP-002', 'ISC-LOOP-003', 'ISC-A-LOOP-001'];
+const definition = lib.IscDefinition.parse({
+  artifactType: 'bench.page',
+  version: '1.0.0',
+  description: 'A page the loop bench works on.',
+  minCriteria: 3,
+  scaleTier: 'SIMPLE',
+  idealCriteria: [
+    { id: IDS[0], text: 'Page holds the done marker line', verify: { type: 'GREP', pattern: '^done$' } },
+    { id: IDS[1], text: 'Page heading names the page ${name}', verify: { type: 'GREP', pattern: '^# ${name}$', glob: '${file}' } },
+    { id: IDS[2], text: 'Page ends with the footer marker line', verify: { type: 'GREP', pattern: '^footer$' } },
+  ],
+  antiCriteria: [{ id: IDS[3], text: 'No placeholder TODO text remains on the page', verify: { type: 'GREP', pattern: 'TODO', expect: 'absent' } }],
+});
+
+function steps(file) {
+  const name = path.posix.basename(file, '.md');
+  const drafts = [
+    { id: IDS[0], text: 'Page holds the done marker line', source: 'EXPLICIT' },
+    { id: IDS[1], text: `Page heading names the page ${name}`, source: 'EXPLICIT' },
+    { id: IDS[2], text: 'Page ends with the footer marker line', source: 'EXPLICIT' },
+    { id: IDS[3], text: 'No placeholder TODO text remains on the page', source: 'EXPLICIT', anti: true },
+  ];
+  const methods = [{ type: 'GREP', pattern: '^done$', glob: file }, { type: 'GREP', pattern: `^# ${name}$`, glob: file }, { type: 'GREP', pattern: '^footer$', glob: file }, { type: 'GREP', pattern: 'TODO', glob: file, expect: 'absent' }];
+  return [
+    { object: { criteria: drafts, decisions: [] } },
+    { object: { criteria: drafts } },
+    { object: { packets: [{ title: `Fix ${file}`, criterionIds: IDS }] } },
+    { object: { methods: IDS.map((criterionId, i) => ({ criterionId, verify: methods[i] })) } },
+    { toolCalls: [{ name: 'create_file', arguments: { path: file, text: `# ${name}\n\ndone\n\nfooter\n` } }], delayMs: DELAY_MS },
+    { text: JSON.stringify({ summary: `Rewrote ${file}`, evidence: [`${file} written`] }) },
+    ...IDS.map(() => ({ object: { outcome: 'PASS', evidence: 'holds' } })),
+  ];
+}
+
+const config = lib.LlmConfig.parse({ version: 1, providers: [{ id: 'scripted', kind: 'scripted', script: 'bench-loop.yaml' }], models: [{ id: 'bench', provider: 'scripted', model: 'bench' }], routing: { default: 'bench' } });
+const routerOf = (model) => new lib.ModelRouter({ config, slots: new Map([['bench', { ok: true, model }]]), source: 'config' });
+
+async function oneLoop(agents) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-loop-'));
+  const workspace = path.join(dir, 'ws');
+  fs.mkdirSync(path.join(workspace, 'docs'), { recursive: true });
+  for (let i = 0; i < ARTIFACTS; i++) {
+    const name = `page-${String(i + 1).padStart(3, '0')}`;
+    fs.writeFileSync(path.join(workspace, 'docs', `${name}.md`), `# ${name}\n\nTODO write me\n`);
+  }
+  const store = await lib.Store.open({ file: path.join(dir, 'db.sqlite') });
+  const commits = [];
+  const heap = [];
+  try {
+    const engine = new lib.LoopEngine({
+      run: {
+        files: new lib.NodeWorkspace(workspace),
+        store,
+        models: routerOf(new lib.ScriptedModel('bench-loop.yaml', lib.Script.parse({ steps: [{ text: 'unused' }] }))),
+        effort: lib.shippedEffortTable(),
+        approver: lib.denyAll,
+        trusted: true,
+        autoApproveEdits: true,
+        readOverride: async () => undefined,
+        learning: false,
+        ...(ripgrep ? { verify: { ripgrepPath: ripgrep } } : {}),
+      },
+      definition,
+      modelsFor: (file) => routerOf(new lib.ScriptedModel('bench-loop.yaml', lib.Script.parse({ name: 'bench-loop', steps: steps(file) }))),
+      onCommitMs: (ms, n) => {
+        commits.push(ms);
+        // Live heap early in the work (5 results acknowledged) and at the last result.
+        if (n === ARTIFACTS + 5 || n === 2 * ARTIFACTS) {
+          gc();
+          heap.push(process.memoryUsage().heapUsed / 2 ** 20);
+        }
+      },
+    });
+    gc();
+    syncMs = 0;
+    syncs = 0;
+    const cpu0 = process.cpuUsage();
+    const began = performance.now();
+    const result = await engine.start({ glob: 'docs/*.md', isc: 'bench.page', agents, effort: 'STANDARD', maxIterations: 1 });
+    const wall = (performance.now() - began) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    if (result.state !== 'COMPLETE') throw new Error(`the loop ended ${result.state}: ${result.loop.reason}`);
+    // The first acknowledged results are the 100 initial verifications; the worked ones follow.
+    const worked = commits.slice(ARTIFACTS);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const decile = Math.max(1, Math.floor(worked.length / 10));
+    return { wall, cpuPerArtifact: cpuMs / ARTIFACTS, syncPerArtifact: syncMs / ARTIFACTS, syncsPerArtifact: syncs / ARTIFACTS, commitFirst: mean(worked.slice(0, decile)), commitLast: mean(worked.slice(-decile)), heapFirst: heap[0], heapLast: heap[heap.length - 1] };
+  } finally {
+    store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const round = (x, d = 2) => Number(x.toFixed(d));
+console.log(`loop bench: ${ARTIFACTS} artifacts, specialist delay ${DELAY_MS} ms, GREP by ${ripgrep ?? 'rg on PATH, else the JS search'}, load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}, ${os.cpus().length} CPUs`);
+const one = await oneLoop(1);
+console.log(`1 agent:  wall ${one.wall.toFixed(2)} s  commit ${one.commitFirst.toFixed(2)} → ${one.commitLast.toFixed(2)} ms  heap ${one.heapFirst.toFixed(1)} → ${one.heapLast.toFixed(1)} MB`);
+const four = await oneLoop(4);
+const ideal = one.wall / 4;
+console.log(`4 agents: wall ${four.wall.toFixed(2)} s  ideal ${ideal.toFixed(2)} s  ratio ${(four.wall / ideal).toFixed(3)}  commit ${four.commitFirst.toFixed(2)} → ${four.commitLast.toFixed(2)} ms  heap ${four.heapFirst.toFixed(1)} → ${four.heapLast.toFixed(1)} MB`);
+console.log(`per artifact at 1 agent: ${((one.wall * 1000) / ARTIFACTS).toFixed(0)} ms wall, of which ${DELAY_MS} ms the specialist's stand-in delay; this process's CPU ${one.cpuPerArtifact.toFixed(0)} ms and fdatasync ${one.syncPerArtifact.toFixed(0)} ms (${one.syncsPerArtifact.toFixed(0)} durable commits) per artifact, all on the one JS thread`);
+// Four agents overlap only the waiting: the thread's own work per artifact (CPU + fdatasync) bounds the wall time from below.
+const serialBound = (ARTIFACTS * (four.cpuPerArtifact + four.syncPerArtifact)) / 1000;
+console.log(`4 agents: this thread's work ${serialBound.toFixed(2)} s of the ${four.wall.toFixed(2)} s wall (the lower bound whatever the agent count); load average now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+console.log(
+  JSON.stringify({
+    artifacts: ARTIFACTS,
+    agents: 4,
+    delay_ms: DELAY_MS,
+    wall_s: round(four.wall),
+    ideal_s: round(ideal),
+    ratio: round(four.wall / ideal, 3),
+    wall_s_1_agent: round(one.wall),
+    commit_ms_first: round(four.commitFirst, 3),
+    commit_ms_last: round(four.commitLast, 3),
+    heap_mb_first: round(four.heapFirst, 1),
+    heap_mb_last: round(four.heapLast, 1),
+    cpu_ms_per_artifact: round(four.cpuPerArtifact, 1),
+    fsync_ms_per_artifact: round(four.syncPerArtifact, 1),
+    load_average: round(os.loadavg()[0], 2),
+  }),
+);

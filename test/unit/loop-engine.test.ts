@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LoopEngine, readLoop } from '../../src/app/loop';
+import { parsePrd } from '../../src/prd/parse';
+import { badPage, goodPage, loopHarness, loopWorkspace, subRunSteps } from './loop-helpers';
+
+describe('loop: the engine over a folder of pages', () => {
+  it('verifies, works only the failing pages with a pool of agents, and ends COMPLETE with every outcome stored and in the loop PRD', async function () {
+    this.timeout(120_000);
+    const { workspace, files } = loopWorkspace(6, 3);
+    const lines: string[] = [];
+    const h = await loopHarness(workspace, (file) => subRunSteps(file, goodPage(path.posix.basename(file, '.md'))), { onLog: (l) => lines.push(l) });
+    try {
+      const result = await new LoopEngine(h.ports).start({ glob: 'docs/**/*.md', isc: 'test.loop-page', agents: 4, effort: 'STANDARD', maxIterations: 3 });
+      assert.equal(result.state, 'COMPLETE', result.loop.reason);
+      assert.deepEqual([...h.scriptsUsed.keys()].filter((f) => (h.scriptsUsed.get(f) ?? 0) > 1), [], 'no artifact worked twice');
+      // Only the 3 failing pages were worked, each by one sub-run.
+      const worked = result.artifacts.filter((a) => a.runId).map((a) => a.file);
+      assert.deepEqual(worked, files.slice(0, 3));
+      for (const f of files) assert.equal(fs.readFileSync(path.join(workspace, f), 'utf8'), goodPage(path.posix.basename(f, '.md')));
+      assert.ok(lines.includes('iteration 1: 6/6 artifacts passing'), lines.join('\n'));
+      const stored = readLoop(h.store, result.loop.id)!;
+      assert.equal(stored.loop.state, 'COMPLETE');
+      assert.ok(stored.artifacts.every((a) => a.status === 'PASSING' && Object.values(a.outcomes).length === 4 && Object.values(a.outcomes).every((o) => o === 'PASS')));
+      assert.ok(stored.artifacts.every((a) => a.claim === undefined));
+      // Sub-runs link to their loop.
+      assert.deepEqual(h.store.loops.loopOfRun(stored.artifacts[0]!.runId!), { loopId: result.loop.id, file: files[0] });
+      const prdText = fs.readFileSync(path.join(workspace, result.loop.prdPath!), 'utf8');
+      const prd = parsePrd(prdText);
+      assert.equal(prd.meta.status, 'COMPLETE');
+      assert.equal(prd.log.length, 1);
+      assert.match(prdText, /\| docs\/page-001\.md \| PASSING \| PASS \| PASS \| PASS \| PASS \| \[run-/);
+    } finally {
+      h.close();
+    }
+  });
+
+  it('rejects an edit the validator fails: the file is put back as it was and the notice is in the loop PRD', async function () {
+    this.timeout(120_000);
+    const { workspace, files } = loopWorkspace(3, 1);
+    const h = await loopHarness(workspace, (file) => subRunSteps(file, goodPage(path.posix.basename(file, '.md')), { verdict: 'FAIL' }));
+    try {
+      const result = await new LoopEngine(h.ports).start({ glob: 'docs/*.md', isc: 'test.loop-page', agents: 2, effort: 'STANDARD', maxIterations: 1 });
+      assert.equal(result.state, 'FAILED');
+      assert.deepEqual(result.unmet, [files[0]]);
+      assert.equal(fs.readFileSync(path.join(workspace, files[0]!), 'utf8'), badPage('page-001'), 'the rejected edit is undone');
+      const a = result.artifacts.find((x) => x.file === files[0])!;
+      assert.equal(a.status, 'FAILING');
+      assert.equal(a.notices.length, 1);
+      assert.equal(a.notices[0]!.verdict, 'rejected');
+      assert.equal(a.notices[0]!.reverted, true);
+      assert.deepEqual(a.notices[0]!.failures.map((f) => f.criterionId), ['ISC-LOOP-001', 'ISC-LOOP-002', 'ISC-LOOP-003', 'ISC-A-LOOP-001']);
+      assert.match(a.notices[0]!.by, /^validator verifier \(scripted: /);
+      const prd = fs.readFileSync(path.join(workspace, result.loop.prdPath!), 'utf8');
+      assert.match(prd, /## Rejection Notices\n\n### docs\/page-001\.md — iteration 1 \(run run-/);
+      assert.match(prd, /- ISC-LOOP-001 FAIL: the page reads like a stub — repair: docs\/page-001\.md: Page holds the done marker line/);
+    } finally {
+      h.close();
+    }
+  });
+});
