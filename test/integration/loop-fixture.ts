@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LoopChange } from '../../src/vscode/loop/loop-service';
 import { EXTENSION_ID, type IdealStateApi } from './ideal-state';
-import { inWorkspace, until } from './scripted-runs';
+import { folder, inWorkspace, until } from './scripted-runs';
 
 export const LOOP_DIR = 'loop-docs';
 export const LOOP_GLOB = `${LOOP_DIR}/**/*.md`;
@@ -23,14 +23,14 @@ function fixture(): string {
 export async function copyLoopFixture(api: IdealStateApi): Promise<void> {
   fs.rmSync(inWorkspace(LOOP_DIR), { recursive: true, force: true });
   fs.cpSync(path.join(fixture(), 'pages'), inWorkspace(LOOP_DIR), { recursive: true });
-  fs.mkdirSync(path.dirname(inWorkspace(LOOP_TEMPLATE)), { recursive: true });
-  fs.copyFileSync(path.join(fixture(), 'loop.docs.yaml'), inWorkspace(LOOP_TEMPLATE));
-  await until(async () => ((await api.definitions()).isc.get('loop.docs') ? true : undefined), 'the loop.docs template to load');
+  // Through the editor's file system, so the definitions' file watcher hears of it whatever earlier suites did to the folder.
+  await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder(), LOOP_TEMPLATE), fs.readFileSync(path.join(fixture(), 'loop.docs.yaml')));
+  await until(async () => ((await api.definitions()).isc.get('loop.docs') ? true : undefined), 'the loop.docs template to load', 30_000);
 }
 
-export function removeLoopFixture(): void {
+export async function removeLoopFixture(): Promise<void> {
   fs.rmSync(inWorkspace(LOOP_DIR), { recursive: true, force: true });
-  fs.rmSync(inWorkspace(LOOP_TEMPLATE), { force: true });
+  await vscode.workspace.fs.delete(vscode.Uri.joinPath(folder(), LOOP_TEMPLATE), { useTrash: false }).then(undefined, () => undefined);
 }
 
 /** Every page's text, by workspace-relative path. */

@@ -53,7 +53,7 @@ describe('loop mode in the editor: the builder–validator pair (scripted model)
   after(async () => {
     api.loops.answerApprovalsWith(undefined);
     await dropScripts();
-    removeLoopFixture();
+    await removeLoopFixture();
   });
 
   it('a validator’s rejection puts the edited page back as it was and stores the notice with its failures', async () => {
