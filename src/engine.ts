@@ -57,6 +57,8 @@ export { AUTO, prdEffort, resolveEffort } from './app/effort';
 export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
 export { VerifierJudge } from './app/judge';
 export { RunSessions } from './app/run-sessions';
+// Loop mode (issue 18): the engine, the stored loops for the matrix and the Runs view, the loop PRD.
+export { effortForIteration, listArtifacts, listLoops, LoopEngine, LoopInputError, readLoop, renderLoopPrd, startLoop } from './app/loop';
 export { NodeWorkspace } from './agent/node-workspace';
 export { verifyCriteria } from './verify/verify-criteria';
 export { StalenessTracker } from './verify/staleness';

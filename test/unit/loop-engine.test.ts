@@ -1,9 +1,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LoopEngine, readLoop } from '../../src/app/loop';
+import { artifactCriteria, LoopEngine, readLoop } from '../../src/app/loop';
+import { validateArtifact } from '../../src/app/loop/validator';
+import { loadRoles } from '../../src/algorithm/roles';
+import type { ModelRouter } from '../../src/llm/router';
+import { checkPrd } from '../../src/prd/check';
 import { parsePrd } from '../../src/prd/parse';
-import { badPage, goodPage, loopHarness, loopWorkspace, subRunSteps } from './loop-helpers';
+import { badPage, goodPage, LOOP_TEMPLATE, loopHarness, loopWorkspace, subRunSteps } from './loop-helpers';
 
 describe('loop: the engine over a folder of pages', () => {
   it('verifies, works only the failing pages with a pool of agents, and ends COMPLETE with every outcome stored and in the loop PRD', async function () {
@@ -31,6 +35,10 @@ describe('loop: the engine over a folder of pages', () => {
       assert.equal(prd.meta.status, 'COMPLETE');
       assert.equal(prd.log.length, 1);
       assert.match(prdText, /\| docs\/page-001\.md \| PASSING \| PASS \| PASS \| PASS \| PASS \| \[run-/);
+      assert.deepEqual(checkPrd(prdText).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message), [], 'the PRD checker finds no error in a loop PRD');
+      // Each artifact's link leads to its sub-run's PRD.
+      const link = /\| docs\/page-001\.md \|[^\n]*\]\(([^)]+)\)/.exec(prdText)![1]!;
+      assert.ok(fs.existsSync(path.join(workspace, path.dirname(result.loop.prdPath!), decodeURI(link))), link);
     } finally {
       h.close();
     }
@@ -58,5 +66,32 @@ describe('loop: the engine over a folder of pages', () => {
     } finally {
       h.close();
     }
+  });
+
+  it('keeps an edit on the mechanical verification alone when the validator cannot answer, and says it was not consulted', async function () {
+    this.timeout(120_000);
+    const { workspace, files } = loopWorkspace(2, 1);
+    const h = await loopHarness(workspace, (file) => [...subRunSteps(file, goodPage(path.posix.basename(file, '.md')), { validator: false }), { error: { kind: 'server', message: 'the validator model is down' } }]);
+    try {
+      const result = await new LoopEngine(h.ports).start({ glob: 'docs/*.md', isc: 'test.loop-page', agents: 1, effort: 'STANDARD', maxIterations: 1 });
+      assert.equal(result.state, 'COMPLETE', result.loop.reason);
+      assert.equal(fs.readFileSync(path.join(workspace, files[0]!), 'utf8'), goodPage('page-001'));
+      const notice = result.artifacts.find((a) => a.file === files[0])!.notices[0]!;
+      assert.equal(notice.verdict, 'not-consulted');
+      assert.equal(notice.reverted, false);
+      assert.match(notice.by, /^the mechanical verification alone \(the validator verifier \(scripted: test\) could not answer: /);
+      const prd = fs.readFileSync(path.join(workspace, result.loop.prdPath!), 'utf8');
+      assert.match(prd, /- Verdict: kept on the mechanical verification; the validator was not consulted/);
+    } finally {
+      h.close();
+    }
+  });
+
+  it('never approves without a model for the verifier role: the validator is not consulted and says why', async () => {
+    const noVerifier = { route: () => { throw new Error('verifier at STANDARD routes to "none": no key'); }, generateObject: () => { throw new Error('must not be called'); } } as unknown as ModelRouter;
+    const criteria = artifactCriteria(LOOP_TEMPLATE, 'docs/a.md', '2026-11-24T00:00:00.000Z');
+    const decision = await validateArtifact({ file: 'docs/a.md', text: goodPage('a'), runId: 'run-1', summary: 'rewrote it', criteria, mechanical: { outcomes: {}, evidence: {}, results: [], passed: true }, models: noVerifier, role: loadRoles().roles.verifier, level: 'STANDARD', signal: new AbortController().signal });
+    assert.equal(decision.verdict, 'not-consulted');
+    assert.match(decision.by, /no model for the verifier role; the validator was not consulted/);
   });
 });

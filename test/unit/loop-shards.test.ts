@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { artifactCriteria, listArtifacts, parseShard, shardIndexOf, shardOf } from '../../src/app/loop';
 import { loopCommand } from '../../src/cli/loop';
 import { tempDir } from './algorithm-helpers';
-import { LOOP_TEMPLATE, loopWorkspace } from './loop-helpers';
+import { goodPage, LOOP_TEMPLATE, loopWorkspace, subRunSteps } from './loop-helpers';
 
 const TEMPLATE_YAML = JSON.stringify(LOOP_TEMPLATE);
 
@@ -96,6 +96,24 @@ describe('loop: the command line, sharded and merged', () => {
     const foreign = await cli(['merge', ...shards.slice(1), path.join(dir, 'other.json')]);
     assert.equal(foreign.code, 2);
     assert.match(foreign.err, /other\.json is a shard of another loop/);
+  });
+
+  it('works the failing pages with --provider scripted, the script replayed per page with ${file} and ${name} put in', async function () {
+    this.timeout(120_000);
+    const { workspace, files, store } = cliWorkspace(4, 2);
+    const script = path.join(tempDir('loop-script'), 'page.yaml');
+    fs.writeFileSync(script, JSON.stringify({ name: 'page', steps: subRunSteps('docs/${name}.md', '# ${name}\n\ndone\n\nfooter\n') }));
+    const r = await cli(['--workspace', workspace, '--store', store, '--glob', 'docs/*.md', '--isc', 'test.loop-page', '--agents', '2', '--approve', 'edits', '--provider', 'scripted', '--script', script, '--json']);
+    assert.equal(r.code, 0, r.err);
+    const out = JSON.parse(r.out);
+    assert.equal(out.state, 'COMPLETE');
+    assert.equal(out.passing, 4);
+    assert.match(out.prd, /^\.ideal-state\/prds\/loop-.*\.md$/);
+    for (const f of files) assert.equal(fs.readFileSync(path.join(workspace, f), 'utf8'), goodPage(path.posix.basename(f, '.md')));
+    const human = await cli(['--workspace', workspace, '--store', store, '--glob', 'docs/*.md', '--isc', 'test.loop-page', '--verify-only']);
+    assert.equal(human.code, 0, human.err);
+    assert.match(human.err, /^iteration 1: 4\/4 artifacts passing$/m);
+    assert.match(human.out, /^COMPLETE: all 4 artifacts pass\nloop loop-\S+: 4\/4 artifacts passing, PRD \.ideal-state\/prds\/loop-/);
   });
 
   it('ends bad input with exit code 2 and a message that says what to do', async () => {

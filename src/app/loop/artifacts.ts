@@ -34,11 +34,11 @@ export async function listArtifacts(root: string, glob: string, options: { signa
     } catch {
       return;
     }
-    for (const e of entries) {
-      const rel = dir === '' ? e.name : `${dir}/${e.name}`;
-      if (e.isDirectory()) {
+    for (const entry of entries) {
+      const rel = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
         if (!scope.excluded(rel, true) && !ignoredBy(levels, rel, true)) await walk(rel, levels);
-      } else if (e.isFile() && scope.admitsFile(rel) && !ignoredBy(levels, rel, false)) found.push(rel);
+      } else if (entry.isFile() && scope.admitsFile(rel) && !ignoredBy(levels, rel, false)) found.push(rel);
     }
   };
   await walk('', []);

@@ -1,19 +1,18 @@
 import { setMaxListeners } from 'node:events';
-import { undoRunChanges } from '../../agent/checkpoint';
 import type { ModelRouter } from '../../llm/router';
 import { EFFORT_LEVELS, type AnyCriterion, type EffortLevel, type IscDefinition } from '../../model';
 import { describeError, isCancellation } from '../../model/errors';
 import { newId } from '../../model/ids';
 import { LoopSpec, type Loop, type LoopArtifact, type LoopNotice, type LoopProgress, type LoopReport, type LoopSpecInput, type LoopState } from '../../model/loop';
-import { composeRun, type RunPorts } from '../compose-run';
+import type { RunPorts } from '../compose-run';
 import { DEFAULT_PRD_FOLDER } from '../defaults';
 import { LoopInputError, listArtifacts, shardIndexOf, shardOf } from './artifacts';
 import { artifactCriteria } from './criteria';
 import { renderLoopPrd } from './loop-prd';
 import { AgentPool } from './pool';
 import { loopReport, progressOf } from './report';
-import { mechanicalFailures, validateArtifact } from './validator';
-import { ArtifactVerifier, type ArtifactVerification } from './verify-artifact';
+import { ArtifactVerifier } from './verify-artifact';
+import { workArtifact } from './work-artifact';
 
 export interface LoopPorts {
   /** What each artifact's sub-run is composed from (composeRun's ports: store, files, models, effort…). */
@@ -67,6 +66,8 @@ export class LoopEngine {
   private artifacts = new Map<string, LoopArtifact>();
   private changed = new Set<string>();
   private sessionStart = 0;
+  /** The loop's time before this session (a resumed loop's earlier sessions). */
+  private earlierMs = 0;
   private acknowledged = 0;
 
   constructor(private readonly ports: LoopPorts) {
@@ -147,16 +148,17 @@ export class LoopEngine {
     return Math.max(1, Math.min(spec.agents, this.ports.run.effort.levels[level].parallelism));
   }
 
-  private usedMs(loop: Loop): number {
-    return loop.elapsedMs + (Date.now() - this.sessionStart);
+  private usedMs(): number {
+    return this.earlierMs + (Date.now() - this.sessionStart);
   }
 
   private overBudget(loop: Loop): boolean {
-    return this.usedMs(loop) >= loop.budgetSeconds * 1000;
+    return this.usedMs() >= loop.budgetSeconds * 1000;
   }
 
   private async go(initial: Loop, signal: AbortSignal): Promise<LoopResult> {
     this.sessionStart = Date.now();
+    this.earlierMs = initial.elapsedMs;
     // Every agent's sub-run, model calls and verifications listen to the one signal at once.
     setMaxListeners(0, signal);
     let loop = initial;
@@ -188,8 +190,7 @@ export class LoopEngine {
     }
     const now = this.clock.now().toISOString();
     const unmet = ended.state === 'COMPLETE' ? [] : this.failing();
-    loop = this.saveLoop({ ...loop, state: ended.state, reason: ended.reason, unmet, elapsedMs: this.usedMs(loop), ...(ended.state !== 'CANCELLED' ? { finishedAt: now } : {}) });
-    this.sessionStart = Date.now();
+    loop = this.saveLoop({ ...loop, state: ended.state, reason: ended.reason, unmet, ...(ended.state !== 'CANCELLED' ? { finishedAt: now } : {}) });
     this.log(`${ended.state}: ${ended.reason}`);
     loop = await this.writePrd(loop);
     this.progress(loop);
@@ -240,63 +241,22 @@ export class LoopEngine {
     );
   }
 
-  /** One artifact: a sub-run, the mechanical verification, the validator; the result acknowledged in one commit. */
+  /** One artifact's turn (workArtifact), its result acknowledged in one commit; a cancelled turn is verified again on resume. */
   private async workOne(claimed: LoopArtifact, loop: Loop, signal: AbortSignal): Promise<void> {
     const { file } = claimed;
-    const before = this.artifacts.get(file)!;
-    const criteria = this.criteriaOf(file);
-    const models = this.modelsOf(file);
-    const level = loop.effort;
     let runId: string | undefined;
     try {
-      const { engine, storage } = await composeRun({ ...this.ports.run, models, learning: false });
-      const result = await engine.start(
-        { request: `Make ${file} meet the ${loop.spec.isc} criteria (loop ${loop.id})`, effort: level, seed: { from: `ISC template ${loop.spec.isc} for ${file}`, criteria }, workspaceFolder: this.ports.run.files.root },
-        signal,
-      );
-      runId = result.run.id;
-      if (signal.aborted || result.state === 'CANCELLED') throw new LoopCancelled();
-      const parallelism = this.ports.run.effort.levels[level].parallelism;
-      const candidate = { id: runId, summary: `sub-run ${runId} ended ${result.state}${result.reason ? `: ${result.reason}` : ''}`, evidence: [] as string[] };
-      const mechanical = await this.verifier.verify(criteria, { models, level, parallelism, signal, candidate, ...(result.run.prdPath ? { excludePrd: result.run.prdPath } : {}) });
-      const at = this.clock.now().toISOString();
-      let notice: LoopNotice | undefined;
-      let kept: ArtifactVerification | undefined = mechanical;
-      if (!mechanical.passed) {
-        notice = { file, iteration: loop.iteration, runId, verdict: 'rejected', reverted: true, by: 'the mechanical verification', failures: mechanicalFailures(file, criteria, mechanical), at };
-      } else {
-        const decision = await validateArtifact({ file, text: await this.ports.run.files.readFile(file), runId, summary: candidate.summary, criteria, mechanical, models, role: await this.verifier.role(), level, signal });
-        if (decision.verdict === 'rejected') notice = { file, iteration: loop.iteration, runId, verdict: 'rejected', reverted: true, by: decision.by, failures: [...decision.failures], at };
-        else if (decision.verdict === 'not-consulted') notice = { file, iteration: loop.iteration, runId, verdict: 'not-consulted', reverted: false, by: decision.by, failures: [], at };
-      }
-      if (notice?.reverted) {
-        // Rejected: every file the sub-run changed goes back as it was, but for its own PRD (the record of the attempt).
-        const checkpoints = storage.checkpoints(runId).filter((c) => c.path !== result.run.prdPath);
-        await undoRunChanges(checkpoints, this.ports.run.files);
-        kept = undefined;
-      }
-      const next: LoopArtifact = {
-        ...withoutClaim(before),
-        status: kept ? 'PASSING' : 'FAILING',
-        iteration: loop.iteration,
-        workedIteration: loop.iteration,
-        runId,
-        runIds: [...before.runIds, runId],
-        outcomes: kept ? kept.outcomes : before.outcomes,
-        evidence: kept ? kept.evidence : before.evidence,
-        notices: notice ? [...before.notices, notice] : before.notices,
-      };
-      this.acknowledge(next, loop);
-      if (notice?.verdict === 'rejected') this.log(`${file}: rejected by ${notice.by} (${notice.failures.map((f) => `${f.criterionId} ${f.outcome}`).join(', ')}); the file is unchanged`);
+      const { next, notice } = await workArtifact({ run: this.ports.run, verifier: this.verifier, models: this.modelsOf(file), now: () => this.clock.now() }, claimed, this.criteriaOf(file), loop, signal, (id) => (runId = id));
+      this.acknowledge(withoutClaim(next), loop);
+      if (notice?.verdict === 'rejected') this.log(`${file}: rejected by ${notice.by} (${notice.failures.map((f) => `${f.criterionId} ${f.outcome}`).join(', ')})${notice.reverted ? '; the file is unchanged' : ''}`);
     } catch (error) {
-      if (error instanceof LoopCancelled || isCancellation(error) || signal.aborted) {
-        // Not acknowledged: verified again when the loop resumes.
-        this.acknowledge({ ...withoutClaim(before), status: 'PENDING', ...(runId ? { runId, runIds: [...before.runIds, runId] } : {}) }, loop, false);
+      const before = withoutClaim(claimed);
+      if (isCancellation(error) || signal.aborted) {
+        this.acknowledge({ ...before, status: 'PENDING', ...(runId ? { runId, runIds: [...before.runIds, runId] } : {}) }, loop, false);
         return;
       }
-      const at = this.clock.now().toISOString();
-      const notice: LoopNotice = { file, iteration: loop.iteration, ...(runId ? { runId } : {}), verdict: 'rejected', reverted: false, by: `the loop (the sub-run failed: ${describeError(error)})`, failures: [], at };
-      this.acknowledge({ ...withoutClaim(before), status: 'FAILING', workedIteration: loop.iteration, notices: [...before.notices, notice] }, loop);
+      const notice: LoopNotice = { file, iteration: loop.iteration, ...(runId ? { runId } : {}), verdict: 'rejected', reverted: false, by: `the loop (the sub-run failed: ${describeError(error)})`, failures: [], at: this.clock.now().toISOString() };
+      this.acknowledge({ ...before, status: 'FAILING', workedIteration: loop.iteration, notices: [...before.notices, notice] }, loop);
       this.log(`${file}: the sub-run failed (${describeError(error)})`);
     }
   }
@@ -326,7 +286,8 @@ export class LoopEngine {
 
   private saveLoop(loop: Loop): Loop {
     const all = [...this.artifacts.values()];
-    const next = { ...loop, passing: all.filter((a) => a.status === 'PASSING').length, updatedAt: this.clock.now().toISOString() };
+    // The time used is kept with every write, so a killed loop resumes with its budget spent so far.
+    const next = { ...loop, passing: all.filter((a) => a.status === 'PASSING').length, elapsedMs: this.sessionStart > 0 ? this.usedMs() : loop.elapsedMs, updatedAt: this.clock.now().toISOString() };
     this.store.loops.save(next);
     return next;
   }
@@ -335,7 +296,7 @@ export class LoopEngine {
     if (!this.ports.onProgress) return;
     const changed = [...this.changed];
     this.changed.clear();
-    this.ports.onProgress(progressOf(loop, [...this.artifacts.values()], changed, this.usedMs(loop)));
+    this.ports.onProgress(progressOf(loop, [...this.artifacts.values()], changed, this.usedMs()));
   }
 
   private log(line: string): void {
@@ -361,8 +322,6 @@ export class LoopEngine {
     return { loop, artifacts, state: loop.state, unmet: loop.unmet, report: loopReport(loop.spec, loop.criterionIds, artifacts) };
   }
 }
-
-class LoopCancelled extends Error {}
 
 function withoutClaim(a: LoopArtifact): LoopArtifact {
   const { claim: _c, ...rest } = a;
