@@ -85,3 +85,5 @@ export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, te
 export { recordRunVerification } from './verify/run-verification';
 export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/run-edits';
 export { parseVerifySpec } from './prd';
+// The progress of a stored loop, as the editor's matrix shows it.
+export { progressOf } from './app/loop';

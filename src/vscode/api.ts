@@ -7,6 +7,7 @@ import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
 import type { RunsSupport } from './isc-table';
+import type { LoopSupport } from './loop';
 import type { RunService } from './run/run-service';
 import type { EffortLevel, Run } from '../model';
 import type { Definitions } from '../model/definitions';
@@ -46,6 +47,8 @@ export interface IdealStateApi {
   readonly runs: Pick<RunService, 'onDidChangeRun' | 'activeRuns' | 'answerApprovalsWith' | 'simulateTrust' | 'approvals' | 'decideApproval'>;
   /** The ISC tables (what each shows, what was sent to it) and the Runs view. */
   readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
+  /** Loops of this window (their changes, the ones going, Restricted Mode), their matrices, and the hook that answers their approvals. */
+  readonly loops: { readonly service: Pick<LoopSupport['service'], 'onDidChange' | 'activeLoops' | 'simulateTrust' | 'progress' | 'list'>; readonly matrices: LoopSupport['matrices']; answerApprovalsWith: LoopSupport['engine']['answerApprovalsWith'] };
 }
 
 /**
@@ -64,6 +67,7 @@ export function createApi(
   tests: CriteriaTests,
   runs: RunService,
   tables: RunsSupport,
+  loops: LoopSupport,
   testing: boolean,
 ): IdealStateApi | PublicIdealStateApi {
   if (!testing) {
@@ -93,5 +97,6 @@ export function createApi(
       decideApproval: (approvalId, answer, via) => runs.decideApproval(approvalId, answer, via),
     },
     iscTable: { tables: tables.tables, runs: tables.runs, watch: tables.watch },
+    loops: { service: loops.service, matrices: loops.matrices, answerApprovalsWith: (answerer) => loops.engine.answerApprovalsWith(answerer) },
   };
 }

@@ -21,6 +21,7 @@ import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
 import { registerRunsSupport } from './isc-table';
 import { registerAgentSupport } from './agents';
+import { registerLoopSupport } from './loop';
 
 let stores: StoreHost | undefined;
 
@@ -37,7 +38,9 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
   const verify = registerVerify(context, { settings, definitions, stores, models, sessions }, log.child('verify'));
   const runs = registerRuns({ settings, definitions, stores, models, sessions }, log.child('run'));
-  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness }, log.child('runs'));
+  // Loop mode: the Algorithm over many files, its sub-runs on this window's single-writer path (src/vscode/loop).
+  const loops = registerLoopSupport(context, { settings, definitions, stores, models, sessions, runs: runs.service, proposals: runs.proposals, tasks: runs.tasks }, log.child('loop'));
+  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness, loops: loops.service }, log.child('runs'));
 
   context.subscriptions.push(
     channel,
@@ -57,13 +60,14 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     verify.disposable,
     runs.disposable,
     tables,
+    loops,
     bridgeRunsToLearning(runs.service, learning.host),
     registerAgentSupport(context, { verifier: verify.verifier, stores, definitions, log: log.child('agents') }),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms, ${engineLoaded() ? 'engine bundle loaded' : 'engine bundle not loaded'}`);
   // Test hooks (answering approvals, Restricted Mode, the store) only for the extension's own tests.
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables, context.extensionMode === vscode.ExtensionMode.Test);
+  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables, loops, context.extensionMode === vscode.ExtensionMode.Test);
 }
 
 export async function deactivate(): Promise<void> {

@@ -9,7 +9,8 @@ import { createApi } from '../../src/vscode/api';
 describe('the API activate returns', () => {
   const hosts = () => {
     const runs = { onDidChangeRun: () => ({ dispose() {} }), activeRuns: () => [], answerApprovalsWith() {}, simulateTrust() {}, approvals: {}, decideApproval() {} };
-    return [{}, {}, {}, { applyEngineUpdate: async () => ({}) }, {}, {}, runs, {}] as unknown as Parameters<typeof createApi> extends [...infer H, boolean] ? H : never;
+    const loops = { service: {}, matrices: {}, engine: { answerApprovalsWith() {} } };
+    return [{}, {}, {}, { applyEngineUpdate: async () => ({}) }, {}, {}, runs, {}, loops] as unknown as Parameters<typeof createApi> extends [...infer H, boolean] ? H : never;
   };
 
   it('outside tests: PRD updates and the runs to watch, and no test hook', () => {
@@ -17,12 +18,13 @@ describe('the API activate returns', () => {
     assert.deepEqual(Object.keys(api).sort(), ['applyPrdUpdate', 'runs']);
     assert.deepEqual(Object.keys(api.runs).sort(), ['activeRuns', 'onDidChangeRun']);
     for (const hook of ['answerApprovalsWith', 'simulateTrust', 'decideApproval', 'approvals']) assert.equal(api.runs[hook], undefined, hook);
-    for (const reach of ['store', 'iscTable', 'modelsForRun', 'learning']) assert.equal(api[reach], undefined, reach);
+    for (const reach of ['store', 'iscTable', 'modelsForRun', 'learning', 'loops']) assert.equal(api[reach], undefined, reach);
   });
 
   it('in the extension\'s own tests (ExtensionMode.Test): the hooks the integration tests use', () => {
-    const api = createApi(...hosts(), true) as unknown as { runs: Record<string, unknown>; store: unknown };
+    const api = createApi(...hosts(), true) as unknown as { runs: Record<string, unknown>; store: unknown; loops: Record<string, unknown> };
     for (const hook of ['answerApprovalsWith', 'simulateTrust', 'decideApproval', 'approvals']) assert.ok(api.runs[hook] !== undefined, hook);
+    for (const hook of ['service', 'matrices', 'answerApprovalsWith']) assert.ok(api.loops[hook] !== undefined, `loops.${hook}`);
     assert.equal(typeof api.store, 'function');
   });
 });

@@ -8,7 +8,7 @@ import { LiveRunControl } from '../runs/live-run-control';
 import type { RunService } from '../run/run-service';
 import { RunWatch } from '../runs/run-watch';
 import type { SessionsHost } from '../runs/sessions-host';
-import { RUNS_VIEW_ID, RunsTreeProvider } from '../runs/runs-tree';
+import { RUNS_VIEW_ID, RunsTreeProvider, type LoopListing } from '../runs/runs-tree';
 import type { StoreHost } from '../store-host';
 import type { RunStaleness } from '../verify/run-staleness';
 import type { PrdVerifier } from '../verify/verify-prd';
@@ -24,14 +24,14 @@ export interface RunsSupport extends vscode.Disposable {
 /** The ISC table panels, the sidebar's Runs view and their commands. */
 export function registerRunsSupport(
   context: vscode.ExtensionContext,
-  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; sessions: SessionsHost; staleness?: RunStaleness },
+  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; sessions: SessionsHost; staleness?: RunStaleness; loops?: LoopListing },
   log: Logger,
 ): RunsSupport {
   const watch = new RunWatch(hosts.stores, hosts.sessions, log.child('watch'));
   const control = new LiveRunControl(hosts.service);
   const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, hosts.sessions, log);
   const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.sessions, hosts.staleness, new TableRatings(hosts.learning.host));
-  const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'));
+  const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'), hosts.loops);
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
   let watching: vscode.Disposable | undefined;
   const opened = new Set<string>();

@@ -42,10 +42,17 @@ export interface EditorAlgorithmOptions {
  * (notification, ISC table, palette), the learned-criteria quick pick.
  */
 export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<ComposedRun & { readonly workspace: EditorWorkspace }> {
+  const { ports, workspace } = editorRunPorts(o);
+  const composed = await engine().composeRun(ports);
+  return { ...composed, workspace };
+}
+
+/** The editor's ports of a run, for composeRun and for a loop's sub-runs (src/vscode/loop). */
+export function editorRunPorts(o: EditorAlgorithmOptions): { ports: RunPorts; workspace: EditorWorkspace } {
   const e = engine();
   const ripgrep = e.bundledRipgrep(vscode.env.appRoot);
   const workspace = new EditorWorkspace(o.folder.uri, ripgrep);
-  const composed = await e.composeRun({
+  const ports: RunPorts = {
     files: workspace,
     store: o.store,
     models: o.models,
@@ -72,8 +79,8 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Compos
     onEvent: o.onEvent,
     onCommit: o.onCommit,
     onApproval: o.onApproval,
-  });
-  return { ...composed, workspace };
+  };
+  return { ports, workspace };
 }
 
 function extensionVersion(): string {

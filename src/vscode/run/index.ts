@@ -16,9 +16,10 @@ import { registerRunStatusBar } from './run-status-bar';
 import { registerUndoRunChanges } from './undo-run-changes';
 
 /** The Algorithm in the editor: its commands, the run status bar item, and the service that owns runs. */
-export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost; sessions: SessionsHost }, log: Logger): { disposable: vscode.Disposable; service: RunService } {
+export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost; sessions: SessionsHost }, log: Logger): { disposable: vscode.Disposable; service: RunService; proposals: ProposalDocuments; tasks: EditorTaskRunner } {
   const proposals = new ProposalDocuments();
-  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, new EditorTaskRunner(log.child('tasks')), proposals, hosts.sessions, log);
+  const tasks = new EditorTaskRunner(log.child('tasks'));
+  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, tasks, proposals, hosts.sessions, log);
   const disposable = vscode.Disposable.from(
     proposals,
     service,
@@ -30,5 +31,6 @@ export function registerRuns(hosts: { settings: Settings; definitions: Definitio
     registerUndoRunChanges(service, hosts.stores, log),
     registerRunStatusBar(service),
   );
-  return { disposable, service };
+  // The proposals and tasks are shared with loop mode's sub-runs (src/vscode/loop).
+  return { disposable, service, proposals, tasks };
 }

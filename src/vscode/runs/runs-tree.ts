@@ -1,42 +1,19 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { Run, RunState } from '../../model';
+import { arrangeRuns, loopChildren, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
 
 export const RUNS_VIEW_ID = 'idealState.runs';
 
-/** The view's groups, in order, and the states each holds (a run with pending approvals goes under "Needs approval" whatever its state). */
-export const RUN_GROUPS: readonly { id: string; label: string; icon: string; states: readonly RunState[] }[] = [
-  { id: 'running', label: 'Running', icon: 'sync', states: ['RUNNING', 'PENDING'] },
-  { id: 'approval', label: 'Needs approval', icon: 'bell-dot', states: ['NEEDS_APPROVAL'] },
-  { id: 'finished', label: 'Finished', icon: 'pass', states: ['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED'] },
-  { id: 'failed', label: 'Failed', icon: 'error', states: ['FAILED'] },
-];
+export { RUN_GROUPS, arrangeRuns, groupOf, loopChildren, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 
-export type RunsNode = { kind: 'group'; group: (typeof RUN_GROUPS)[number]; runs: RunSummary[] } | { kind: 'run'; run: RunSummary };
-
-export interface RunSummary {
-  id: string;
-  request: string;
-  effort: string;
-  state: RunState;
-  passed: number;
-  total: number;
-  durationMs: number;
-  createdAt: string;
-  prdPath?: string;
-  canCancel: boolean;
-  canResume: boolean;
-  /** Edits and commands of the run waiting for a person in this window. */
-  pendingApprovals: number;
-}
-
-/** The group a run shows under: waiting approvals first, then its state. */
-export function groupOf(run: Pick<RunSummary, 'state' | 'pendingApprovals'>): (typeof RUN_GROUPS)[number]['id'] | undefined {
-  if (run.pendingApprovals > 0) return 'approval';
-  return RUN_GROUPS.find((g) => g.states.includes(run.state))?.id;
+/** The loops the view shows, and when they change (a loop's progress, not a poll). */
+export interface LoopListing {
+  list(): Promise<LoopSummary[]>;
+  readonly onDidChange: vscode.Event<unknown>;
 }
 
 /**
@@ -49,17 +26,25 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly disposables: vscode.Disposable[] = [this._onDidChangeTreeData];
   private summaries: RunSummary[] = [];
+  private loopSummaries: LoopSummary[] = [];
 
   constructor(
     private readonly stores: StoreHost,
     private readonly control: RunControl,
     watch: RunWatch,
     private readonly log: Logger,
+    private readonly loops?: LoopListing,
   ) {
     this.disposables.push(
       watch.onDidChange(() => this.refresh()),
       control.onDidChange(() => this.refresh()),
+      ...(loops ? [loops.onDidChange(() => this.refresh())] : []),
     );
+  }
+
+  /** The loops as last shown, for the editor's tests. */
+  get shownLoops(): readonly LoopSummary[] {
+    return this.loopSummaries;
   }
 
   refresh(): void {
@@ -72,15 +57,17 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   }
 
   async getChildren(node?: RunsNode): Promise<RunsNode[]> {
-    if (node?.kind === 'group') return node.runs.map((run) => ({ kind: 'run', run }));
+    if (node?.kind === 'group') return [...node.loops.map((loop): RunsNode => ({ kind: 'loop', loop, runs: loopChildren(loop, this.summaries) })), ...node.runs.map((run): RunsNode => ({ kind: 'run', run }))];
+    if (node?.kind === 'loop') return node.runs.map((run) => ({ kind: 'run', run }));
     if (node) return [];
     try {
-      this.summaries = await this.load();
+      [this.summaries, this.loopSummaries] = await Promise.all([this.load(), this.loops?.list() ?? Promise.resolve([])]);
     } catch (error) {
       this.log.error(`listing runs failed: ${error instanceof Error ? error.message : String(error)}`);
       this.summaries = [];
+      this.loopSummaries = [];
     }
-    return RUN_GROUPS.map((group) => ({ kind: 'group' as const, group, runs: this.summaries.filter((r) => groupOf(r) === group.id) })).filter((g) => g.runs.length > 0);
+    return arrangeRuns(this.summaries, this.loopSummaries);
   }
 
   private async load(): Promise<RunSummary[]> {
@@ -108,11 +95,12 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     if (node.kind === 'group') {
       const item = new vscode.TreeItem(node.group.label, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `group:${node.group.id}`;
-      item.description = String(node.runs.length);
+      item.description = String(node.runs.length + node.loops.length);
       item.iconPath = new vscode.ThemeIcon(node.group.icon);
       item.contextValue = 'runGroup';
       return item;
     }
+    if (node.kind === 'loop') return loopItem(node.loop, node.runs.length);
     const run = node.run;
     const item = new vscode.TreeItem(run.request, vscode.TreeItemCollapsibleState.None);
     item.id = run.id;
@@ -135,6 +123,18 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+function loopItem(loop: LoopSummary, subRuns: number): vscode.TreeItem {
+  const item = new vscode.TreeItem(`Loop ${loop.passing}/${loop.total} passing · ${loop.title}`, subRuns > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `loop:${loop.id}`;
+  item.description = `${loop.state.replace(/_/g, ' ')} · ${subRuns} sub-run${subRuns === 1 ? '' : 's'}`;
+  item.tooltip = `${loop.id}\n${loop.title}\n${loop.passing} of ${loop.total} artifacts pass · ${loop.state.replace(/_/g, ' ')}\nClick to open its artifacts × criteria matrix.`;
+  item.iconPath = new vscode.ThemeIcon(loop.state === 'RUNNING' ? 'sync~spin' : 'layers', loop.state === 'COMPLETE' ? new vscode.ThemeColor('testing.iconPassed') : undefined);
+  // loop[+cancel][+resume]: what the menus may offer (never matched by the runs' own \.cancellable / \.resumable).
+  item.contextValue = ['loop', loop.canCancel ? '+cancel' : '', loop.canResume ? '+resume' : ''].join('');
+  item.command = { command: 'idealState.openLoopMatrix', title: 'Open Loop Matrix', arguments: [loop.id] };
+  return item;
 }
 
 function durationOf(run: Run): number {

@@ -1,0 +1,76 @@
+import type { RunState } from '../../model';
+
+/** The view's groups, in order, and the states each holds (a run with pending approvals goes under "Needs approval" whatever its state). */
+export const RUN_GROUPS: readonly { id: string; label: string; icon: string; states: readonly RunState[] }[] = [
+  { id: 'running', label: 'Running', icon: 'sync', states: ['RUNNING', 'PENDING'] },
+  { id: 'approval', label: 'Needs approval', icon: 'bell-dot', states: ['NEEDS_APPROVAL'] },
+  { id: 'finished', label: 'Finished', icon: 'pass', states: ['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED'] },
+  { id: 'failed', label: 'Failed', icon: 'error', states: ['FAILED'] },
+];
+
+export type RunsNode =
+  | { kind: 'group'; group: (typeof RUN_GROUPS)[number]; runs: RunSummary[]; loops: LoopSummary[] }
+  | { kind: 'loop'; loop: LoopSummary; runs: RunSummary[] }
+  | { kind: 'run'; run: RunSummary };
+
+/** A loop (issue 18) as the Runs view shows it: one node holding its artifacts' sub-runs. */
+export interface LoopSummary {
+  id: string;
+  /** "docs.page over docs/**\/*.md". */
+  title: string;
+  state: string;
+  passing: number;
+  total: number;
+  /** Every sub-run of the loop's artifacts. */
+  runIds: readonly string[];
+  canCancel: boolean;
+  canResume: boolean;
+}
+
+
+export interface RunSummary {
+  id: string;
+  request: string;
+  effort: string;
+  state: RunState;
+  passed: number;
+  total: number;
+  durationMs: number;
+  createdAt: string;
+  prdPath?: string;
+  canCancel: boolean;
+  canResume: boolean;
+  /** Edits and commands of the run waiting for a person in this window. */
+  pendingApprovals: number;
+}
+
+/** The group a run shows under: waiting approvals first, then its state. */
+export function groupOf(run: Pick<RunSummary, 'state' | 'pendingApprovals'>): (typeof RUN_GROUPS)[number]['id'] | undefined {
+  if (run.pendingApprovals > 0) return 'approval';
+  return RUN_GROUPS.find((g) => g.states.includes(run.state))?.id;
+}
+
+/**
+ * The view's top level: a group per state that holds something, each with its loops (their
+ * sub-runs under them, not in the groups) and then the runs of no loop.
+ */
+export function arrangeRuns(runs: readonly RunSummary[], loops: readonly LoopSummary[]): RunsNode[] {
+  const inLoop = new Set(loops.flatMap((l) => l.runIds));
+  const loose = runs.filter((r) => !inLoop.has(r.id));
+  return RUN_GROUPS.map((group) => ({
+    kind: 'group' as const,
+    group,
+    loops: loops.filter((l) => loopGroupOf(l.state) === group.id),
+    runs: loose.filter((r) => groupOf(r) === group.id),
+  })).filter((g) => g.runs.length + g.loops.length > 0);
+}
+
+function loopGroupOf(state: string): (typeof RUN_GROUPS)[number]['id'] {
+  return RUN_GROUPS.find((g) => (g.states as readonly string[]).includes(state))?.id ?? 'finished';
+}
+
+/** A loop's children: its sub-runs, newest first. */
+export function loopChildren(loop: LoopSummary, runs: readonly RunSummary[]): RunSummary[] {
+  const ids = new Set(loop.runIds);
+  return runs.filter((r) => ids.has(r.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
