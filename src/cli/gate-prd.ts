@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { SETTINGS } from '../model/settings';
+import { parsePrd } from '../prd';
 import { parseJsonc } from '../verify/jsonc';
 
 /**
@@ -38,6 +39,21 @@ export async function listPrds(workspace: string): Promise<WorkspacePrd[]> {
     if (stat?.isFile()) found.push({ file, relative: path.relative(workspace, file).split(path.sep).join('/'), mtimeMs: stat.mtimeMs });
   }
   return found.sort((a, b) => b.mtimeMs - a.mtimeMs || a.relative.localeCompare(b.relative));
+}
+
+/**
+ * The PRDs an agent can be held to, newest first: a loop's PRD (`loop:` in its frontmatter)
+ * is left out, as it is the loop's record and has no criteria of its own; each artifact's
+ * criteria are in its own PRD.
+ */
+export async function criteriaPrds(workspace: string): Promise<WorkspacePrd[]> {
+  const held: WorkspacePrd[] = [];
+  for (const prd of await listPrds(workspace)) {
+    const text = await fs.readFile(prd.file, 'utf8').catch(() => undefined);
+    if (text !== undefined && parsePrd(text).meta.loopId !== undefined) continue;
+    held.push(prd);
+  }
+  return held;
 }
 
 /**

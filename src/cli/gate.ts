@@ -6,7 +6,7 @@ import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
-import { listPrds, workspaceOf } from './gate-prd';
+import { criteriaPrds, workspaceOf } from './gate-prd';
 import { blocksSoFar, GATE_STATE_FILE, recordVerdict } from './gate-state';
 import type { VerifyIo } from './verify';
 import { verifyPrdFile, type VerifyPrdOutcome } from './verify-prd';
@@ -107,7 +107,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   let file: string;
   if (values.prd) file = path.resolve(workspace, values.prd);
   else {
-    const prds = await listPrds(workspace);
+    const prds = await criteriaPrds(workspace);
     // Nothing to hold the agent to: let it stop, and say why once.
     if (prds.length === 0) return emit(answerFor(request, { kind: 'allow', note: `Ideal State: no PRD in ${workspace}; nothing to verify.` }));
     file = prds[0]!.file;

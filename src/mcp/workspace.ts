@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { listPrds } from '../cli/gate-prd';
+import { criteriaPrds } from '../cli/gate-prd';
 import { confinePath } from '../verify/confine';
 
 /** A tool call that cannot be done as asked: the client sees `message` as the tool's error. */
@@ -26,7 +26,7 @@ export async function resolvePrd(workspace: string, named: string | undefined): 
     if (!confined.exists) throw new ToolRefusal(`no file ${confined.relative} in the workspace ${workspace}`);
     return { file: confined.absolute, relative: confined.relative };
   }
-  const prds = await listPrds(workspace);
+  const prds = await criteriaPrds(workspace);
   if (prds.length === 0) throw new ToolRefusal(`no PRD in the workspace ${workspace}: none in its PRD folder; name one with "prd"`);
   if (prds.length > 1) throw new ToolRefusal(`the workspace has ${prds.length} PRDs; name one with "prd": ${prds.map((p) => p.relative).join(', ')}`);
   return { file: prds[0]!.file, relative: prds[0]!.relative };

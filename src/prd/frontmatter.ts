@@ -35,6 +35,7 @@ export const PrdFrontmatterFields = z.looseObject({
   iteration: count,
   max_iterations: count,
   run_id: z.string(),
+  loop: z.string(),
   criteria_version: count,
   task: z.string(),
   slug: text,

@@ -83,6 +83,8 @@ export interface PrdMeta {
   iteration?: number;
   maxIterations?: number;
   runId?: string;
+  /** A loop's PRD (`loop: <id>`): the loop's record, whose artifacts' runs the loop stores itself. */
+  loopId?: string;
   criteriaVersion?: number;
 }
 

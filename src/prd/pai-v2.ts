@@ -39,6 +39,7 @@ export function readMeta(data: Record<string, unknown>): PrdMeta {
     iteration: num('iteration'),
     maxIterations: num('max_iterations') ?? num('maxIterations'),
     runId: str('run_id'),
+    loopId: str('loop'),
     criteriaVersion: num('criteria_version'),
   };
   return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as PrdMeta;

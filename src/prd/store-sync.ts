@@ -44,6 +44,8 @@ export function syncPrdToStore(store: SyncStore, input: PrdStoreSyncInput): PrdS
   const doc = parsePrd(input.text);
   if (!isPrdDocument(doc)) return { kind: 'not-a-prd' };
   if (store.readOnly) return { kind: 'skipped', reason: 'the store is open read-only in this window' };
+  // A loop's PRD is written by its loop from the store: saving it must not make it a run of its own.
+  if (doc.meta.loopId !== undefined) return { kind: 'skipped', reason: `the PRD of loop ${doc.meta.loopId}: the loop keeps its artifacts' runs itself` };
   const errors = doc.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) return { kind: 'skipped', reason: `${errors.length} error${errors.length === 1 ? '' : 's'} in the PRD (see the Problems panel)` };
   const at = (input.now ?? new Date()).toISOString();

@@ -87,6 +87,19 @@ describe('command line: gate (stop hooks)', function () {
     assert.match(log, /- \[x\] ISC-1:/, 'the outcome is written back');
   });
 
+  it("holds the agent to the newest PRD with criteria, never to a loop's PRD written after it (it has none of its own)", async () => {
+    const ws = workspace();
+    const loopPrd = path.join(ws.dir, '.ideal-state', 'prds', 'PRD-20261124-loop-1.md');
+    fs.writeFileSync(loopPrd, ['---', 'prd: true', 'id: PRD-20261124-loop-1', 'loop: loop-1', 'status: COMPLETE', '---', '', '# Loop over docs/**/*.md against docs.page', '', '## Problem Space', 'Every page.', ''].join('\n'));
+    const later = new Date(Date.now() + 60_000);
+    fs.utimesSync(loopPrd, later, later);
+    const blocked = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: false }));
+    assert.equal(blocked.code, 0, blocked.err);
+    const answer = JSON.parse(blocked.out);
+    assert.equal(answer.decision, 'block');
+    assert.match(answer.reason, /of \.ideal-state\/prds\/PRD-20261124-gate\.md does not pass: ISC-1\./);
+  });
+
   it('VS Code Stop: blocks through hookSpecificOutput, and prints nothing when every criterion passes', async () => {
     const ws = workspace();
     const blocked = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir));

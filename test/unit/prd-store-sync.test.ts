@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { shippedEffortTable } from '../../src/model/effort-table';
 import { applyEdits, CREATED_FROM_THE_PRD, EDITED_IN_THE_PRD, syncPrdToStore } from '../../src/prd';
 import { Store } from '../../src/store/store';
+import { renderLoopPrd } from '../../src/app/loop/loop-prd';
+import { LoopSpec } from '../../src/model/loop';
 
 const PRD = [
   '---',
@@ -99,6 +101,19 @@ describe('a saved PRD in the store', () => {
     assert.equal(store.runs.count(), 0);
     const readOnly = syncPrdToStore({ ...storeView(store), readOnly: true }, { text: PRD, path: 'x.md', effortTable: table });
     assert.equal(readOnly.kind, 'skipped');
+    assert.equal(store.runs.count(), 0);
+  });
+
+  it("leaves a loop's PRD alone: saving it makes no run (the loop stores its artifacts' runs)", () => {
+    const at = '2026-11-24T01:00:00.000Z';
+    const loopPrd = renderLoopPrd({
+      loop: { id: 'loop-1', spec: LoopSpec.parse({ glob: 'docs/**/*.md', isc: 'docs.page', agents: 2, effort: 'STANDARD', maxIterations: 3 }), state: 'FAILED', iteration: 1, effort: 'STANDARD', criterionIds: ['ISC-DOC-001'], log: [], createdAt: at, updatedAt: at },
+      artifacts: [{ file: 'docs/a.md', status: 'FAILING', outcomes: { 'ISC-DOC-001': 'FAIL' } }],
+      prdPath: '.ideal-state/prds/loop.md',
+    });
+    const result = sync(loopPrd, at, '.ideal-state/prds/loop.md');
+    assert.equal(result.kind, 'skipped');
+    assert.match(result.kind === 'skipped' ? result.reason : '', /loop loop-1/);
     assert.equal(store.runs.count(), 0);
   });
 });
