@@ -89,4 +89,30 @@ describe('loop mode in the editor: the builder–validator pair (scripted model)
     const shown = await api.loops.matrices.shown(result.loopId);
     assert.deepEqual(shown.rows.map((r) => r.file), [PAGE]);
   });
+
+  it('Cancel on a sub-run in the Runs view cancels its loop: the page is left as it was and Resume can go on', async () => {
+    await useScript('loop-validator-rejects', SCRIPT);
+    const original = fs.readFileSync(inWorkspace(PAGE), 'utf8');
+    const cancelled: string[] = [];
+    // The sub-run asks to edit the page; before anyone answers, the person cancels that sub-run from the Runs view.
+    api.loops.answerApprovalsWith(async (): Promise<'deny'> => {
+      const store = await api.store();
+      const [going] = store.runs.list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL']);
+      assert.ok(going, 'the sub-run is going while it waits');
+      cancelled.push(going.id);
+      await vscode.commands.executeCommand('idealState.cancelRunInView', going.id);
+      return 'deny';
+    });
+    try {
+      const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: PAGE, isc: 'loop.docs', effort: 'FAST', agents: 1, maxIterations: 1 });
+      assert.ok(result, 'the loop ran');
+      assert.equal(cancelled.length, 1, 'one sub-run was cancelled');
+      assert.equal(result.state, 'CANCELLED', 'cancelling a sub-run cancels its loop');
+      assert.equal(fs.readFileSync(inWorkspace(PAGE), 'utf8'), original, 'nothing was written');
+      const store = await api.store();
+      assert.equal(store.loops.get(result.loopId)?.state, 'CANCELLED', 'stored as cancelled, so Resume can take it up');
+    } finally {
+      api.loops.answerApprovalsWith(() => 'approve');
+    }
+  });
 });

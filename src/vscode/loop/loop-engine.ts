@@ -77,17 +77,19 @@ export class EditorLoopEngine implements LoopEngineCalls {
   }
 
   async start(inputs: LoopInputs & { verifyOnly: boolean }, signal: AbortSignal, onProgress: (p: LoopProgressView) => void): Promise<LoopProgressView> {
-    const loopEngine = await this.compose(inputs.isc, inputs.effort, !inputs.verifyOnly, onProgress);
+    const stop = cancellable(signal);
+    const loopEngine = await this.compose(inputs.isc, inputs.effort, !inputs.verifyOnly, onProgress, stop.cancel);
     const maxIterations = inputs.maxIterations ?? (await this.hosts.definitions.get()).effort.table.levels[inputs.effort].maxIterations ?? 3;
-    return this.view(await loopEngine.start({ glob: inputs.glob, isc: inputs.isc, agents: inputs.agents, effort: inputs.effort, maxIterations, verifyOnly: inputs.verifyOnly }, signal));
+    return this.view(await loopEngine.start({ glob: inputs.glob, isc: inputs.isc, agents: inputs.agents, effort: inputs.effort, maxIterations, verifyOnly: inputs.verifyOnly }, stop.signal));
   }
 
   async resume(loopId: string, verifyOnly: boolean, signal: AbortSignal, onProgress: (p: LoopProgressView) => void): Promise<LoopProgressView> {
     const stored = engine().readLoop(await this.hosts.stores.get(), loopId);
     if (!stored) throw new LoopStartError(`There is no loop ${loopId} in this workspace's store.`);
     // A verify-only loop stays one; a loop resumed in Restricted Mode works nothing.
-    const loopEngine = await this.compose(stored.loop.spec.isc, stored.loop.spec.effort, !(verifyOnly || stored.loop.spec.verifyOnly), onProgress);
-    return this.view(await loopEngine.resume(loopId, signal));
+    const stop = cancellable(signal);
+    const loopEngine = await this.compose(stored.loop.spec.isc, stored.loop.spec.effort, !(verifyOnly || stored.loop.spec.verifyOnly), onProgress, stop.cancel);
+    return this.view(await loopEngine.resume(loopId, stop.signal));
   }
 
   async read(loopId: string): Promise<LoopProgressView | undefined> {
@@ -109,7 +111,8 @@ export class EditorLoopEngine implements LoopEngineCalls {
     return storedView(result.loop, result.artifacts);
   }
 
-  private async compose(isc: string, level: LoopInputs['effort'], trusted: boolean, onProgress: (p: LoopProgressView) => void): Promise<InstanceType<ReturnType<typeof engine>['LoopEngine']>> {
+  /** `cancelLoop`: what Cancel on one of its sub-runs does (a sub-run is the loop's work on one file; it stops with its loop). */
+  private async compose(isc: string, level: LoopInputs['effort'], trusted: boolean, onProgress: (p: LoopProgressView) => void, cancelLoop: () => void): Promise<InstanceType<ReturnType<typeof engine>['LoopEngine']>> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') throw new LoopStartError('Open a folder on disk first: a loop works on the files of a workspace folder.');
     const [store, definitions, models] = await Promise.all([this.hosts.stores.get(), this.hosts.definitions.get(), this.hosts.models.forRun(level)]);
@@ -125,7 +128,13 @@ export class EditorLoopEngine implements LoopEngineCalls {
       // A sub-run is a run of this window: its table and the Runs view follow its steps like any run's.
       if (!sessions.isLive(runId) && !live.has(runId)) {
         live.add(runId);
-        sessions.begin(runId, { restate: () => runLog.warn(`${runId} is a loop's sub-run: its criteria come from the loop's template and are not restated`), cancel: () => undefined });
+        sessions.begin(runId, {
+          restate: () => runLog.warn(`${runId} is a loop's sub-run: its criteria come from the loop's template and are not restated`),
+          cancel: () => {
+            runLog.info(`${runId} is a sub-run of ${loopId ?? 'a loop'}: cancelling the loop (Resume goes on from its stored results)`);
+            cancelLoop();
+          },
+        });
       }
       sessions.tell({ kind: 'step', runId, run: commit.run, ...(commit.criteria ? { criteria: commit.criteria } : {}), ...(commit.report ? { report: commit.report } : {}), events: commit.events });
       if (runStateIs('exit', commit.run.state)) {
@@ -163,4 +172,10 @@ export class EditorLoopEngine implements LoopEngineCalls {
     if (!trusted) runLog.warn('Restricted Mode: this loop verifies only; it edits nothing, runs no command and writes no PRD.');
     return loopEngine;
   }
+}
+
+/** The loop's signal, which also stops when one of its sub-runs is cancelled. */
+function cancellable(signal: AbortSignal): { signal: AbortSignal; cancel: () => void } {
+  const own = new AbortController();
+  return { signal: AbortSignal.any([signal, own.signal]), cancel: () => own.abort() };
 }

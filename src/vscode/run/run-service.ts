@@ -188,7 +188,14 @@ export class RunService implements vscode.Disposable {
         count++;
       }
     }
+    // A run this window runs outside this service (a loop's sub-run): its session takes the cancel.
+    if (count === 0 && runId !== undefined && this.goesElsewhere(runId)) count = this.sessions.get().cancel(runId);
     return count;
+  }
+
+  /** Whether a run this service did not start goes in this window (a loop's sub-run, through the one writer). */
+  goesElsewhere(runId: string): boolean {
+    return this.sessions.isLive(runId);
   }
 
   /** Test hook: answers approvals instead of a person (the policy's trust, auto-approve and allow-list still apply first). */

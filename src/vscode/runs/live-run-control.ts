@@ -26,7 +26,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
   }
 
   private going(runId: string): boolean {
-    return this.service.activeRuns().some((c) => c.runId === runId && c.active);
+    return this.service.activeRuns().some((c) => c.runId === runId && c.active) || this.service.goesElsewhere(runId);
   }
 
   canCancel(run: Run): boolean {
