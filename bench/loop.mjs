@@ -167,6 +167,14 @@ async function oneLoop(agents) {
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     if (result.state !== 'COMPLETE') throw new Error(`the loop ended ${result.state}: ${result.loop.reason}`);
+    // Every artifact's outcome is in the store and in the loop's PRD, or the figures mean nothing.
+    const rows = store.loops.artifactsOf(result.loop.id);
+    const criteria = result.loop.criterionIds;
+    const unpassed = rows.filter((a) => a.status !== 'PASSING' || criteria.some((id) => a.outcomes[id] !== 'PASS'));
+    if (rows.length !== ARTIFACTS || unpassed.length > 0) throw new Error(`the store has ${rows.length} artifacts, ${unpassed.length} not passing every criterion`);
+    const prd = fs.readFileSync(path.join(workspace, result.loop.prdPath), 'utf8');
+    const prdRows = prd.split('\n').filter((line) => /^\| docs\/page-\d+\.md \| PASSING \|/.test(line) && !/FAIL|UNKNOWN|PARTIAL/.test(line));
+    if (prdRows.length !== ARTIFACTS) throw new Error(`the loop PRD ${result.loop.prdPath} shows ${prdRows.length} of ${ARTIFACTS} artifacts passing every criterion`);
     // The first acknowledged results are the 100 initial verifications; the worked ones follow.
     const worked = commits.slice(ARTIFACTS);
     // Claims and acknowledgements alike (each is one row's commit), the initial verification's left out.
