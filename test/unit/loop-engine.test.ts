@@ -68,20 +68,23 @@ describe('loop: the engine over a folder of pages', () => {
     }
   });
 
-  it('keeps an edit on the mechanical verification alone when the validator cannot answer, and says it was not consulted', async function () {
+  it('puts an edit back when the validator cannot answer: only an approved edit is kept, and the notice says it was not consulted', async function () {
     this.timeout(120_000);
     const { workspace, files } = loopWorkspace(2, 1);
+    const original = fs.readFileSync(path.join(workspace, files[0]!), 'utf8');
     const h = await loopHarness(workspace, (file) => [...subRunSteps(file, goodPage(path.posix.basename(file, '.md')), { validator: false }), { error: { kind: 'server', message: 'the validator model is down' } }]);
     try {
       const result = await new LoopEngine(h.ports).start({ glob: 'docs/*.md', isc: 'test.loop-page', agents: 1, effort: 'STANDARD', maxIterations: 1 });
-      assert.equal(result.state, 'COMPLETE', result.loop.reason);
-      assert.equal(fs.readFileSync(path.join(workspace, files[0]!), 'utf8'), goodPage('page-001'));
-      const notice = result.artifacts.find((a) => a.file === files[0])!.notices[0]!;
+      assert.equal(result.state, 'FAILED', 'one iteration, and the edit was not kept');
+      assert.equal(fs.readFileSync(path.join(workspace, files[0]!), 'utf8'), original, 'the unapproved edit was put back');
+      const artifact = result.artifacts.find((a) => a.file === files[0])!;
+      assert.equal(artifact.status, 'FAILING');
+      const notice = artifact.notices[0]!;
       assert.equal(notice.verdict, 'not-consulted');
-      assert.equal(notice.reverted, false);
-      assert.match(notice.by, /^the mechanical verification alone \(the validator verifier \(scripted: test\) could not answer: /);
+      assert.equal(notice.reverted, true);
+      assert.match(notice.by, /^no validator \(the validator verifier \(scripted: test\) could not answer: /);
       const prd = fs.readFileSync(path.join(workspace, result.loop.prdPath!), 'utf8');
-      assert.match(prd, /- Verdict: kept on the mechanical verification; the validator was not consulted/);
+      assert.match(prd, /- Verdict: not kept: the validator was not consulted, and only an edit it approves is kept \(the file was put back as it was\)/);
     } finally {
       h.close();
     }

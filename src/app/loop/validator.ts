@@ -20,8 +20,9 @@ const CANDIDATE_CHARS = 6000;
  * router (a different model from the builder's where routing names one), sees only the
  * auditor view of one artifact — each criterion, the candidate file as it is now, the sub-run's
  * summary and the mechanical results attached as evidence — and judges each criterion.
- * It approves only when it gives no FAIL or PARTIAL. With no model for the role it is not
- * consulted and says so: never an approval it did not give.
+ * It approves only when it gives no FAIL or PARTIAL. With no model for the role, or one that
+ * cannot answer, it is not consulted and says so, and the edit is not kept: never an approval
+ * it did not give.
  */
 export async function validateArtifact(input: {
   readonly file: string;
@@ -36,7 +37,7 @@ export async function validateArtifact(input: {
   readonly signal: AbortSignal;
 }): Promise<ValidatorDecision> {
   const { models, level } = input;
-  if (!hasModel(models, 'verifier', level)) return { verdict: 'not-consulted', by: 'the mechanical verification alone (no model for the verifier role; the validator was not consulted)', failures: [] };
+  if (!hasModel(models, 'verifier', level)) return { verdict: 'not-consulted', by: 'no validator (no model for the verifier role; the validator was not consulted)', failures: [] };
   const judge = new VerifierJudge(models, input.role, level);
   const byId = new Map(input.mechanical.results.map((r) => [r.criterionId, r]));
   const candidate = {
@@ -53,7 +54,7 @@ export async function validateArtifact(input: {
     }
   } catch (error) {
     if (isCancellation(error) || input.signal.aborted) throw error;
-    return { verdict: 'not-consulted', by: `the mechanical verification alone (the validator ${judge.label} could not answer: ${describeError(error)})`, failures: [] };
+    return { verdict: 'not-consulted', by: `no validator (the validator ${judge.label} could not answer: ${describeError(error)})`, failures: [] };
   }
   return { verdict: failures.length === 0 ? 'approved' : 'rejected', by: `validator ${judge.label}`, failures };
 }

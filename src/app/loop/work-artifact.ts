@@ -48,7 +48,8 @@ export async function workArtifact(
   } else {
     const decision = await validateArtifact({ file, text: await run.files.readFile(file), runId, summary: candidate.summary, criteria, mechanical, models, role: await verifier.role(), level, signal });
     if (decision.verdict === 'rejected') notice = { ...base, verdict: 'rejected', reverted: true, by: decision.by, failures: [...decision.failures] };
-    else if (decision.verdict === 'not-consulted') notice = { ...base, verdict: 'not-consulted', reverted: false, by: decision.by, failures: [] };
+    // Only an edit the validator approved is kept: one it could not judge is put back, and worked again in the next iteration.
+    else if (decision.verdict === 'not-consulted') notice = { ...base, verdict: 'not-consulted', reverted: true, by: decision.by, failures: [] };
   }
   let kept: ArtifactVerification | undefined = mechanical;
   if (notice?.reverted) {
