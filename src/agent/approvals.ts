@@ -30,6 +30,13 @@ export interface ApprovalRequest {
   readonly command?: string;
   /** Where a command runs: the workspace folder. */
   readonly cwd?: string;
+  /** The run that asks, when the approver serves several (a loop's sub-runs share one). */
+  readonly runId?: string;
+}
+
+/** What a run's agent asks through: the policy, for one run. */
+export interface RunApprovals {
+  approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean>;
 }
 
 /** Asks a person: the editor shows a modal with the diff, the terminal a prompt. */
@@ -73,6 +80,11 @@ export class ApprovalPolicy {
     private readonly onDecision?: (request: ApprovalRequest, approved: boolean, how: string) => void,
     readonly waiting: WaitingTime = new WaitingTime(),
   ) {}
+
+  /** This policy for one run: each request names the run that asks. */
+  forRun(runId: string): RunApprovals {
+    return { approve: (request, signal) => this.approve({ ...request, runId }, signal) };
+  }
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
     const decide = (approved: boolean, how: string) => {

@@ -30,7 +30,7 @@ export class SpecialistAgent implements PacketWorker {
   constructor(private readonly deps: SpecialistAgentDeps) {}
 
   async work(a: PacketAssignment, signal: AbortSignal): Promise<PacketWork> {
-    const toolbox = new AgentToolbox(this.deps.files, this.deps.approvals, this.deps.checkpointFor(a.runId), this.deps.tools(a.level));
+    const toolbox = new AgentToolbox(this.deps.files, this.deps.approvals.forRun(a.runId), this.deps.checkpointFor(a.runId), this.deps.tools(a.level));
     const messages: ChatMessage[] = specialistMessages(this.deps.role, a.view);
     let closing = '';
     let steps = 0;

@@ -4,7 +4,7 @@ import type { AgentToolName } from '../algorithm/capabilities';
 import type { FileEdit } from '../model';
 import { parseToolArguments } from '../llm/json-schema';
 import type { ToolCall, ToolDefinition } from '../llm/types';
-import type { ApprovalPolicy } from './approvals';
+import type { RunApprovals } from './approvals';
 import type { Checkpointer } from './checkpoint';
 import { classifyWrite, isGitPath } from './control-files';
 import { confinePath, PathEscapeError, type WorkspaceTools } from './workspace';
@@ -47,7 +47,7 @@ export class AgentToolbox {
 
   constructor(
     private readonly files: WorkspaceTools,
-    private readonly approvals: ApprovalPolicy,
+    private readonly approvals: RunApprovals,
     private readonly checkpoint: Checkpointer,
     readonly allowed: readonly AgentToolName[],
     private readonly commandTimeoutMs = 120_000,

@@ -59,7 +59,14 @@ describe('loop mode in the editor: the builder–validator pair (scripted model)
   it('a validator’s rejection puts the edited page back as it was and stores the notice with its failures', async () => {
     await useScript('loop-validator-rejects', SCRIPT);
     const original = fs.readFileSync(inWorkspace(PAGE), 'utf8');
+    // Which run each approval was filed under: the sub-run that asked, so its ISC table shows it.
+    const askedBy: (string | undefined)[] = [];
+    api.loops.answerApprovalsWith((request) => {
+      askedBy.push(request.runId);
+      return 'approve';
+    });
     const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: PAGE, isc: 'loop.docs', effort: 'FAST', agents: 1, maxIterations: 1 });
+    api.loops.answerApprovalsWith(() => 'approve');
     assert.ok(result, 'the loop ran');
     assert.equal(result.state, 'FAILED', 'one iteration, the page still fails');
     assert.equal(fs.readFileSync(inWorkspace(PAGE), 'utf8'), original, 'the rejected edit was undone');
@@ -69,6 +76,8 @@ describe('loop mode in the editor: the builder–validator pair (scripted model)
     assert.ok(page);
     assert.equal(page.status, 'FAILING');
     assert.equal(page.runIds.length, 1, 'one sub-run worked it');
+    assert.ok(askedBy.length >= 1, 'the edit was asked for');
+    assert.deepEqual([...new Set(askedBy)], [page.runIds[0]], "each approval names the sub-run that asked");
     const notice = page.notices.at(-1);
     assert.ok(notice, 'a rejection notice');
     assert.equal(notice.verdict, 'rejected');

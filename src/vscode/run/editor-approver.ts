@@ -38,7 +38,8 @@ export class EditorApprover implements Approver {
 
   async ask(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (signal.aborted) return 'deny';
-    const { approval, answer } = this.pending.add(this.runId() ?? 'run', request, signal);
+    // A request names its run when one approver serves several (a loop's sub-runs): the sub-run's ISC table shows it.
+    const { approval, answer } = this.pending.add(request.runId ?? this.runId() ?? 'run', request, signal);
     if (this.answerer) {
       const answerer = this.answerer;
       void Promise.resolve()
