@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from '../harness/paths.mjs';
+import { answerApprovalNotification } from './approval-notifications.mjs';
 import { useWorkbench } from './workbench-suite.mjs';
 
 // Loop mode as a person uses it: "Run Algorithm over Files…" from the palette over the
@@ -67,5 +68,57 @@ describe('the loop matrix, as a person uses it', () => {
     await page.locator('.tabs-container .tab', { hasText: 'page-07.md' }).first().waitFor({ timeout: 15_000 });
     const after = Object.fromEntries(readdirSync(join(workbench.workspace, 'loop-docs')).map((n) => [n, readFileSync(join(workbench.workspace, 'loop-docs', n), 'utf8')]));
     assert.deepEqual(after, before, 'no page was changed: nothing could work them, and a failed attempt keeps the file');
+  });
+
+  it('shows a going loop in the status bar, whose click opens its matrix, and ends when its question is answered', async function () {
+    this.timeout(300_000);
+    const page = workbench.page;
+    // A template whose check is a command: verifying the page asks first, so the loop is seen going while it waits.
+    const template = [
+      'artifactType: loop.asks',
+      'version: 1.0.0',
+      'description: A page checked by a command, which is asked for before it runs.',
+      'minCriteria: 1',
+      'scaleTier: SIMPLE',
+      'idealCriteria:',
+      '  - id: ISC-LA-001',
+      '    text: ${name} is read by the Node.js runtime without error',
+      '    priority: CRITICAL',
+      '    source: EXPLICIT',
+      '    domain: structure',
+      '    verify: { type: CLI, command: "node --version" }',
+      'antiCriteria: []',
+      '',
+    ].join('\n');
+    writeFileSync(join(workbench.workspace, '.ideal-state', 'isc', 'loop.asks.yaml'), template);
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await workbench.runCommand('View: Close All Editors');
+
+    await workbench.runCommand('Ideal State: Run Algorithm over Files…');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor();
+    await input.fill('loop-docs/page-01.md');
+    await page.locator('.quick-input-widget .quick-input-message', { hasText: '1 file matches' }).waitFor({ timeout: 15_000 });
+    await input.press('Enter');
+    await workbench.quickPickRow('loop.asks').waitFor({ timeout: 30_000 });
+    await workbench.pickQuickPickItem('loop.asks');
+    await workbench.quickPickRow('FAST').waitFor({ timeout: 15_000 });
+    await workbench.pickQuickPickItem('FAST');
+    await workbench.typeIntoInputBox('1');
+
+    // While the command waits for the person, the status bar says the loop goes, and how far it is.
+    const texts = await workbench.statusBarTexts({ containing: 'Loop 0/1 passing', timeoutMs: 60_000 });
+    assert.ok(texts.some((t) => /Loop 0\/1 passing · \d+% budget/.test(t)), texts.join(' | '));
+    await page.locator('.part.statusbar .statusbar-item', { hasText: 'Loop 0/1 passing' }).first().click();
+    const matrix = await workbench.webview('Loop ·', { timeoutMs: 30_000 });
+    await matrix.locator('tbody tr[data-file="loop-docs/page-01.md"]').waitFor({ timeout: 15_000 });
+    await workbench.screenshot('a going loop in the status bar and its matrix');
+
+    // Denied, the command does not run: its criterion is UNKNOWN, never a pass, and the loop ends.
+    await answerApprovalNotification(workbench, 'verification command', 'Deny');
+    await page.locator('.part.statusbar .statusbar-item', { hasText: 'Loop 0/1 passing' }).first().waitFor({ state: 'detached', timeout: 120_000 });
+    const ended = await workbench.webview('Loop ·');
+    await ended.locator('.badge.state:not([data-state="RUNNING"])').waitFor({ timeout: 60_000 });
+    assert.deepEqual(await ended.locator('tbody tr[data-file="loop-docs/page-01.md"] td.cell').allInnerTexts(), ['UNKNOWN']);
   });
 });

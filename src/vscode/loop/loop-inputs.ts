@@ -60,7 +60,7 @@ async function askGlob(): Promise<string | undefined> {
       if (problem) return problem;
       const n = await countMatches(value);
       if (n === 0) return `No workspace file matches "${value.trim()}"; try e.g. docs/**/*.md or src/**/*.ts`;
-      return { message: `${n >= COUNT_LIMIT ? `${COUNT_LIMIT}+` : n} file${n === 1 ? '' : 's'} match`, severity: vscode.InputBoxValidationSeverity.Info };
+      return { message: `${n >= COUNT_LIMIT ? `${COUNT_LIMIT}+` : n} ${n === 1 ? 'file matches' : 'files match'}`, severity: vscode.InputBoxValidationSeverity.Info };
     },
   });
   return glob?.trim() || undefined;
