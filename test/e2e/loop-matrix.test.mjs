@@ -70,7 +70,7 @@ describe('the loop matrix, as a person uses it', () => {
     assert.deepEqual(after, before, 'no page was changed: nothing could work them, and a failed attempt keeps the file');
   });
 
-  it('shows a going loop in the status bar, whose click opens its matrix, and ends when its question is answered', async function () {
+  it('shows a going loop in the status bar while it waits for a person; a click opens its matrix, whose Cancel stops it', async function () {
     this.timeout(300_000);
     const page = workbench.page;
     // A template whose check is a command: verifying the page asks first, so the loop is seen going while it waits.
@@ -87,7 +87,13 @@ describe('the loop matrix, as a person uses it', () => {
       '    source: EXPLICIT',
       '    domain: structure',
       '    verify: { type: CLI, command: "node --version" }',
-      'antiCriteria: []',
+      'antiCriteria:',
+      '  - id: ISC-A-LA-001',
+      '    text: No TODO placeholder remains in ${file}',
+      '    priority: CRITICAL',
+      '    source: IMPLICIT',
+      '    domain: completeness',
+      '    verify: { type: GREP, pattern: "TODO", expect: absent }',
       '',
     ].join('\n');
     writeFileSync(join(workbench.workspace, '.ideal-state', 'isc', 'loop.asks.yaml'), template);
@@ -104,6 +110,8 @@ describe('the loop matrix, as a person uses it', () => {
     await workbench.pickQuickPickItem('loop.asks');
     await workbench.quickPickRow('FAST').waitFor({ timeout: 15_000 });
     await workbench.pickQuickPickItem('FAST');
+    // The agents box is the one that answers for FAST (the widget is reused from the pick before it).
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'at FAST — agents' }).waitFor({ timeout: 15_000 });
     await workbench.typeIntoInputBox('1');
 
     // While the command waits for the person, the status bar says the loop goes, and how far it is.
@@ -114,11 +122,17 @@ describe('the loop matrix, as a person uses it', () => {
     await matrix.locator('tbody tr[data-file="loop-docs/page-01.md"]').waitFor({ timeout: 15_000 });
     await workbench.screenshot('a going loop in the status bar and its matrix');
 
-    // Denied, the command does not run: its criterion is UNKNOWN, never a pass, and the loop ends.
+    // Denied, the command does not run: the criterion is UNKNOWN, never a pass. The loop goes on (the
+    // failing page is worked, and its check asks again); the matrix's Cancel stops it and the status bar lets go.
     await answerApprovalNotification(workbench, 'verification command', 'Deny');
-    await page.locator('.part.statusbar .statusbar-item', { hasText: 'Loop 0/1 passing' }).first().waitFor({ state: 'detached', timeout: 120_000 });
+    // Its result acknowledged: the GREP passes, the denied command's criterion stays UNKNOWN.
+    await matrix.locator('tbody tr[data-file="loop-docs/page-01.md"] td.cell[data-outcome="PASS"]').waitFor({ timeout: 60_000 });
+    assert.deepEqual(await matrix.locator('tbody tr[data-file="loop-docs/page-01.md"] td.cell').allInnerTexts(), ['UNKNOWN', 'PASS']);
+    // The matrix's own Cancel button.
+    await matrix.getByRole('button', { name: 'Cancel' }).click();
+    await page.locator('.part.statusbar .statusbar-item', { hasText: 'Loop 0/1 passing' }).first().waitFor({ state: 'detached', timeout: 60_000 });
     const ended = await workbench.webview('Loop ·');
-    await ended.locator('.badge.state:not([data-state="RUNNING"])').waitFor({ timeout: 60_000 });
-    assert.deepEqual(await ended.locator('tbody tr[data-file="loop-docs/page-01.md"] td.cell').allInnerTexts(), ['UNKNOWN']);
+    await ended.locator('.badge.state[data-state="CANCELLED"]').waitFor({ timeout: 60_000 });
+    assert.deepEqual(await ended.locator('tbody tr[data-file="loop-docs/page-01.md"] td.cell').allInnerTexts(), ['UNKNOWN', 'PASS']);
   });
 });

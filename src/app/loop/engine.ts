@@ -156,6 +156,10 @@ export class LoopEngine {
     setMaxListeners(0, signal);
     let loop = initial;
     const spec = loop.spec;
+    // The views know the loop from its start, before any result: a first verification that waits
+    // for a person (a command to approve) shows the loop going, and Cancel finds it.
+    this.log(`loop ${loop.id}: ${loop.total} artifact(s) matching ${spec.glob} against ${spec.isc}, ${this.poolSize(spec, loop.effort)} agent(s) at ${loop.effort}`);
+    this.progress(loop);
     let ended: { state: LoopState; reason: string } | undefined;
     try {
       for (let k = Math.max(1, loop.iteration); !ended; k++) {
