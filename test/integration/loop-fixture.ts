@@ -38,11 +38,11 @@ export function pages(): Map<string, string> {
   return new Map(fs.readdirSync(inWorkspace(LOOP_DIR)).map((name) => [`${LOOP_DIR}/${name}`, fs.readFileSync(inWorkspace(`${LOOP_DIR}/${name}`), 'utf8')]));
 }
 
-/** Calls `act` once, on the first change of a going loop; the subscription ends with it. */
-export function onceLoop(api: IdealStateApi, act: (change: LoopChange) => void): vscode.Disposable {
+/** Calls `act` once, on the first change of a going loop that `when` accepts; the subscription ends with it. */
+export function onceLoop(api: IdealStateApi, act: (change: LoopChange) => void, when: (change: LoopChange) => boolean = () => true): vscode.Disposable {
   let done = false;
   return api.loops.service.onDidChange((change) => {
-    if (done || !change.active) return;
+    if (done || !change.active || !when(change)) return;
     done = true;
     act(change);
   });

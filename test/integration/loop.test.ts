@@ -64,7 +64,12 @@ describe('loop mode in the editor: Run Algorithm over Files… over 12 pages, 3 
   it('cancelled after its first result, it keeps that result and Resume verifies the rest to the end', async () => {
     api.loops.service.simulateTrust(false);
     // INSTANT verifies one page at a time: the cancel lands after the first acknowledged result.
-    const cancelling = onceLoop(api, (change) => void vscode.commands.executeCommand('idealState.cancelLoop', change.loopId));
+    // The loop is told from its start (no result yet): cancel once a page has its result.
+    const cancelling = onceLoop(
+      api,
+      (change) => void vscode.commands.executeCommand('idealState.cancelLoop', change.loopId),
+      (change) => change.artifacts.some((a) => a.status !== 'PENDING'),
+    );
     const first = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: LOOP_GLOB, isc: 'loop.docs', effort: 'INSTANT', agents: 1 });
     cancelling.dispose();
     assert.ok(first);
