@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pickEffort } from '../effort-pick';
 import type { EffortLevel, EffortTable, IscDefinition } from '../../model';
 import type { IscRegistry } from '../../model/isc-registry';
 import { engine } from '../engine';
@@ -83,24 +84,7 @@ async function askEffort(table: EffortTable): Promise<EffortLevel | undefined> {
     const s = table.levels[level];
     return { label: level, description: `${s.budgetSeconds} s per artifact · up to ${s.parallelism} parallel agent${s.parallelism === 1 ? '' : 's'}`, detail: s.description, level };
   });
-  const pick = vscode.window.createQuickPick<(typeof items)[number]>();
-  pick.title = 'Ideal State: Run Algorithm over Files — effort level';
-  pick.placeholder = 'How much time, depth and parallelism may each artifact get?';
-  pick.ignoreFocusOut = true;
-  pick.items = items;
-  pick.activeItems = items.filter((i) => i.level === 'STANDARD');
-  return new Promise((resolve) => {
-    let picked: EffortLevel | undefined;
-    pick.onDidAccept(() => {
-      picked = pick.selectedItems[0]?.level;
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      pick.dispose();
-      resolve(picked);
-    });
-    pick.show();
-  });
+  return pickEffort(items, { title: 'Ideal State: Run Algorithm over Files — effort level', placeholder: 'How much time, depth and parallelism may each artifact get?' });
 }
 
 async function askAgents(level: EffortLevel, parallelism: number): Promise<number | undefined> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pickEffort } from '../effort-pick';
 import type { Definitions } from '../../model/definitions';
 import type { Logger } from '../../model/log';
 import type { EffortLevel, EffortTable, IscDefinition } from '../../model';
@@ -62,24 +63,7 @@ async function askEffort(table: EffortTable): Promise<EffortLevel | undefined> {
     const s = table.levels[level];
     return { label: level, description: `${s.minCriteria}–${s.maxCriteria} criteria · ${s.maxIterations ?? 'until budget'} iteration${s.maxIterations === 1 ? '' : 's'} · ${s.budgetSeconds} s`, detail: s.description, level };
   });
-  const pick = vscode.window.createQuickPick<(typeof items)[number]>();
-  pick.title = 'Ideal State: New PRD — effort level';
-  pick.placeholder = 'How much time and depth may a run on this PRD spend?';
-  pick.ignoreFocusOut = true;
-  pick.items = items;
-  pick.activeItems = items.filter((i) => i.level === 'STANDARD');
-  return new Promise((resolve) => {
-    let picked: EffortLevel | undefined;
-    pick.onDidAccept(() => {
-      picked = pick.selectedItems[0]?.level;
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      pick.dispose();
-      resolve(picked);
-    });
-    pick.show();
-  });
+  return pickEffort(items, { title: 'Ideal State: New PRD — effort level', placeholder: 'How much time and depth may a run on this PRD spend?' });
 }
 
 /** The template, null for none, undefined when the user cancelled. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { pickEffort } from '../effort-pick';
 import type { RunResult } from '../../algorithm/engine';
 import type { Logger } from '../../model/log';
 import type { EffortLevel, EffortTable, IscDefinition } from '../../model';
@@ -45,25 +46,7 @@ async function askEffort(table: EffortTable): Promise<EffortLevel | typeof AUTO 
     }),
     { label: 'Auto', description: 'the effort classifier picks the level from the request', detail: 'Multi-step, file scope, research and integration cues raise it; start the request with "effort EXTENDED:" to choose yourself.', level: AUTO },
   ];
-  const pick = vscode.window.createQuickPick<Item>();
-  pick.title = 'Ideal State: Run Algorithm — effort level';
-  pick.placeholder = 'How much time, depth and parallelism may this run spend?';
-  pick.ignoreFocusOut = true;
-  pick.matchOnDescription = true;
-  pick.items = items;
-  pick.activeItems = items.filter((i) => i.level === 'STANDARD');
-  return new Promise((resolve) => {
-    let picked: Item['level'] | undefined;
-    pick.onDidAccept(() => {
-      picked = pick.selectedItems[0]?.level;
-      pick.hide();
-    });
-    pick.onDidHide(() => {
-      pick.dispose();
-      resolve(picked);
-    });
-    pick.show();
-  });
+  return pickEffort(items, { title: 'Ideal State: Run Algorithm — effort level', placeholder: 'How much time, depth and parallelism may this run spend?', matchOnDescription: true });
 }
 
 async function askRequest(effort: string): Promise<string | undefined> {
