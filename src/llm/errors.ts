@@ -1,4 +1,5 @@
 import { CancelledError } from '../model/errors';
+import { processSecrets } from '../model/redaction';
 /**
  * Errors from language model calls. Cancellation is the product's one CancelledError
  * (src/model/errors.ts, via `callCancelled`) and never a failure.
@@ -131,7 +132,7 @@ export function redact(text: string, secrets: readonly (string | undefined)[] = 
   for (const secret of secrets) {
     if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
   }
-  return out.replace(/\b(sk|sk-ant|sk-proj|key)-[A-Za-z0-9_\-*]{6,}/g, '[redacted]');
+  return processSecrets.redact(out.replace(/\b(sk|sk-ant|sk-proj|key)-[A-Za-z0-9_\-*]{6,}/g, '[redacted]')).text;
 }
 
 export const BUDGET_SCOPES = ['call', 'phase', 'run'] as const;

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { Logger } from '../model/log';
+import { registerSecrets } from '../model/redaction';
 import { adaptive } from './adapt';
 import { assertNotRetired, extendCatalogue, profileFor, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { LlmConfigError, ModelRetiredError, ScriptError } from './errors';
@@ -156,9 +157,15 @@ async function build(model: ModelConfig, provider: ProviderConfig, env: Env, opt
 
 async function keyFor(provider: ProviderConfig, env: Env, secrets: SecretSource | undefined): Promise<string | undefined> {
   const stored = await secrets?.get(provider.apiKeySecret ?? provider.id);
-  if (stored) return stored;
+  // A key the process holds is redacted from every evidence text (model/redaction.ts).
+  if (stored) return registered(stored);
   const name = provider.apiKeyEnv ?? DEFAULT_KEY_ENV[provider.kind];
-  return (name && env[name]) || undefined;
+  return registered((name && env[name]) || undefined);
+}
+
+function registered(key: string | undefined): string | undefined {
+  registerSecrets([key]);
+  return key;
 }
 
 /** Secrets from a plain map, for tests and the command line. */

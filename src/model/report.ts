@@ -14,6 +14,8 @@ export const CriterionResult = z
     /** What must become true — never how to make it so. */
     repairTarget: z.string().optional(),
     locations: z.array(z.object({ file: z.string(), line: z.number().int().positive() }).strict()).default([]),
+    /** How many credentials were taken out of this result's texts (model/redaction.ts); absent when none. */
+    redactions: z.number().int().positive().optional(),
   })
   .strict()
   .refine((r) => r.outcome === 'PASS' || r.failureLabel !== undefined, {

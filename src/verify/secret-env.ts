@@ -4,7 +4,7 @@
  * user's API keys or tokens (DESIGN §9). Names catch `GITHUB_TOKEN`; values catch what a
  * name hides: `DATABASE_URL=postgres://u:pw@host/db`, a pasted `sk-…` key, a private key.
  */
-const SECRET_NAME = /(^|_)(API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)(_|$)|PASSWORD|SECRET|TOKEN|APIKEY/i;
+import { isSecretName as secretName, processSecrets, type Redacted } from '../model/redaction';
 
 /**
  * A URL with a password in it (`scheme://user:pass@host`), anywhere in the value (lists,
@@ -35,8 +35,9 @@ const KEY_SHAPES: readonly RegExp[] = [
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/,
 ];
 
+/** A credential's name by its words (model/redaction.ts): TOKEN, KEY, SECRET, PASS, PWD, CRED, AUTH, … */
 export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name);
+  return secretName(name);
 }
 
 /** Whether a variable's value is a credential whatever it is called. */
@@ -58,4 +59,15 @@ export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string>
     if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
   }
   return out;
+}
+
+/**
+ * A text as it may leave as evidence: without the values of the environment's secret-named
+ * variables (and of any variable whose value is a credential), without what the process was
+ * told of (registerSecrets), and without credential shapes; with how many were taken out.
+ */
+export function redactEvidence(text: string, env: NodeJS.ProcessEnv = process.env): Redacted {
+  processSecrets.addEnvironment(env);
+  for (const [name, value] of Object.entries(env)) if (value !== undefined && !secretName(name) && isSecretValue(name, value)) processSecrets.add([value]);
+  return processSecrets.redact(text);
 }

@@ -116,6 +116,8 @@ export interface VerifySetResult {
   coverage: Record<string, Coverage>;
   /** The set's commands and what the approver said of each (absent when the set has none). */
   commands?: CommandDecisions;
+  /** How many credentials were taken out of the results' evidence (absent when none). */
+  redactions?: number;
 }
 
 export type { Coverage, VerificationMethod };

@@ -27,6 +27,8 @@ export interface Verdict {
   repairTarget?: string;
   locations?: { file: string; line: number }[];
   coverage: Coverage;
+  /** Credentials already taken out of the evidence by the verifier (before it cut the text). */
+  redactions?: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface VerifierContext {
   commandsApproved: { approved: true } | { approved: false; reason: string };
 }
 
-type Extra = Partial<Pick<Verdict, 'actual' | 'threshold' | 'locations'>> & { coverage?: Coverage };
+type Extra = Partial<Pick<Verdict, 'actual' | 'threshold' | 'locations' | 'redactions'>> & { coverage?: Coverage };
 
 export function pass(evidence: string, extra: Extra = {}): Verdict {
   return { outcome: 'PASS', evidence, coverage: WHOLE_WORKSPACE, ...extra };

@@ -1,6 +1,7 @@
 import { isCancellation } from '../model/errors';
 import { CriterionResult, type AnyCriterion, type Outcome } from '../model';
 import { commandOf, commandsOf } from './commands';
+import { redactEvidence } from './secret-env';
 import { verificationCancelled } from './errors';
 import type { CommandApproval, CommandDecisions, VerifyHost, VerifyOptions, VerifySetResult } from './types';
 import { unknown, WHOLE_WORKSPACE, type Coverage, type VerifierContext, type Verdict } from './verdict';
@@ -143,8 +144,11 @@ function dispatch(ctx: VerifierContext, auditor: AuditorContext): Promise<Verdic
 }
 
 function toResult(criterionId: string, verdict: Verdict, durationMs: number): CriterionResult {
-  const { coverage: _coverage, locations, ...rest } = verdict;
-  const parsed = CriterionResult.safeParse({ criterionId, ...rest, durationMs: Math.round(durationMs), locations: locations ?? [] });
+  const { coverage: _coverage, locations, ...raw } = verdict;
+  // The one place every result's texts pass: whatever consumes it (store, PRD, reports, the
+  // gate's reason, MCP answers) gets them without the credentials this process holds.
+  const { rest, count } = redactVerdict(raw);
+  const parsed = CriterionResult.safeParse({ criterionId, ...rest, durationMs: Math.round(durationMs), locations: locations ?? [], ...(count > 0 ? { redactions: count } : {}) });
   if (parsed.success) return parsed.data;
   // A verifier bug must still give an honest answer, not an exception.
   return CriterionResult.parse({
@@ -156,6 +160,21 @@ function toResult(criterionId: string, verdict: Verdict, durationMs: number): Cr
     repairTarget: `${criterionId} can be verified`,
     locations: [],
   });
+}
+
+/** The verdict's free texts, redacted (secret-env.ts), with how many credentials were taken out. */
+function redactVerdict<T extends Omit<Verdict, 'coverage' | 'locations'>>(verdict: T): { rest: T; count: number } {
+  let count = (verdict as { redactions?: number }).redactions ?? 0;
+  const { redactions: _r, ...rest } = verdict as T & { redactions?: number };
+  const out = { ...rest } as T;
+  for (const key of ['evidence', 'actual', 'threshold', 'repairTarget'] as const) {
+    const value = out[key];
+    if (typeof value !== 'string') continue;
+    const r = redactEvidence(value);
+    count += r.count;
+    (out as Record<string, unknown>)[key] = r.text;
+  }
+  return { rest: out, count };
 }
 
 const OUTCOMES: readonly Outcome[] = ['PASS', 'FAIL', 'PARTIAL', 'UNKNOWN'];
@@ -171,5 +190,6 @@ export function summarize(criteria: readonly AnyCriterion[], results: CriterionR
     `${counts.PASS} of ${results.length} criteria pass${others.length > 0 ? ` (${others.join(', ')})` : ''}` +
     (blocking.length > 0 ? `; not passing CRITICAL: ${blocking.join(', ')}` : results.length > 0 && counts.PASS < results.length ? '; every CRITICAL criterion passes' : '');
   for (const c of criteria) coverage[c.id] ??= WHOLE_WORKSPACE;
-  return { results, passed: blocking.length === 0, summary, counts, coverage };
+  const redactions = results.reduce((n, r) => n + (r.redactions ?? 0), 0);
+  return { results, passed: blocking.length === 0, summary, counts, coverage, ...(redactions > 0 ? { redactions } : {}) };
 }

@@ -1,4 +1,3 @@
-import { redact } from '../../llm/errors';
 import type { TaskRunResult } from '../types';
 import { fail, pass, quoted, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
 import { WorkspaceTaskRunner } from '../workspace-tasks';
@@ -37,7 +36,7 @@ export async function verifyTest(method: MethodOf<'TEST'>, ctx: VerifierContext)
 function taskVerdict(name: string, result: TaskRunResult, timeoutMs: number): Verdict {
   const what = `task "${name}"`;
   const repair = `Task "${name}" exits 0`;
-  const output = 'output' in result && result.output?.trim() ? `\n${redact(result.output.trimEnd())}` : '';
+  const output = 'output' in result && result.output?.trim() ? `\n${result.output.trimEnd()}` : '';
   switch (result.kind) {
     case 'exited':
       return result.exitCode === 0

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { SecretSource } from '../../llm/types';
+import { registerSecrets } from '../../model/redaction';
 
 const PREFIX = 'idealState.apiKey.';
 
@@ -7,11 +8,15 @@ const PREFIX = 'idealState.apiKey.';
 export class SecretStorageSource implements SecretSource {
   constructor(private readonly secrets: vscode.SecretStorage) {}
 
-  get(name: string): Promise<string | undefined> {
-    return Promise.resolve(this.secrets.get(PREFIX + name));
+  /** Every key read or stored is also told to the redactor, so no evidence text carries it (model/redaction.ts). */
+  async get(name: string): Promise<string | undefined> {
+    const key = await this.secrets.get(PREFIX + name);
+    registerSecrets([key]);
+    return key;
   }
 
   async set(name: string, key: string): Promise<void> {
+    registerSecrets([key]);
     await this.secrets.store(PREFIX + name, key);
   }
 
