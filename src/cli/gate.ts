@@ -1,3 +1,4 @@
+import { redactEvidence } from '../verify/secret-env';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } from '../app/done-gate';
@@ -99,8 +100,8 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const request = payload.request;
   const workspace = values.workspace ? path.resolve(values.workspace) : await workspaceOf(request.cwd ?? process.cwd());
   const emit = (answer: HostAnswer) => {
-    if (answer.stdout !== undefined) io.out(answer.stdout);
-    if (answer.stderr !== undefined) io.err(answer.stderr);
+    if (answer.stdout !== undefined) io.out(redactEvidence(answer.stdout).text);
+    if (answer.stderr !== undefined) io.err(redactEvidence(answer.stderr).text);
     return answer.exitCode;
   };
 

@@ -1,3 +1,4 @@
+import { markdownCell, redactionNote, visibleControls } from './report-escape';
 import { firstLine, type ReportInput } from './report-types';
 
 const ICON = { PASS: '✅', FAIL: '❌', PARTIAL: '🟠', UNKNOWN: '❔' } as const;
@@ -6,10 +7,11 @@ const ICON = { PASS: '✅', FAIL: '❌', PARTIAL: '🟠', UNKNOWN: '❔' } as co
 export function markdownReport(input: ReportInput): string {
   const { set } = input;
   const out = [
-    `### ${set.passed ? '✅ Ideal State: every CRITICAL criterion passes' : '❌ Ideal State: not done'} — \`${cell(input.file)}\``,
+    `### ${set.passed ? '✅ Ideal State: every CRITICAL criterion passes' : '❌ Ideal State: not done'} — ${cell(input.file)}`,
     '',
-    set.summary,
+    cell(set.summary),
     '',
+    ...(redactionNote(set.redactions) ? [`${redactionNote(set.redactions)}.`, ''] : []),
     '| Criterion | Outcome | Priority | Evidence |',
     '| --- | --- | --- | --- |',
   ];
@@ -20,11 +22,14 @@ export function markdownReport(input: ReportInput): string {
     out.push(`| ${name} | ${ICON[r.outcome]} ${r.outcome} | ${c?.priority ?? ''} | ${evidence} |`);
   }
   const skipped = set.commands?.refused ?? [];
-  if (skipped.length > 0) out.push('', `Skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):`, ...skipped.map((s) => `- \`${cell(s.command)}\`: ${cell(s.reason)}`));
+  if (skipped.length > 0) out.push('', `Skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):`, ...skipped.map((s) => `- ${code(s.command)}: ${cell(s.reason)}`));
   return `${out.join('\n')}\n`;
 }
 
-/** Text inside a table cell: a pipe would end the cell, a line break the row, and HTML is shown as text. */
-function cell(s: string): string {
-  return s.replace(/\r\n|\n|\r/g, ' ').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\|/g, '\\|').replace(/`/g, "'");
+/** Text in a table cell or a line of the summary (report-escape.ts). */
+const cell = markdownCell;
+
+/** A command as a code span (not in a table): one line, no backtick to end it early, controls visible. */
+function code(s: string): string {
+  return `\`${visibleControls(s.replace(/\r\n|\n|\r|\u2028|\u2029/g, ' ')).replace(/`/g, "'")}\``;
 }

@@ -25,7 +25,7 @@ export function sarifReport(input: ReportInput): string {
         tool: { driver: { name: 'ideal-state', ...(input.version ? { version: input.version } : {}), rules } },
         invocations: [{ executionSuccessful: true, endTimeUtc: input.at.toISOString() }],
         results: set.results.map((r, ruleIndex) => result(r, ruleIndex, input)),
-        properties: { passed: set.passed, summary: set.summary, counts: set.counts },
+        properties: { passed: set.passed, summary: set.summary, counts: set.counts, ...(set.redactions ? { redactions: set.redactions } : {}) },
       },
     ],
   };

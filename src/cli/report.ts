@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { redactedInput } from './report-escape';
 import { junitReport } from './report-junit';
 import { markdownReport } from './report-markdown';
 import { sarifReport } from './report-sarif';
@@ -33,7 +34,9 @@ export function parseReports(values: readonly string[]): { ok: true; requests: R
   return { ok: true, requests };
 }
 
-export function renderReport(format: ReportFormat, input: ReportInput): string {
+/** A report of the input, its texts without the credentials this process holds (report-escape.ts). */
+export function renderReport(format: ReportFormat, raw: ReportInput): string {
+  const input = redactedInput(raw);
   switch (format) {
     case 'junit':
       return junitReport(input);
