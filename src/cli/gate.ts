@@ -1,8 +1,8 @@
-import { redactEvidence } from '../verify/secret-env';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } from '../app/done-gate';
 import { formatDiagnostic } from '../prd';
+import { redactEvidence } from '../verify/secret-env';
 import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';

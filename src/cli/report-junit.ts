@@ -25,6 +25,7 @@ export function junitReport(input: ReportInput): string {
     `    <properties>`,
     `      <property name="passed" value="${set.passed}"/>`,
     `      <property name="summary" value="${attr(set.summary)}"/>`,
+    ...(set.redactions ? [`      <property name="redactions" value="${set.redactions}"/>`] : []),
     `    </properties>`,
   ];
   for (const r of set.results) out.push(...testCase(r, input));

@@ -57,8 +57,8 @@ const URL_PASSWORD = /(:\/\/[^\s/@:]*:)([^\s/@]+)(@)/g;
  * `NAME=value` (environment listings, `/proc/…/environ`, shell traces, `.env` files) and
  * `"name": "value"` (JSON), where NAME is a secret's: the value goes, whatever it is.
  */
-const ASSIGNMENT = /(^|[\s\0'`;,{(])([A-Za-z_][A-Za-z0-9_]*)(\s*=\s*["']?)([^\s\0"'`;,]+)/g;
-const JSON_MEMBER = /(")([A-Za-z_][A-Za-z0-9_.-]*)("\s*:\s*")((?:[^"\\]|\\.)+)/g;
+const ASSIGNMENT = /(^|[\s\0'`;,{(])([A-Za-z_][A-Za-z0-9_]*)([ \t]*=[ \t]*["']?)([^\s\0"'`;,]+)/g;
+const JSON_MEMBER = /(")([A-Za-z_][A-Za-z0-9_.-]*)("[ \t]*:[ \t]*")((?:[^"\\]|\\.)+)/g;
 
 /** Values too short or too ordinary to redact everywhere they appear (`true`, `1`, `yes`). */
 const MIN_VALUE_LENGTH = 6;
