@@ -22,7 +22,7 @@ import { loopMerge } from './loop-merge';
 import { lessonsOf, models } from './run';
 import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage, storeWarningsJson } from './store-warnings';
 import { cliWorkspaceConfig } from './trust';
-import { writeFileAtomically } from './loop-files';
+import { hashFiles, writeFileAtomically } from './loop-files';
 
 type Output = { out: (s: string) => void; err: (s: string) => void; signal?: AbortSignal };
 
@@ -183,7 +183,7 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
       if (error instanceof LoopInputError) return usageError(io, error.message);
       throw error;
     }
-    if (v.out) await writeFileAtomically(path.resolve(v.out), `${JSON.stringify(shardFile(result.loop, result.artifacts), null, 2)}\n`);
+    if (v.out) await writeFileAtomically(path.resolve(v.out), `${JSON.stringify(shardFile(result.loop, result.artifacts, await hashFiles(workspace, result.artifacts.map((a) => a.file))), null, 2)}\n`);
     print(result, v.json === true, io, storeWarningsJson(store), v.out);
     return LOOP_EXIT_CODES[result.state];
   } finally {

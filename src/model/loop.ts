@@ -9,8 +9,11 @@ import { Outcome } from './outcome';
  */
 
 /** `--shard I/N`: the I-th (1-based) of N deterministic shards of the artifact list. */
+/** At most this many shards: a count is bounded before anything is allocated for it (issue 24). */
+export const MAX_SHARDS = 1024;
+
 export const LoopShard = z
-  .object({ index: z.number().int().positive(), count: z.number().int().positive() })
+  .object({ index: z.number().int().positive(), count: z.number().int().positive().max(MAX_SHARDS) })
   .strict()
   .refine((s) => s.index <= s.count, { message: 'a shard index is between 1 and the shard count' });
 export type LoopShard = z.infer<typeof LoopShard>;
@@ -178,17 +181,30 @@ export type LoopProgress = z.infer<typeof LoopProgress>;
 export const LoopShardFile = z
   .object({
     kind: z.literal('ideal-state.loop-shard'),
-    version: z.literal(1),
+    /** 2: each artifact carries the hash of the content it was verified at (issue 24). */
+    version: z.literal(2),
     /** A hash of the spec without its shard: shards of one loop share it. */
-    specKey: z.string().min(1),
+    specKey: z.string().min(1).max(64),
     spec: LoopSpec,
     shard: LoopShard,
-    criterionIds: z.array(z.string()),
+    criterionIds: z.array(z.string().max(200)).max(1000),
     state: LoopState,
-    iteration: z.number().int().nonnegative(),
-    artifacts: z.array(
-      z.object({ file: z.string().min(1), status: LoopArtifactStatus, outcomes: z.record(z.string(), Outcome), evidence: z.record(z.string(), z.string()).default({}), runId: z.string().optional() }).strict(),
-    ),
+    iteration: z.number().int().nonnegative().max(100_000),
+    artifacts: z
+      .array(
+        z
+          .object({
+            file: z.string().min(1).max(4096),
+            /** sha256 (hex) of the artifact's content when it was verified: a merge refuses a result for other content. */
+            sha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex'),
+            status: LoopArtifactStatus,
+            outcomes: z.record(z.string().max(200), Outcome),
+            evidence: z.record(z.string().max(200), z.string().max(65_536)).default({}),
+            runId: z.string().max(200).optional(),
+          })
+          .strict(),
+      )
+      .max(1_000_000),
   })
   .strict();
 export type LoopShardFile = z.infer<typeof LoopShardFile>;

@@ -2,7 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { CancelledError } from '../../model/errors';
-import type { LoopShard } from '../../model/loop';
+import { MAX_SHARDS, type LoopShard } from '../../model/loop';
 import { confineGlob } from '../../verify/confine';
 import { ignoredBy, SearchScope, type IgnoreLevel } from '../../verify/search-scope';
 
@@ -56,6 +56,7 @@ export function parseShard(text: string): LoopShard {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || !(count >= 1) || !(index >= 1) || index > count) throw new LoopInputError(`--shard takes I/N with 1 ≤ I ≤ N (e.g. 2/4), not "${text}"`);
+  if (count > MAX_SHARDS) throw new LoopInputError(`--shard: at most ${MAX_SHARDS} shards, not ${count}`);
   return { index, count };
 }
 

@@ -19,7 +19,8 @@ export { listLoops, readLoop } from './read';
 export { compareFiles, listArtifacts, LoopInputError, parseShard, shardIndexOf, shardOf } from './artifacts';
 export { artifactCriteria, artifactGlob, artifactMethod, artifactVariables } from './criteria';
 export { renderLoopPrd, type LoopPrdInput } from './loop-prd';
-export { loopReport, mergeShards, parseShardFile, progressOf, shardFile, specKey, type MergedLoop } from './report';
+export { loopReport, progressOf, shardFile, specKey, type MergedLoop } from './report';
+export { checkShardSet, mergeShards, parseShardFile, type MergeCheckout } from './merge';
 export type { Loop, LoopArtifact, LoopArtifactView, LoopNotice, LoopProgress, LoopReport, LoopShardFile, LoopSpec, LoopSpecInput, LoopState } from '../../model/loop';
 
 import type { LoopSpecInput } from '../../model/loop';

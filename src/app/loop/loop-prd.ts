@@ -29,7 +29,10 @@ export function renderLoopPrd(input: LoopPrdInput): string {
   const passing = artifacts.filter((a) => a.status === 'PASSING').length;
   const dir = path.posix.dirname(input.prdPath);
   const link = (target: string) => path.posix.relative(dir, target);
-  const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+  // One line of text in a table cell or a heading: no line break, separator or control character
+  // (each would start a line the PRD parser reads), backslashes before pipes escaped.
+  // eslint-disable-next-line no-control-regex
+  const esc = (s: string) => s.replace(/[\r\n\u2028\u2029\u0085]+/g, ' ').replace(/[\u0000-\u001F\u007F-\u009F]/g, '?').replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
   const lines = [
     '---',
     'prd: true',
@@ -43,14 +46,14 @@ export function renderLoopPrd(input: LoopPrdInput): string {
     `max_iterations: ${loop.spec.maxIterations}`,
     '---',
     '',
-    `# Loop over ${esc(loop.spec.glob)} against ${loop.spec.isc}`,
+    `# Loop over ${esc(loop.spec.glob)} against ${esc(loop.spec.isc)}`,
     '',
     '## Problem Space',
-    `Every file matching \`${loop.spec.glob}\`${loop.spec.shard ? ` (shard ${loop.spec.shard.index}/${loop.spec.shard.count})` : ''} meets the ISC template ${loop.spec.isc}. ${passing}/${artifacts.length} artifacts pass${loop.reason ? `; ${esc(loop.reason)}` : ''}.`,
+    `Every file matching \`${esc(loop.spec.glob)}\`${loop.spec.shard ? ` (shard ${loop.spec.shard.index}/${loop.spec.shard.count})` : ''} meets the ISC template ${esc(loop.spec.isc)}. ${passing}/${artifacts.length} artifacts pass${loop.reason ? `; ${esc(loop.reason)}` : ''}.`,
     '',
     '## Artifacts',
     '',
-    `| Artifact | Status | ${loop.criterionIds.join(' | ')} | Run |`,
+    `| Artifact | Status | ${loop.criterionIds.map(esc).join(' | ')} | Run |`,
     `|---|---|${loop.criterionIds.map(() => '---|').join('')}---|`,
     ...artifacts.map((a) => {
       const prd = input.subRunPrds?.get(a.file);

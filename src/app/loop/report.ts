@@ -1,6 +1,6 @@
 import * as crypto from 'node:crypto';
-import { LoopShardFile, type Loop, type LoopArtifact, type LoopProgress, type LoopReport, type LoopSpec, type LoopState } from '../../model/loop';
-import { compareFiles, LoopInputError, shardIndexOf } from './artifacts';
+import type { LoopShardFile, Loop, LoopArtifact, LoopProgress, LoopReport, LoopSpec, LoopState } from '../../model/loop';
+import { compareFiles } from './artifacts';
 
 type ArtifactResult = Pick<LoopArtifact, 'file' | 'status' | 'outcomes'>;
 
@@ -45,11 +45,11 @@ export function specKey(spec: LoopSpec): string {
   return crypto.createHash('sha256').update(JSON.stringify({ glob, isc, effort, maxIterations, verifyOnly })).digest('hex').slice(0, 16);
 }
 
-/** A shard's results, for `--out FILE`. */
-export function shardFile(loop: Loop, artifacts: readonly LoopArtifact[]): LoopShardFile {
+/** A shard's results, for `--out FILE`, each bound to the sha256 of the content it was verified at (`hashes`, by file). */
+export function shardFile(loop: Loop, artifacts: readonly LoopArtifact[], hashes: ReadonlyMap<string, string>): LoopShardFile {
   return {
     kind: 'ideal-state.loop-shard',
-    version: 1,
+    version: 2,
     specKey: specKey(loop.spec),
     spec: loop.spec,
     shard: loop.spec.shard ?? { index: 1, count: 1 },
@@ -58,21 +58,8 @@ export function shardFile(loop: Loop, artifacts: readonly LoopArtifact[]): LoopS
     iteration: loop.iteration,
     artifacts: [...artifacts]
       .sort((a, b) => compareFiles(a.file, b.file))
-      .map((a) => ({ file: a.file, status: a.status, outcomes: a.outcomes, evidence: a.evidence, ...(a.runId ? { runId: a.runId } : {}) })),
+      .map((a) => ({ file: a.file, sha256: hashes.get(a.file) ?? '', status: a.status, outcomes: a.outcomes, evidence: a.evidence, ...(a.runId ? { runId: a.runId } : {}) })),
   };
-}
-
-/** Reads a shard file's text; anything that is not one names the file and what is wrong. */
-export function parseShardFile(name: string, text: string): LoopShardFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new LoopInputError(`${name} is not JSON (${(error as Error).message}); give the file a shard wrote with --shard I/N --out FILE`);
-  }
-  const parsed = LoopShardFile.safeParse(json);
-  if (!parsed.success) throw new LoopInputError(`${name} is not a loop shard file: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
-  return parsed.data;
 }
 
 export interface MergedLoop {
@@ -82,39 +69,4 @@ export interface MergedLoop {
   readonly iteration: number;
   readonly artifacts: readonly (ArtifactResult & { evidence: Record<string, string>; runId?: string })[];
   readonly report: LoopReport;
-}
-
-/**
- * Shard files of one loop into one result: every shard present once, all of one spec, each
- * artifact in the shard its path hashes to. Bad input throws LoopInputError naming the file.
- */
-export function mergeShards(files: readonly { name: string; shard: LoopShardFile }[]): MergedLoop {
-  if (files.length === 0) throw new LoopInputError('loop merge needs the shard files (FILE…)');
-  const first = files[0]!;
-  const count = first.shard.shard.count;
-  const seen = new Map<number, string>();
-  for (const { name, shard } of files) {
-    if (shard.specKey !== first.shard.specKey) throw new LoopInputError(`${name} is a shard of another loop (glob ${shard.spec.glob}, ISC ${shard.spec.isc}) than ${first.name} (glob ${first.shard.spec.glob}, ISC ${first.shard.spec.isc})`);
-    if (shard.shard.count !== count) throw new LoopInputError(`${name} is shard ${shard.shard.index}/${shard.shard.count} but ${first.name} is one of ${count}`);
-    const other = seen.get(shard.shard.index);
-    if (other) throw new LoopInputError(`${name} and ${other} are both shard ${shard.shard.index}/${count}`);
-    seen.set(shard.shard.index, name);
-    for (const a of shard.artifacts) {
-      if (shardIndexOf(a.file, count) !== shard.shard.index) throw new LoopInputError(`${name}: ${a.file} belongs to shard ${shardIndexOf(a.file, count)}/${count}, not ${shard.shard.index}/${count}; the file was not written by that shard`);
-    }
-  }
-  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !seen.has(i));
-  if (missing.length > 0) throw new LoopInputError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: give all ${count} shard files`);
-  const artifacts = files.flatMap((f) => f.shard.artifacts).sort((a, b) => compareFiles(a.file, b.file));
-  const { shard: _s, ...spec } = first.shard.spec;
-  const states = files.map((f) => f.shard.state);
-  const state: LoopState = states.includes('CANCELLED') ? 'CANCELLED' : states.every((s) => s === 'COMPLETE') ? 'COMPLETE' : states.includes('BUDGET_EXHAUSTED') ? 'BUDGET_EXHAUSTED' : states.includes('RUNNING') ? 'RUNNING' : 'FAILED';
-  return {
-    spec: spec as LoopSpec,
-    criterionIds: first.shard.criterionIds,
-    state,
-    iteration: Math.max(...files.map((f) => f.shard.iteration)),
-    artifacts,
-    report: loopReport(spec, first.shard.criterionIds, artifacts),
-  };
 }
