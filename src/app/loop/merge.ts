@@ -45,7 +45,7 @@ export function parseShardFile(name: string, text: string): LoopShardFile {
   const parsed = LoopShardFile.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw refuse(name, issue.path.join('.') || '(root)', `${issue.message}${parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : ''}`, `not a loop shard file: ${REWRITE}`);
+    throw refuse(name, issue.path.join('.') || '(root)', `${issue.message}${parsed.error.issues.length > 1 ? ` (and ${parsed.error.issues.length - 1} more)` : ''}, so this is not a loop shard file as a shard writes it`, REWRITE);
   }
   checkFields(name, parsed.data);
   return parsed.data;
