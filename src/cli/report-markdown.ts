@@ -7,7 +7,7 @@ const ICON = { PASS: '✅', FAIL: '❌', PARTIAL: '🟠', UNKNOWN: '❔' } as co
 export function markdownReport(input: ReportInput): string {
   const { set } = input;
   const out = [
-    `### ${set.passed ? '✅ Ideal State: every CRITICAL criterion passes' : '❌ Ideal State: not done'} — ${cell(input.file)}`,
+    `### ${set.passed ? '✅ Ideal State: every CRITICAL criterion passes' : '❌ Ideal State: not done'} — ${code(input.file)}`,
     '',
     cell(set.summary),
     '',
