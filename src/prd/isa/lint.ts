@@ -39,7 +39,7 @@ export function lintIsa(doc: IsaDocument): PrdDiagnostic[] {
     if (!isKnownCheckType(p.type)) {
       // Real ISAs name their own check types (integration, word-count, …): read, and verified by what the probe is.
       const plan = planProbe(p);
-      const how = plan.kind === 'method' ? `it is verified by running \`${plan.method.type === 'CLI' ? plan.method.command : plan.method.type}\` (exit 0 = holds)` : `${p.isc} stays UNKNOWN: ${plan.reason}`;
+      const how = plan.kind === 'method' ? `it is verified by running \`${plan.method.type === 'CLI' ? plan.method.command : plan.method.type}\` (exit 0 = holds)` : `${p.isc} stays UNKNOWN, as ${plan.reason.replace(/, so it stays UNKNOWN|,? and it stays UNKNOWN/, '')}`;
       out.push(diagnostic('warning', 'probe-unknown-type', whole(p.line), `check type "${p.type}" for ${p.isc} is not one of ${ISA_CHECK_TYPE_LIST}; ${how}`));
     } else if (RUNNABLE.has(p.type) && !probeCommand(p)) {
       out.push(diagnostic('warning', 'probe-no-command', whole(p.line), `${p.isc}'s ${p.type} probe names no command (tool "${p.tool}"); put the command in the tool column, or it stays UNKNOWN`));

@@ -1,4 +1,4 @@
-import { ISA_CHECK_TYPE_LIST, type IsaProbe, type IsaProbePlan } from './model';
+import type { IsaProbe, IsaProbePlan } from './model';
 
 const RUNNABLE = new Set(['bash', 'bun-test', 'bun-property', 'curl']);
 /** A tool cell that names only the program (`bash`, `curl`): the command itself is elsewhere, if anywhere. */
@@ -78,16 +78,16 @@ export function isKnownCheckType(type: string): boolean {
 }
 
 function inventedTypePlan(p: IsaProbe): IsaProbePlan {
-  const kind = p.type ? `"${p.type}" probe` : 'probe with no type';
+  const kind = p.type ? `the "${p.type}" probe` : 'the probe (no type)';
   const command = p.tool.trim() || LEADING_CODE.exec(p.check.trim())?.[1]?.trim() || '';
-  if (!command || !looksLikeCommand(command)) {
-    const what = command ? `its tool "${short(command)}" is not a command Ideal State can run` : 'it names no command';
-    return { kind: 'unknown', reason: `a ${kind} (a check type of this ISA's own, not one of ${ISA_CHECK_TYPE_LIST}): ${what}, so it stays UNKNOWN; put a command that exits 0 exactly when it holds in the tool column` };
+  if (!command) return { kind: 'unknown', reason: `${kind} names no command, so it stays UNKNOWN; put a command that exits 0 exactly when it holds in the tool column` };
+  if (!looksLikeCommand(command)) {
+    return { kind: 'unknown', reason: `${kind} describes a check ("${short(command)}") rather than naming a command to run, so it stays UNKNOWN; put a command that exits 0 exactly when it holds in the tool column` };
   }
   const threshold = p.threshold.trim();
   const decided = EXIT_ZERO_STRICT.test(threshold) || (/^diff\s/.test(command) && DIFF_SAME.test(threshold));
   if (!decided) {
-    return { kind: 'unknown', reason: `a ${kind}: its threshold "${short(threshold)}" is not an exit status, so running \`${short(command)}\` cannot decide it here and it stays UNKNOWN; make the command exit 0 exactly when the threshold holds` };
+    return { kind: 'unknown', reason: `${kind}'s threshold "${short(threshold)}" is not an exit status, so running \`${short(command)}\` cannot decide it here and it stays UNKNOWN; make the command exit 0 exactly when the threshold holds` };
   }
   return { kind: 'method', method: { type: 'CLI', command } };
 }
@@ -107,14 +107,20 @@ function urlPlan(p: IsaProbe): IsaProbePlan | undefined {
   return { kind: 'unknown', reason: `its probe fetches ${url}, but its threshold "${short(threshold)}" is not an HTTP status, so the answer cannot decide it here and it stays UNKNOWN` };
 }
 
-/** The first word is a program this product knows, or a path to a script (`./x.sh`, `scripts/x.ts`). */
+/**
+ * The first word is a program this product knows or a path to a script (`./x.sh`,
+ * `scripts/x.ts`), or a plain lower-case program name used as shell (an option, a pipe, `&&`,
+ * `$(…)`): `duck --help | wc -l` is a command, "three readers summarise it" is not.
+ */
 function looksLikeCommand(text: string): boolean {
   const words = text.trim().split(/\s+/);
   let k = 0;
-  while (k < words.length - 1 && /^[A-Z_][A-Z0-9_]*=\S*$/.test(words[k]!)) k++; // `NO_COLOR=1 cmd`
+  while (k < words.length - 1 && (words[k] === '!' || /^[A-Z_][A-Z0-9_]*=\S*$/.test(words[k]!))) k++; // `! cmd`, `NO_COLOR=1 cmd`
   const first = words[k] ?? '';
   if (PROGRAMS.has(first)) return true;
-  return /^(?:\.{1,2}\/|~\/|\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(first) || /^\.{1,2}\/[\w.-]+$/.test(first);
+  if (/^(?:\.{1,2}\/|~\/|\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(first) || /^\.{1,2}\/[\w.-]+$/.test(first)) return true;
+  const rest = words.slice(k + 1).join(' ');
+  return /^[a-z][a-z0-9._-]*$/.test(first) && /(?:^|\s)--?[A-Za-z]|\||&&|;|\$\(|>/.test(rest);
 }
 
 function short(text: string): string {
