@@ -1,6 +1,7 @@
 import { AnyCriterion, ANTI_CRITERION_ID, CRITERION_ID, type CriterionResult, type Outcome } from '../model';
 import { summarize } from '../verify/verify-criteria';
 import type { VerifySetResult } from '../verify/types';
+import { isaCompletionProblems } from '../prd/isa/completion';
 import { isContainer, liveClaims, type IsaClaim, type IsaDocument, type IsaProbePlan } from '../prd/isa/model';
 import { planProbe } from '../prd/isa/probe';
 
@@ -99,7 +100,12 @@ export function isaResults(doc: IsaDocument, v: IsaVerifiable, set: VerifySetRes
   const results = order.map((id) => byIsa.get(id)!);
   const coverage = Object.fromEntries(Object.entries(set.coverage).map(([k, c]) => [v.isaIdOf.get(k) ?? k, c]));
   const claimsAsCriteria = order.map((id) => ({ id, priority: 'CRITICAL' }) as AnyCriterion);
-  return { ...summarize(claimsAsCriteria, results, coverage), ...(set.commands ? { commands: set.commands } : {}) };
+  const summary = summarize(claimsAsCriteria, results, coverage);
+  // The whole ISA verified: what LifeOS's Stop gate refuses at close (fog left, progress not M/N) keeps it from done, whatever the claims say.
+  const whole = v.criteria.every((c) => set.results.some((r) => r.criterionId === c.id));
+  const unfinished = whole ? isaCompletionProblems(doc) : [];
+  const notDone = unfinished.length === 0 ? {} : { passed: false, summary: `${summary.summary}; not done: ${unfinished.map((p) => `line ${p.line + 1}: ${p.message}`).join('; ')}` };
+  return { ...summary, ...notDone, ...(set.commands ? { commands: set.commands } : {}) };
 }
 
 function containerResult(id: string, parts: CriterionResult[]): CriterionResult {

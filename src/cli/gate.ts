@@ -179,7 +179,8 @@ function failingReason(answer: VerifyAnswer): { reason: string; summary: string 
     const evidence = (r.evidence.split('\n')[0] ?? '').slice(0, 200);
     return `- ${r.id} ${r.outcome}${r.failureLabel ? ` [${r.failureLabel}]` : ''}: ${evidence}${r.repairTarget ? `\n  needs: ${r.repairTarget}` : ''}`;
   };
-  const summary = `Ideal State: not done. ${critical.length} CRITICAL criteri${critical.length === 1 ? 'on' : 'a'} of ${shown} ${critical.length === 1 ? 'does' : 'do'} not pass: ${critical.map((r) => r.id).join(', ')}.`;
+  // Every CRITICAL criterion passes, yet not done (an ISA's fog left, its progress not M/N): the set's summary says why.
+  const summary = critical.length === 0 ? `Ideal State: not done. ${shown}: ${answer.summary}.` : `Ideal State: not done. ${critical.length} CRITICAL criteri${critical.length === 1 ? 'on' : 'a'} of ${shown} ${critical.length === 1 ? 'does' : 'do'} not pass: ${critical.map((r) => r.id).join(', ')}.`;
   const out = [summary, ...critical.map(line)];
   if (others.length > 0) out.push('Also not passing (not CRITICAL):', ...others.map(line));
   if (answer.skippedCommands.length > 0) out.push(`Commands not run, so their criteria are UNKNOWN (the user allows them in ${VERIFY_COMMANDS_FILE}):`, ...answer.skippedCommands.map((c) => `- ${c.command}`));

@@ -193,7 +193,8 @@ function setFrontmatter(doc: PrdDocument, lines: SourceLine[], key: string, valu
     const start = fm.lineCounter.linePos(node.range[0]);
     const end = fm.lineCounter.linePos(node.range[1]);
     if (start.line === end.line) {
-      const line = lines[start.line]!;
+      // linePos is 1-based and counts from the YAML's first line (the line after the opening fence).
+      const line = lines[fm.open + start.line]!;
       line.text = line.text.slice(0, start.col - 1) + rendered + line.text.slice(end.col - 1);
       return;
     }
@@ -202,5 +203,5 @@ function setFrontmatter(doc: PrdDocument, lines: SourceLine[], key: string, valu
   fm.document.set(key, value);
   const yamlLines = fm.document.toString().replace(/\r?\n$/, '').split(/\r?\n/);
   const eol = dominantEol(lines) || '\n';
-  lines.splice(1, fm.close - 1, ...yamlLines.map((text) => ({ text, eol })));
+  lines.splice(fm.open + 1, fm.close - fm.open - 1, ...yamlLines.map((text) => ({ text, eol })));
 }

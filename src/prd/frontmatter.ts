@@ -7,7 +7,7 @@ import type { SourceLine } from './lines';
 
 /** The YAML between the opening and closing `---` of a PRD. */
 export interface Frontmatter {
-  /** 0-based line of the opening `---`. */
+  /** 0-based line of the opening `---`: 0, or after the blank lines and HTML comments that come first. */
   readonly open: number;
   /** 0-based line of the closing `---` (or `...`). */
   readonly close: number;
@@ -44,15 +44,49 @@ export const PrdFrontmatterFields = z.looseObject({
   progress: z.string().regex(/^\d+\/\d+$/, 'progress looks like 3/8 (checked/total)'),
   mode: z.string(),
   started: text,
+  // LifeOS ISA (ISAFormat v2.8+): the principal's goal, verbatim, and the opt-out from reopening on edit.
+  principal_stated_goal: z.string().nullable(),
+  frozen: z.boolean(),
 }).partial();
 
 const FENCE = /^---[ \t]*$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
+/** How far down a file its frontmatter may open, after leading comments and blank lines. */
+const MAX_LEAD_LINES = 200;
+
+/**
+ * The line where a file's frontmatter opens: the first line, or the first after nothing but
+ * blank lines and HTML comments (LifeOS ISAs open with `<!-- Fictitious example … -->`); -1
+ * when the file has none. One pass, each line looked at once.
+ */
+export function frontmatterStart(lines: readonly SourceLine[]): number {
+  let inComment = false;
+  for (let i = 0; i < lines.length && i < MAX_LEAD_LINES; i++) {
+    let rest = lines[i]!.text;
+    if (!inComment && FENCE.test(rest)) return i;
+    for (;;) {
+      if (inComment) {
+        const end = rest.indexOf('-->');
+        if (end < 0) break;
+        inComment = false;
+        rest = rest.slice(end + 3);
+        continue;
+      }
+      rest = rest.trimStart();
+      if (rest === '') break;
+      if (!rest.startsWith('<!--')) return -1;
+      inComment = true;
+      rest = rest.slice(4);
+    }
+  }
+  return -1;
+}
 
 export function readFrontmatter(lines: readonly SourceLine[], diagnostics: PrdDiagnostic[]): Frontmatter | undefined {
-  if (lines.length < 2 || !FENCE.test(lines[0]!.text)) return undefined;
+  const open = frontmatterStart(lines);
+  if (open < 0 || lines.length < open + 2) return undefined;
   let close = -1;
-  for (let i = 1; i < lines.length; i++) {
+  for (let i = open + 1; i < lines.length; i++) {
     if (CLOSE.test(lines[i]!.text)) {
       close = i;
       break;
@@ -60,38 +94,39 @@ export function readFrontmatter(lines: readonly SourceLine[], diagnostics: PrdDi
   }
   if (close < 0) {
     diagnostics.push(
-      diagnostic('error', 'frontmatter-unclosed', rangeOn(0, 0, 3), 'the frontmatter opened here is never closed; add a line "---" after its last field (the file is read as if it had no frontmatter)'),
+      diagnostic('error', 'frontmatter-unclosed', rangeOn(open, 0, 3), 'the frontmatter opened here is never closed; add a line "---" after its last field (the file is read as if it had no frontmatter)'),
     );
     return undefined;
   }
   // Joined with LF whatever the file uses: yaml does not take a lone CR as a line break, and
   // positions are reported as line and column, which do not depend on the line ending.
-  const yamlText = lines.slice(1, close).map((l) => l.text).join('\n');
+  const yamlText = lines.slice(open + 1, close).map((l) => l.text).join('\n');
   const lineCounter = new LineCounter();
   const limits = PRD_LIMITS.frontmatterYaml;
   if (yamlText.length > limits.maxChars) {
     const message = `the frontmatter is ${sizeText(yamlText.length)}, over the ${sizeText(limits.maxChars)} limit, and is not read; keep it to a few fields`;
-    diagnostics.push(diagnostic('error', 'frontmatter-too-large', rangeOn(0, 0, 3), message));
-    return { open: 0, close, document: parseDocument(''), lineCounter, data: {}, ok: false };
+    diagnostics.push(diagnostic('error', 'frontmatter-too-large', rangeOn(open, 0, 3), message));
+    return { open, close, document: parseDocument(''), lineCounter, data: {}, ok: false };
   }
   const yaml = parseYamlBounded(yamlText, lineCounter, limits);
   const document = yaml.document ?? parseDocument('');
+  // linePos is 1-based and counts from the YAML's first line, the line after the opening fence.
   const at = (offset: number) => {
     const p = lineCounter.linePos(offset);
-    return { line: p.line, character: p.col - 1 };
+    return { line: open + p.line, character: p.col - 1 };
   };
   for (const e of yaml.errors) {
     const rule = e.limit ? 'yaml-limit' : 'yaml-syntax';
     const advice = e.limit ? 'the frontmatter is not read' : 'fix the YAML (the rest of the PRD is read as usual)';
-    diagnostics.push(diagnostic('error', rule, rangeOn(e.line, e.col - 1, e.col), `frontmatter YAML: ${e.message}; ${advice}`));
+    diagnostics.push(diagnostic('error', rule, rangeOn(open + e.line, e.col - 1, e.col), `frontmatter YAML: ${e.message}; ${advice}`));
   }
-  for (const w of yaml.warnings) diagnostics.push(diagnostic('warning', 'yaml-syntax', rangeOn(w.line, w.col - 1, w.col), `frontmatter YAML: ${w.message}`));
+  for (const w of yaml.warnings) diagnostics.push(diagnostic('warning', 'yaml-syntax', rangeOn(open + w.line, w.col - 1, w.col), `frontmatter YAML: ${w.message}`));
   const ok = yaml.errors.length === 0 && yaml.document !== undefined;
   let data: Record<string, unknown> = {};
   if (ok) {
     const js: unknown = yaml.value;
     if (js !== null && typeof js === 'object' && !Array.isArray(js)) data = js as Record<string, unknown>;
-    else if (js !== null && js !== undefined) diagnostics.push(diagnostic('error', 'yaml-syntax', rangeOn(1, 0), 'the frontmatter must be a list of "key: value" fields'));
+    else if (js !== null && js !== undefined) diagnostics.push(diagnostic('error', 'yaml-syntax', rangeOn(open + 1, 0), 'the frontmatter must be a list of "key: value" fields'));
     const checked = PrdFrontmatterFields.safeParse(data);
     if (!checked.success) {
       for (const issue of checked.error.issues) {
@@ -101,7 +136,7 @@ export function readFrontmatter(lines: readonly SourceLine[], diagnostics: PrdDi
       }
     }
   }
-  return { open: 0, close, document, lineCounter, data, ok };
+  return { open, close, document, lineCounter, data, ok };
 }
 
 function keyOffset(document: Document.Parsed, key: string): number {
@@ -119,5 +154,5 @@ export function keyRange(fm: Frontmatter, key: string) {
   const pair = findPair(fm.document, key);
   if (!pair || !isScalar(pair.key) || !pair.key.range) return undefined;
   const p = fm.lineCounter.linePos(pair.key.range[0]);
-  return rangeOn(p.line, p.col - 1, p.col - 1 + key.length);
+  return rangeOn(fm.open + p.line, p.col - 1, p.col - 1 + key.length);
 }

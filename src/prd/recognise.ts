@@ -1,3 +1,5 @@
+import { frontmatterStart } from './frontmatter';
+import { splitLines } from './lines';
 import type { PrdDocument } from './model';
 
 /** A markdown file whose frontmatter says `prd: true`, or one in PAI v2's PRD format. */
@@ -15,16 +17,32 @@ const ISA_FILE = /(?:^|[\\/])ISA(?:\.[^\\/]*)?\.md$/i;
 const PRD_MARK = /^prd[ \t]*:[ \t]*true[ \t]*(?:#.*)?$/m;
 const ISA_HEADING = /^ {0,3}##[ \t]+(?:Claims|Test Strategy|Anti-claims|Bridge Criteria|Not yet specified)\b/im;
 const ISA_CLAIM = /^[ \t]*[-*+][ \t]+\[[ xX]\][ \t]+(?:ISC-\d+(?:\.\d+)+|(?!ISC-)[A-Z]{1,4}-?\d+(?:\.\d+)*)[ \t]*(?::|—|–)/m;
+/** `ISC-4: Anti: …`: an anti-claim numbered in the one pool (LifeOS v5.5+); PAI's PRD wrote `ISC-A-1`. */
+const ISA_ANTI = /^[ \t]*[-*+][ \t]+\[[ xX]\][ \t]+ISC-\d+(?:\.\d+)*[ \t]*(?::|—|–)[ \t]*Anti[ \t]*:/m;
+/** Frontmatter keys only the ISA has (ISAFormat v2.x): PAI's PRD never wrote them. */
+const ISA_KEY = /^(?:principal_stated_goal|frozen|effort_source|resumed_from_phase|resumed_at|frame_drift|density_score|capabilities_invoked)[ \t]*:/m;
 
 /**
  * Which reader a requirements file needs: PAI's ISA (LifeOS ISAFormat v2.x) or a PRD (the
  * seed's format or PAI v3.7's PRD v2.0, which parsePrd reads). `prd: true` always means a
- * PRD; a file named ISA.md, an ISA-only section (`## Claims`, `## Test Strategy`, …) or an
- * ISA-only id (`ISC-2.1`, `C1`, `A3`) means an ISA.
+ * PRD; a file named ISA.md, an ISA-only frontmatter key (`principal_stated_goal`, `frozen`,
+ * `effort_source`, …), an ISA-only section (`## Claims`, `## Test Strategy`, …) or an
+ * ISA-only id (`ISC-2.1`, `C1`, `A3`, `ISC-4: Anti:`) means an ISA. The frontmatter may come
+ * after blank lines and HTML comments, as it does in LifeOS's own examples.
  */
 export function recogniseFormat(text: string, fileName?: string): RequirementFormat {
-  const head = text.slice(0, 4096);
-  if (head.startsWith('---') && PRD_MARK.test(head.slice(0, head.indexOf('\n---', 3) + 1 || head.length))) return 'prd';
+  const fields = frontmatterText(text.slice(0, 16_384));
+  if (fields !== undefined && PRD_MARK.test(fields)) return 'prd';
   if (fileName && ISA_FILE.test(fileName)) return 'isa';
-  return ISA_HEADING.test(text) || ISA_CLAIM.test(text) ? 'isa' : 'prd';
+  if (fields !== undefined && ISA_KEY.test(fields)) return 'isa';
+  return ISA_HEADING.test(text) || ISA_CLAIM.test(text) || ISA_ANTI.test(text) ? 'isa' : 'prd';
+}
+
+/** The lines between a file's frontmatter fences (the head of the file is enough), or undefined. */
+function frontmatterText(head: string): string | undefined {
+  const lines = splitLines(head).lines;
+  const open = frontmatterStart(lines);
+  if (open < 0) return undefined;
+  const close = lines.findIndex((l, i) => i > open && /^(?:---|\.\.\.)[ \t]*$/.test(l.text));
+  return lines.slice(open + 1, close < 0 ? lines.length : close).map((l) => l.text).join('\n');
 }

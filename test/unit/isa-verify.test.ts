@@ -116,11 +116,20 @@ describe('ISA: verify', () => {
     assert.equal(written, '---\nphase: climbing\nprogress: 0/1\n---\n## Claims\n- [ ] C1: The export has a header row in every file.\n\n## Verification\n\n- C1: FAIL — no header (test, 2026-11-24)\n');
   });
 
-  it('refuses an ISA with errors (an unknown check type) as bad input, at its line', async () => {
-    const bad = ISA.replace('| C2 | bash |', '| C2 | bsh |');
+  it('refuses an ISA with errors (a row for a claim it does not have) as bad input, at its line', async () => {
+    const bad = ISA.replace('| C2 | bash |', '| C9 | bash |');
     const { root, file } = greeter("console.log('hi')\n", bad);
     const r = await verify([file, '--workspace', root, '--no-store', '--yes']);
     assert.equal(r.code, 2);
-    assert.match(r.err, /ISA\.md:29:1: error: unknown check type "bsh" for C2/);
+    assert.match(r.err, /ISA\.md:29:1: error: the Test Strategy names C9, which is not a claim of this ISA/);
+  });
+
+  it('verifies a claim whose check type it does not know by its probe (issue 27): a warning, not bad input', async () => {
+    const typo = ISA.replace('| C2 | bash |', '| C2 | bsh |');
+    const { root, file } = greeter("console.log('hi')\n", typo);
+    const r = await verify([file, '--workspace', root, '--no-store', '--json', '--yes']);
+    assert.equal(r.code, 1, r.err);
+    assert.equal(outcomes(r.out)['C2'], 'FAIL', '`test -f CHANGELOG.md` ran, and there is no changelog');
+    assert.equal(outcomes(r.out)['C1'], 'PASS');
   });
 });

@@ -19,6 +19,8 @@ const KINDS: Record<string, IsaSectionKind> = {
   'test strategy': 'test-strategy',
   verification: 'verification',
   log: 'verification',
+  'not yet specified': 'fog',
+  language: 'language',
 };
 
 /** `## Claims`, `## Test Strategy (harness)`, `## anti-claims:` … by name, in any case. */

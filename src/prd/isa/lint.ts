@@ -3,9 +3,10 @@ import { byPosition, diagnostic, rangeOn, type PrdDiagnostic } from '../diagnost
 import { keyRange } from '../frontmatter';
 import { lintPrd } from '../lint';
 import type { PrdCriterion, PrdDocument } from '../model';
-import { isContainer, ISA_CHECK_TYPES, liveClaims, type IsaClaim, type IsaDocument } from './model';
+import { isaCompletionProblems } from './completion';
+import { isContainer, ISA_CHECK_TYPE_LIST, liveClaims, type IsaClaim, type IsaDocument } from './model';
 import { parseIsa } from './parse';
-import { probeCommand } from './probe';
+import { isKnownCheckType, planProbe, probeCommand } from './probe';
 import { isKnownSeverity } from './strategy';
 
 /** The product's wording rules (length, compound, action, scope word) apply to claims as they do to criteria. */
@@ -35,8 +36,11 @@ export function lintIsa(doc: IsaDocument): PrdDiagnostic[] {
     else if (claim.tombstone) out.push(diagnostic('warning', 'probe-dropped-claim', whole(p.line), `${p.isc} was dropped (tombstone); this row is not run, remove it`));
     if (probed.has(p.isc)) out.push(diagnostic('warning', 'probe-duplicate', whole(p.line), `${p.isc} already has a Test Strategy row above; only the first is run`));
     probed.add(p.isc);
-    if (!(ISA_CHECK_TYPES as readonly string[]).includes(p.type)) {
-      out.push(diagnostic('error', 'probe-unknown-type', whole(p.line), `unknown check type "${p.type}" for ${p.isc}; use one of ${ISA_CHECK_TYPES.join(', ')}`));
+    if (!isKnownCheckType(p.type)) {
+      // Real ISAs name their own check types (integration, word-count, …): read, and verified by what the probe is.
+      const plan = planProbe(p);
+      const how = plan.kind === 'method' ? `it is verified by running \`${plan.method.type === 'CLI' ? plan.method.command : plan.method.type}\` (exit 0 = holds)` : `${p.isc} stays UNKNOWN, as ${plan.reason.replace(/, so it stays UNKNOWN|,? and it stays UNKNOWN/, '')}`;
+      out.push(diagnostic('warning', 'probe-unknown-type', whole(p.line), `check type "${p.type}" for ${p.isc} is not one of ${ISA_CHECK_TYPE_LIST}; ${how}`));
     } else if (RUNNABLE.has(p.type) && !probeCommand(p)) {
       out.push(diagnostic('warning', 'probe-no-command', whole(p.line), `${p.isc}'s ${p.type} probe names no command (tool "${p.tool}"); put the command in the tool column, or it stays UNKNOWN`));
     }
@@ -52,6 +56,8 @@ export function lintIsa(doc: IsaDocument): PrdDiagnostic[] {
     out.push(diagnostic('warning', 'isc-no-anti', s ? whole(s.line) : rangeOn(0, 0), 'no anti-claim; add at least one "- [ ] ISC-N: Anti: …" naming what must not happen (its probe states the good state)'));
   }
   out.push(...progressMismatch(doc));
+  // What LifeOS's Stop gate refuses at close; the done gate refuses it too (see isaResults).
+  for (const p of isaCompletionProblems(doc)) out.push(diagnostic('warning', p.rule, whole(p.line), p.message));
   return out;
 }
 

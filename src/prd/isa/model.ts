@@ -15,7 +15,10 @@ import type { PrdMeta } from '../model';
 export const ISA_CHECK_TYPES = ['bash', 'bun-test', 'bun-property', 'curl', 'manual', 'screenshot', 'eval'] as const;
 export type IsaCheckType = (typeof ISA_CHECK_TYPES)[number];
 
-export type IsaSectionKind = 'claims' | 'anti-claims' | 'bridge' | 'features' | 'test-strategy' | 'verification' | 'other';
+/** The known probe types, for messages. */
+export const ISA_CHECK_TYPE_LIST = ISA_CHECK_TYPES.join(', ');
+
+export type IsaSectionKind = 'claims' | 'anti-claims' | 'bridge' | 'features' | 'test-strategy' | 'verification' | 'fog' | 'language' | 'other';
 
 export interface IsaSection {
   kind: IsaSectionKind;
@@ -45,6 +48,32 @@ export interface IsaClaim {
   /** `ISC-2` for `ISC-2.1` when the ISA has `ISC-2`. */
   parent?: string;
   section: IsaSectionKind;
+  /** The feature block (`### F1 · Billing`) the claim is written under: its id, `F1`. */
+  feature?: string;
+}
+
+/** A feature block of `## Features` (ISAFormat v2.16): `### F<n> · <name>`, a `Why:` line, its claims. */
+export interface IsaFeature {
+  /** `F0` (cross-cutting), `F1`, … */
+  id: string;
+  name: string;
+  why?: string;
+  /** 0-based line of the `###` heading. */
+  line: number;
+  /** The ids of the claims written under it, in order. */
+  claims: string[];
+}
+
+/** One unresolved line of `## Not yet specified` (fog, ISAFormat v2.14): a question too dim to be a claim yet. */
+export interface IsaFog {
+  line: number;
+  text: string;
+}
+
+/** One term of `## Language` (ISAFormat v2.18): `**Term**: what it means`. */
+export interface IsaTerm {
+  term: string;
+  line: number;
 }
 
 export interface IsaProbe {
@@ -57,6 +86,7 @@ export interface IsaProbe {
   threshold: string;
   tool: string;
   anchorsTo?: string;
+  /** `critical` (v2.17: a failing probe means the thing is down) or `normal`, lower-cased as written. */
   severity?: string;
   form: 'table' | 'yaml';
 }
@@ -73,6 +103,17 @@ export interface IsaDocument {
   readonly sections: readonly IsaSection[];
   readonly claims: readonly IsaClaim[];
   readonly probes: readonly IsaProbe[];
+  readonly features: readonly IsaFeature[];
+  /** Unresolved lines of `## Not yet specified`; empty when there is no such section or it is empty. */
+  readonly fog: readonly IsaFog[];
+  readonly language: readonly IsaTerm[];
+  /**
+   * The frontmatter's `principal_stated_goal` as written (null when it says `null`): the
+   * principal's words, immutable unless a `refined:` decision changes them.
+   */
+  readonly principalStatedGoal?: string | null;
+  /** The frontmatter's `frozen: true`: edits do not reopen a completed ISA. */
+  readonly frozen?: boolean;
   /** What the parser found wrong (the linter adds its own findings separately). */
   readonly diagnostics: readonly PrdDiagnostic[];
   readonly structural: readonly boolean[];

@@ -4,6 +4,7 @@ import { PRD_LIMITS, sizeText } from '../limits';
 import { splitLines } from '../lines';
 import { outline } from '../outline';
 import { readMeta } from '../pai-v2';
+import { readFeatures, readFog, readLanguage } from './blocks';
 import { isaSectionKind, readClaims } from './claims';
 import type { IsaDocument, IsaSection } from './model';
 import { readStrategy } from './strategy';
@@ -17,7 +18,7 @@ export function parseIsa(text: string): IsaDocument {
   const diagnostics: PrdDiagnostic[] = [];
   if (text.length > PRD_LIMITS.maxChars) {
     const message = `this file is ${sizeText(text.length)}, over the ${sizeText(PRD_LIMITS.maxChars)} an ISA may have, and is not read; split it`;
-    return { format: 'isa', source, meta: {}, sections: [], claims: [], probes: [], diagnostics: [diagnostic('error', 'prd-too-large', rangeOn(0, 0), message)], structural: source.lines.map(() => false) };
+    return { format: 'isa', source, meta: {}, sections: [], claims: [], probes: [], features: [], fog: [], language: [], diagnostics: [diagnostic('error', 'prd-too-large', rangeOn(0, 0), message)], structural: source.lines.map(() => false) };
   }
   const lines = source.lines.map((l, i) => {
     if (l.text.length <= PRD_LIMITS.maxLineChars) return l;
@@ -38,6 +39,9 @@ export function parseIsa(text: string): IsaDocument {
   const title = headings.find((h) => h.level === 1 && h.line < (sections[0]?.line ?? lines.length));
   const claims = readClaims(lines, structural, headings, sections, diagnostics);
   const probes = readStrategy(lines, structural, sections.find((s) => s.kind === 'test-strategy'), diagnostics);
+  const features = readFeatures(lines, structural, headings, sections, claims);
+  const data = frontmatter?.data ?? {};
+  const goal = data.principal_stated_goal;
   if (!sections.some((s) => s.kind === 'claims' || s.kind === 'features')) {
     diagnostics.push(diagnostic('warning', 'missing-section', rangeOn(0, 0), 'no "## Claims" (or "## Criteria") section; claims are read only under it'));
   }
@@ -50,6 +54,11 @@ export function parseIsa(text: string): IsaDocument {
     sections,
     claims,
     probes,
+    features,
+    fog: readFog(lines, structural, sections),
+    language: readLanguage(lines, structural, sections),
+    ...(typeof goal === 'string' || goal === null ? { principalStatedGoal: goal } : {}),
+    ...(typeof data.frozen === 'boolean' ? { frozen: data.frozen } : {}),
     diagnostics: diagnostics.sort(byPosition),
     structural,
   };

@@ -131,9 +131,12 @@ function readFenced(lines: readonly SourceLine[], open: number, end: number, fen
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
   if (doc.errors.length > 0) {
+    // Written as YAML, but not strict YAML (`: ` or `[` inside a value, `|reads|`): read it as the person meant it, line by line.
     const e = doc.errors[0]!;
     const at = e.linePos?.[0];
-    diagnostics.push(diagnostic('error', 'test-strategy-yaml', rangeOn(open + 1 + (at ? at.line - 1 : 0), 0), `the Test Strategy's YAML cannot be read: ${e.message.split('\n')[0]}`));
+    const message = `the Test Strategy's YAML is not strict YAML (${e.message.split('\n')[0]!.replace(/:$/, '')}), so it was read line by line as "key: value" entries; quote a value that holds ": ", " #", or starts with [ { | > to make it strict`;
+    diagnostics.push(diagnostic('warning', 'test-strategy-yaml', rangeOn(open + 1 + (at ? at.line - 1 : 0), 0), message));
+    probes.push(...readYamlLines(lines, open + 1, close));
     return close;
   }
   if (!isSeq(doc.contents)) {
@@ -165,4 +168,61 @@ function readFenced(lines: readonly SourceLine[], open: number, end: number, fen
     });
   }
   return close;
+}
+
+const ENTRY = /^([ \t]*)-[ \t]+([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
+const FIELD = /^([ \t]+)([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*))?$/;
+
+/**
+ * The tolerant reading of a YAML Test Strategy that a strict parser refuses: `- isc: …` opens
+ * an entry, `  key: value` adds a field whose value is the rest of the line as written (outer
+ * quotes dropped), a block scalar (`|`, `>`) takes the more indented lines after it, and a
+ * more indented line goes on with the value above. Linear, one look per line.
+ */
+function readYamlLines(lines: readonly SourceLine[], from: number, to: number): IsaProbe[] {
+  const entries: { line: number; fields: Map<string, string> }[] = [];
+  let current: { line: number; fields: Map<string, string> } | undefined;
+  let last: { key: string; indent: number; block: boolean } | undefined;
+  for (let i = from; i < to; i++) {
+    const text = lines[i]!.text;
+    if (text.trim() === '' || text.trim().startsWith('#')) continue;
+    const entry = ENTRY.exec(text);
+    const field = entry ? undefined : FIELD.exec(text);
+    const indent = text.length - text.trimStart().length;
+    if (current && last && indent > last.indent && (last.block || !field)) {
+      const was = current.fields.get(last.key) ?? '';
+      current.fields.set(last.key, was ? `${was}${last.block ? '\n' : ' '}${text.trim()}` : text.trim());
+      continue;
+    }
+    if (entry) {
+      current = { line: i, fields: new Map() };
+      entries.push(current);
+      last = set(current.fields, entry[2]!, entry[3], entry[1]!.length + 2);
+    } else if (field && current) {
+      last = set(current.fields, field[2]!, field[3], field[1]!.length);
+    }
+  }
+  return entries.map(({ line, fields }) => {
+    const get = (...keys: string[]) => keys.map((k) => fields.get(k) ?? '').find((v) => v !== '') ?? '';
+    const severity = get('severity');
+    return {
+      isc: unticked(get('isc', 'claim', 'id')),
+      line,
+      type: get('type').toLowerCase(),
+      check: get('check', 'property'),
+      threshold: get('threshold', 'runs'),
+      tool: unticked(get('tool')),
+      ...(get('anchors_to') ? { anchorsTo: get('anchors_to') } : {}),
+      ...(/^[A-Za-z]+$/.test(severity) ? { severity: severity.toLowerCase() } : {}),
+      form: 'yaml' as const,
+    };
+  });
+}
+
+function set(fields: Map<string, string>, key: string, raw: string | undefined, indent: number): { key: string; indent: number; block: boolean } {
+  const value = (raw ?? '').trim();
+  const block = /^[|>][-+]?\d*$/.test(value);
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  fields.set(key, block ? '' : quoted ? quoted[2]! : value);
+  return { key, indent, block };
 }
