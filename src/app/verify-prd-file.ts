@@ -13,6 +13,7 @@ import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/typ
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
 import { printStoreWarnings, storeWarningsJson } from './store-warnings';
+import { commandsAwaitingPerson } from './proposals';
 
 /**
  * One PRD verified from the command line's side of the world: read and checked, its commands
@@ -44,6 +45,8 @@ export interface VerifyPrdRequest {
   store: string | false | undefined;
   /** Warnings and the terminal's approval prompt (stderr). */
   warn: (s: string) => void;
+  /** Each criterion's result as it comes (the MCP server's progress notifications). */
+  onResult?: (done: number, total: number, criterionId: string) => void;
 }
 
 export type VerifyPrdOutcome =
@@ -119,14 +122,24 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     }
   }
 
+  // Commands criteria gained through an agent's proposal run only once a person allowed them.
+  let awaiting: Set<string>;
+  try {
+    awaiting = request.noCommands ? new Set() : await commandsAwaitingPerson(workspace);
+  } catch (error) {
+    return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
+  }
+
   const prdAbsolute = path.resolve(file);
   const prdRelative = path.relative(workspace, prdAbsolute);
   const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
   const host: VerifyHost = {
     workspaceRoot: workspace,
     ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
-    approver: approver(request, allowed),
+    approver: approver(request, allowed, awaiting),
   };
+  let done = 0;
+  const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;
   let set: VerifySetResult;
   try {
     set = await verifyPrepared(prd, {
@@ -134,6 +147,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
       effortTable: effortTable.table,
       timeoutMs: Math.round(request.timeoutSeconds * 1000),
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(onResult ? { onResult } : {}),
       ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
     });
   } catch (error) {
@@ -180,23 +194,29 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
  * hook, an MCP client) only what the committed allow-list names runs, so a command a model
  * wrote into a PRD never runs unasked (issue 15).
  */
-function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined): CommandApprover | undefined {
+function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>): CommandApprover | undefined {
   if (request.noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
-  if (request.yes) return undefined;
+  const needsPerson = `it came with a criterion an agent proposed, and runs only once a person allows it: \`ideal-state criteria pending\` on a terminal`;
+  if (request.yes && (request.ask || awaiting.size === 0)) return undefined;
   if (!request.ask) {
     const list = allowed?.ok ? allowed.list : undefined;
     return {
-      approve: async (commands) => ({
-        approved: true,
-        only: list ? commands.filter((c) => list.match(c) !== undefined) : [],
-        reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
-      }),
+      approve: async (commands) => {
+        const held = commands.filter((c) => awaiting.has(c));
+        if (request.yes) return { approved: true, only: commands.filter((c) => !awaiting.has(c)), reason: needsPerson };
+        return {
+          approved: true,
+          only: list ? commands.filter((c) => !awaiting.has(c) && list.match(c) !== undefined) : [],
+          reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
+          ...(held.length > 0 ? { reasons: Object.fromEntries(held.map((c) => [c, needsPerson])) } : {}),
+        };
+      },
     };
   }
   const ask = request.ask;
   return {
     async approve(commands) {
-      request.warn(`This PRD runs ${commands.length} command${commands.length === 1 ? '' : 's'} in the workspace:\n${commands.map((c) => `  ${c}`).join('\n')}`);
+      request.warn(`This PRD runs ${commands.length} command${commands.length === 1 ? '' : 's'} in the workspace:\n${commands.map((c) => `  ${c}${awaiting.has(c) ? '   (added through an agent\'s proposal)' : ''}`).join('\n')}`);
       const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
       return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'the commands were not approved on the terminal' };
     },
