@@ -19,6 +19,14 @@ import { BoundedStdioTransport } from './stdio-transport';
 import { CriteriaAnswer, CriteriaInput, criteriaTool, McpVerifyAnswer, ProposeAnswer, ProposeInput, proposeTool, VerifyInput, verifyTool, type CallSession, type ToolContext } from './tools';
 import { BadArgument, confinedPrds } from './workspace';
 
+/**
+ * A JSON-RPC error as the SDK's protocol layer sends it (`code`, `message`, `data` of the
+ * thrown error); McpError would put "MCP error N:" into the message a second time.
+ */
+function rpcError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
+}
+
 /** JSON-RPC error for a resource the server does not have (MCP 2025-06-18, server/resources#error-handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 const PRD_TEMPLATE = 'ideal-state://prd/{name}';
@@ -106,14 +114,14 @@ export function createServer(ctx: ToolContext): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const def = TOOLS.find((t) => t.name === request.params.name);
-    if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; this server has ${TOOLS.map((t) => t.name).join(', ')}`);
+    if (!def) throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}; this server has ${TOOLS.map((t) => t.name).join(', ')}`);
     const args = request.params.arguments ?? {};
     for (const [at, value] of strings(args, '')) {
       const problem = freeTextProblem(at, value);
-      if (problem) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${def.name}: ${problem}`);
+      if (problem) throw rpcError(ErrorCode.InvalidParams, `Invalid arguments for ${def.name}: ${problem}`);
     }
     const parsed = def.input.safeParse(args);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${def.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')}`);
+    if (!parsed.success) throw rpcError(ErrorCode.InvalidParams, `Invalid arguments for ${def.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ')}`);
     const token = extra._meta?.progressToken;
     const client = server.getClientVersion()?.name;
     const session: CallSession = {
@@ -128,7 +136,7 @@ export function createServer(ctx: ToolContext): Server {
       const answer = def.output.parse(await def.run(ctx, parsed.data as never, session)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(answer, null, 2) }], structuredContent: answer };
     } catch (error) {
-      if (error instanceof BadArgument) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof BadArgument) throw rpcError(ErrorCode.InvalidParams, error.message);
       if (error instanceof McpError) throw error;
       const message = error instanceof Error ? error.message : String(error);
       if ((error as { code?: string }).code !== 'mcp-tool-refused') ctx.log(`ideal-state mcp: ${def.name} failed: ${message}`);
@@ -152,7 +160,7 @@ export function createServer(ctx: ToolContext): Server {
       name = undefined;
     }
     const prd = name === undefined ? undefined : (await confinedPrds(ctx.workspace, ctx.log)).find((p) => path.basename(p.file) === name);
-    if (!prd) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} is not a PRD in the workspace's PRD folder (or leads outside the workspace)`, { uri });
+    if (!prd) throw rpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} is not a PRD in the workspace's PRD folder (or leads outside the workspace)`, { uri });
     return { contents: [{ uri, mimeType: 'text/markdown', text: await fs.readFile(prd.file, 'utf8') }] };
   });
   server.setRequestHandler(CompleteRequestSchema, async (request) => {
