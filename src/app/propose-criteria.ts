@@ -38,12 +38,17 @@ export function freeTextProblem(field: string, value: string): string | undefine
   return `${field} holds ${what} (${code}) at character ${m.index + 1}; a criterion is one line of plain text: remove it`;
 }
 
-/** Every problem of a proposal's fields, each naming its field (criteria[2].verify …); empty when it can be proposed. */
+/** Every problem of a proposal (at most MAX_PROPOSED_CRITERIA a call, as the MCP tool takes), each naming its field; empty when it can be proposed. */
 export function proposalProblems(criteria: readonly ProposedCriterion[]): string[] {
+  const count = criteria.length > MAX_PROPOSED_CRITERIA ? [`criteria: ${criteria.length} criteria in one proposal, over the ${MAX_PROPOSED_CRITERIA} one call may add; propose fewer at a time`] : [];
+  return [...count, ...fieldProblems(criteria.slice(0, MAX_PROPOSED_CRITERIA))];
+}
+
+/** Each field that cannot be one line of a PRD, naming it (criteria[2].verify …). */
+export function fieldProblems(criteria: readonly ProposedCriterion[]): string[] {
   const problems: string[] = [];
   if (criteria.length === 0) problems.push('criteria: no criteria to add');
-  if (criteria.length > MAX_PROPOSED_CRITERIA) problems.push(`criteria: ${criteria.length} criteria in one proposal, over the ${MAX_PROPOSED_CRITERIA} one call may add; propose fewer at a time`);
-  for (const [i, c] of criteria.slice(0, MAX_PROPOSED_CRITERIA).entries()) {
+  for (const [i, c] of criteria.entries()) {
     if (c.text.length > MAX_PROPOSED_TEXT) problems.push(`criteria[${i}].text: ${c.text.length} characters, over ${MAX_PROPOSED_TEXT}; a criterion is one short checkable statement`);
     if (c.verify !== undefined && c.verify.length > MAX_PROPOSED_VERIFY) problems.push(`criteria[${i}].verify: ${c.verify.length} characters, over ${MAX_PROPOSED_VERIFY}`);
     for (const [field, value] of [
@@ -66,7 +71,7 @@ export function proposalProblems(criteria: readonly ProposedCriterion[]): string
  * as one edit per section, so the cost grows with the PRD and the proposal, not their product.
  */
 export function proposeCriteria(text: string, relative: string, criteria: readonly ProposedCriterion[], options: { today: string; through: string; accepted?: string }): CriteriaProposal {
-  const refused = proposalProblems(criteria);
+  const refused = fieldProblems(criteria);
   if (refused.length > 0) return { ok: false, message: refused.join('\n') };
   const errorsOf = (diagnostics: readonly PrdDiagnostic[]) => diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(relative, d));
   const { document, diagnostics } = checkPrd(text);

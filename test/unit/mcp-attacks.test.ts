@@ -37,7 +37,7 @@ const PRD = [
 
 /** What the proposed criterion's command would leave behind if it ran. */
 const MARKER = 'released.txt';
-const RELEASE = `node -e "require('fs').writeFileSync('${MARKER}','')"`;
+const RELEASE = 'node release.js';
 
 interface Workspace {
   dir: string;
@@ -52,6 +52,7 @@ function workspace(): Workspace {
   fs.mkdirSync(path.join(dir, 'src'));
   fs.writeFileSync(path.join(dir, 'README.md'), '# Ideal State\n');
   fs.writeFileSync(path.join(dir, 'src', 'app.js'), 'module.exports = 1; // TODO\n');
+  fs.writeFileSync(path.join(dir, 'release.js'), `require('fs').writeFileSync('${MARKER}', 'released');\n`);
   // The allow-list lets every `node` command run where there is no terminal.
   fs.writeFileSync(path.join(dir, '.ideal-state', 'verify-commands.yaml'), 'commands:\n  - node *\n');
   const prd = path.join(dir, '.ideal-state', 'prds', 'PRD-20261126-attacks.md');
@@ -212,7 +213,7 @@ describe('ideal-state mcp under attack (the SDK’s client over stdio)', functio
     // On a terminal (a pseudo-terminal from util-linux `script`): the person sees the line and says yes; the command is not allowed.
     const accepted = await run(['criteria', 'pending', '--workspace', ws.dir], { state: ws.state, terminal: ['y', 'n'] });
     assert.equal(accepted.code, 0, accepted.out + accepted.err);
-    assert.match(accepted.out, /- \[ \] ISC-3: \[I\] The release script has run once \| Verify: CLI: node -e/);
+    assert.match(accepted.out, /- \[ \] ISC-3: \[I\] The release script has run once \| Verify: CLI: node release\.js$/m);
     const text = fs.readFileSync(ws.prd, 'utf8');
     assert.match(text, /^criteria_version: 2$/m);
     assert.match(text, /Added ISC-3 through ideal-state mcp \(client "attack-client"\), accepted by a person on a terminal \(ideal-state criteria pending\)/);
