@@ -12,6 +12,7 @@ import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
 import { gateCommand } from './gate';
 import { mcpCommand } from './mcp';
+import { criteriaPendingCommand } from './criteria-pending';
 import { LEARNING_USAGE, learningCommand } from './ratings';
 import { TRUST_USAGE, trustCommand } from './trust';
 import { defaultCliStoreFile, Store } from '../store/store';
@@ -34,6 +35,7 @@ Commands:
   gate           a stop hook for an agent host: verify the PRD, keep the agent working while a
                  CRITICAL criterion fails (see ideal-state gate --help; gate install <host>)
   mcp            an MCP server over stdio: criteria, verify and propose_criteria tools
+  criteria pending  accept (on a terminal) criteria an agent proposed through the MCP server
 ${RUN_USAGE}
 ${LOOP_USAGE}
 ${MODELS_USAGE}
@@ -56,6 +58,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return loopCommand(argv.slice(1), io);
   if (argv[0] === 'gate') return gateCommand(argv.slice(1), io);
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
+  if (argv[0] === 'criteria' && argv[1] === 'pending') return criteriaPendingCommand(argv.slice(2), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
   if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return trustCommand(argv.slice(1), io);
   let parsed;

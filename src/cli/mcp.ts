@@ -9,7 +9,9 @@ An MCP server over stdio (for Claude Code, Cline, Cursor, Codex, VS Code agents)
 tools: ideal-state_criteria, ideal-state_verify and ideal-state_propose_criteria, and the
 workspace's PRDs as resources. Everything it reads, verifies or writes is inside the
 workspace. PRD commands run as \`ideal-state verify\` runs them without a terminal: only
-those .ideal-state/verify-commands.yaml allows.
+those .ideal-state/verify-commands.yaml allows, and never one a proposed criterion brought
+until a person allows it. Proposed criteria are written only when a person accepts them (in
+the client's dialog, or with \`ideal-state criteria pending\` on a terminal).
 `;
 
 export async function mcpCommand(argv: string[], io: VerifyIo): Promise<number> {

@@ -1,11 +1,13 @@
-import { readPrdFile } from '../cli/prd-check';
-import { verifyPrdFile, writeAtomically } from '../cli/verify-prd';
+import { z } from 'zod';
+import { CriteriaAnswer, ProposedCriterion, verifyAnswer, VerifyAnswer } from '../app/done-gate';
+import { addPendingProposal, recordProposedCommands } from '../app/proposals';
+import { MAX_PROPOSED_CRITERIA, proposeCriteria, type CriteriaProposal } from '../app/propose-criteria';
+import { readPrdFile } from '../app/read-prd-file';
+import { verifyPrdFile, writeAtomically } from '../app/verify-prd-file';
 import { checkPrd, formatDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { verifyAnswer, type CriteriaAnswer, type ProposedCriterion, type VerifyAnswer } from '../app/done-gate';
-import { proposeCriteria } from '../app/propose-criteria';
 import { criteriaRows } from './criteria';
-import { resolvePrd, ToolRefusal } from './workspace';
+import { BadArgument, resolvePrd, ToolRefusal, type NamedPrd } from './workspace';
 
 /** What every tool runs with: one workspace, one store. */
 export interface ToolContext {
@@ -16,57 +18,144 @@ export interface ToolContext {
   log: (s: string) => void;
 }
 
-export async function criteriaTool(ctx: ToolContext, input: { prd?: string | undefined }): Promise<CriteriaAnswer> {
-  const prd = await resolvePrd(ctx.workspace, input.prd);
-  const read = await readPrdFile(prd.file);
-  if (!read.ok) throw new ToolRefusal(read.diagnostic ? formatDiagnostic(prd.relative, read.diagnostic) : `cannot read ${prd.relative}: ${read.reason}`);
-  const { document, diagnostics } = checkPrd(read.text);
+/** What a tool call may use of its MCP session: the client's name, a person to ask, progress. */
+export interface CallSession {
+  signal?: AbortSignal;
+  client?: string;
+  /** Asks the person through the client (MCP elicitation); absent when the client cannot. */
+  ask?: (message: string, commands: readonly string[]) => Promise<'accept' | 'decline' | 'cancel'>;
+  progress?: (done: number, total: number, message: string) => void;
+}
+
+const prd = z.string().max(4096).optional().describe("The PRD, workspace-relative (e.g. .ideal-state/prds/PRD-….md); default: the PRD the done gate holds the agent to (the newest PRD with criteria in the PRD folder)");
+
+export const CriteriaInput = z.object({ prd });
+export const VerifyInput = z.object({
+  prd,
+  criteria: z.array(z.string().max(200)).max(1000).optional().describe('Criterion ids to verify (default: all). With some ids, allCriticalPass is null (partial: true) unless every CRITICAL criterion is among them'),
+  timeoutSeconds: z.number().positive().max(3600).optional().describe('Per criterion (default 120)'),
+});
+export const ProposeInput = z.object({
+  prd,
+  criteria: z.array(ProposedCriterion.extend({ text: ProposedCriterion.shape.text.max(500), verify: ProposedCriterion.shape.verify.unwrap().max(1000).optional() })).min(1).max(MAX_PROPOSED_CRITERIA),
+  confirm: z.boolean().optional().describe('true: ask the person to accept these criteria (through this client when it can ask, else as a proposal waiting for them); without it nothing is asked or written, the answer is the preview'),
+});
+
+/** ideal-state_verify's answer: allCriticalPass covers every CRITICAL criterion, or is null when only some were verified. */
+export const McpVerifyAnswer = VerifyAnswer.extend({
+  allCriticalPass: z.boolean().nullable(),
+  partial: z.boolean().optional(),
+});
+export type McpVerifyAnswer = z.infer<typeof McpVerifyAnswer>;
+
+export const ProposeAnswer = z.object({
+  prd: z.string(),
+  written: z.boolean(),
+  /** 'preview': nothing asked; 'accepted' / 'declined': the person answered through the client; 'pending': waits for a person on a terminal. */
+  status: z.enum(['preview', 'accepted', 'declined', 'pending']),
+  criteriaVersion: z.number().int(),
+  added: z.array(z.string()),
+  /** Exactly the lines that are (or would be) written. */
+  preview: z.array(z.string()),
+  /** Commands the new criteria would run: none runs until a person allows it on a terminal. */
+  commandsNeedingPerson: z.array(z.string()),
+  pendingId: z.string().optional(),
+  note: z.string(),
+});
+export type ProposeAnswer = z.infer<typeof ProposeAnswer>;
+
+export { CriteriaAnswer };
+
+export async function criteriaTool(ctx: ToolContext, input: z.infer<typeof CriteriaInput>): Promise<CriteriaAnswer> {
+  const named = await resolvePrd(ctx.workspace, input.prd);
+  const text = await readText(named);
+  const { document, diagnostics } = checkPrd(text);
   return {
-    prd: prd.relative,
+    prd: named.relative,
     criteriaVersion: document.meta.criteriaVersion ?? 1,
-    criteria: await criteriaRows(ctx.workspace, prd.relative, document, ctx.store),
-    problems: diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(prd.relative, d)),
+    criteria: await criteriaRows(ctx.workspace, named.relative, document, ctx.store),
+    problems: diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(named.relative, d)),
   };
 }
 
-export async function verifyTool(ctx: ToolContext, input: { prd?: string | undefined; criteria?: string[] | undefined; timeoutSeconds?: number | undefined }, signal?: AbortSignal): Promise<VerifyAnswer> {
-  const prd = await resolvePrd(ctx.workspace, input.prd);
+export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyInput>, session: CallSession = {}): Promise<McpVerifyAnswer> {
+  const named = await resolvePrd(ctx.workspace, input.prd);
+  const only = input.criteria && input.criteria.length > 0 ? input.criteria : undefined;
   const result = await verifyPrdFile({
-    file: prd.file,
+    file: named.file,
     workspace: ctx.workspace,
     timeoutSeconds: input.timeoutSeconds ?? 120,
     // No terminal: only the commands the workspace's committed allow-list names run.
     yes: false,
     noCommands: false,
-    ...(signal ? { signal } : {}),
-    ...(input.criteria && input.criteria.length > 0 ? { only: input.criteria } : {}),
+    ...(session.signal ? { signal: session.signal } : {}),
+    ...(only ? { only } : {}),
+    ...(session.progress ? { onResult: (done: number, total: number, id: string) => session.progress!(done, total, `${id} verified (${done} of ${total})`) } : {}),
     store: ctx.store,
     warn: ctx.log,
   });
-  if (result.kind === 'bad-input') throw new ToolRefusal([`${prd.relative} cannot be verified: ${result.summary.split(prd.file).join(prd.relative)}`, ...result.problems.map((d) => formatDiagnostic(prd.relative, d))].join('\n'));
-  if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(prd.file).join(prd.relative));
+  if (result.kind === 'bad-input') throw new ToolRefusal([`${named.relative} cannot be verified: ${result.summary.split(named.file).join(named.relative)}`, ...result.problems.map((d) => formatDiagnostic(named.relative, d))].join('\n'));
+  if (result.kind === 'refused' && only && / has no criterion /.test(result.message)) throw new BadArgument(`criteria: ${result.message.split(named.file).join(named.relative)}`);
+  if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(named.file).join(named.relative));
   // The file's own ids (an ISA's C1, ISC-2.1) with their priorities, as the editor's tool and the gate answer.
-  return verifyAnswer(prd.relative, result.prd, result.set, { allowHint: `the user allows commands in ${VERIFY_COMMANDS_FILE}` });
+  const answer = verifyAnswer(named.relative, result.prd, result.set, { allowHint: `the user allows commands in ${VERIFY_COMMANDS_FILE}` });
+  if (!only) return answer;
+  // Some ids: the verdict covers every CRITICAL criterion of the file, or it is no verdict (issue 23).
+  const verified = new Set(answer.results.map((r) => r.id));
+  const critical = result.prd.ids.filter((id) => (result.prd.info(id)?.priority ?? 'CRITICAL') === 'CRITICAL');
+  const covered = critical.every((id) => verified.has(id));
+  return covered ? { ...answer, partial: false } : { ...answer, allCriticalPass: null, partial: true };
 }
 
 /**
- * Adds criteria as a new criteria version (`criteria_version` + 1) with a LOG entry, but only
- * with `confirm: true`: an MCP server cannot show the user a confirmation, so the agent must
- * show the criteria to the user and come back with their yes. Without it, nothing is written
- * and the answer is the preview.
+ * Adds criteria as a new criteria version only when a person accepts them: through the
+ * client's own dialog (MCP elicitation) where the client can ask, else as a pending proposal
+ * that the person accepts with `ideal-state criteria pending` on a terminal. A client's word
+ * (`confirm: true`) is never taken for the person's. Commands the new criteria would run are
+ * recorded as needing a person's approval, whatever the allow-list's patterns say.
  */
-export async function proposeTool(ctx: ToolContext, input: { prd?: string | undefined; criteria: ProposedCriterion[]; confirm?: boolean | undefined }): Promise<{ prd: string; written: boolean; criteriaVersion: number; added: string[]; preview: string[]; note: string }> {
-  const prd = await resolvePrd(ctx.workspace, input.prd);
-  const read = await readPrdFile(prd.file);
-  if (!read.ok) throw new ToolRefusal(read.diagnostic ? formatDiagnostic(prd.relative, read.diagnostic) : `cannot read ${prd.relative}: ${read.reason}`);
-  const proposal = proposeCriteria(read.text, prd.relative, input.criteria, { today: new Date().toISOString().slice(0, 10), through: 'ideal-state mcp' });
+export async function proposeTool(ctx: ToolContext, input: z.infer<typeof ProposeInput>, session: CallSession = {}): Promise<ProposeAnswer> {
+  const named = await resolvePrd(ctx.workspace, input.prd);
+  const text = await readText(named);
+  const through = `ideal-state mcp${session.client ? ` (client ${JSON.stringify(session.client.slice(0, 60))})` : ''}`;
+  const proposal = proposeCriteria(text, named.relative, input.criteria, { today: today(), through, accepted: "accepted by a person in the client's dialog (MCP elicitation)" });
   if (!proposal.ok) throw new ToolRefusal(proposal.message);
-  const { added, lines: preview, version } = proposal;
+  const commands = [...new Set(proposal.commands.map((c) => c.command))];
+  const base = { prd: named.relative, added: proposal.added, preview: proposal.lines, commandsNeedingPerson: commands };
+  const commandNote = commands.length > 0 ? ` The command${commands.length === 1 ? '' : 's'} ${commands.map((c) => `\`${c}\``).join(', ')} will not run until a person allows ${commands.length === 1 ? 'it' : 'them'} with \`ideal-state criteria pending\` on a terminal.` : '';
   if (input.confirm !== true) {
-    return { prd: prd.relative, written: false, criteriaVersion: proposal.previousVersion, added, preview, note: 'NOT written. Show these lines to the user; call again with confirm: true only after the user agrees to add them.' };
+    return { ...base, written: false, status: 'preview', criteriaVersion: proposal.previousVersion, note: 'NOT written, nothing asked. These are exactly the lines that would be written. Call again with confirm: true to ask the user to accept them.' };
   }
-  const current = await readPrdFile(prd.file);
-  if (!current.ok || current.text !== read.text) throw new ToolRefusal(`${prd.relative} changed while the criteria were being added; nothing written, try again`);
-  await writeAtomically(prd.file, proposal.after);
-  return { prd: prd.relative, written: true, criteriaVersion: version, added, preview, note: `Added as criteria version ${version}. Verify them with ideal-state_verify.` };
+  if (session.ask) {
+    const answer = await session.ask(askMessage(named.relative, proposal), commands);
+    if (answer !== 'accept') return { ...base, written: false, status: 'declined', criteriaVersion: proposal.previousVersion, note: `NOT written: the user ${answer === 'decline' ? 'declined' : 'dismissed'} these criteria.` };
+    const current = await readText(named);
+    if (current !== text) throw new ToolRefusal(`${named.relative} changed while the user was asked; nothing written, propose again`);
+    await recordProposedCommands(ctx.workspace, proposal.commands.map((c) => ({ command: c.command, prd: named.relative, criterion: c.id, addedAt: new Date().toISOString() })));
+    await writeAtomically(named.file, proposal.after);
+    return { ...base, written: true, status: 'accepted', criteriaVersion: proposal.version, note: `The user accepted them: added as criteria version ${proposal.version}; verify them with this server's verify tool.${commandNote}` };
+  }
+  const pending = await addPendingProposal(ctx.workspace, { prd: named.relative, criteria: input.criteria, proposedAt: new Date().toISOString(), ...(session.client ? { client: session.client.slice(0, 60) } : {}) });
+  return {
+    ...base,
+    written: false,
+    status: 'pending',
+    criteriaVersion: proposal.previousVersion,
+    pendingId: pending.id,
+    note: `NOT written: this client cannot ask the user, so the proposal waits for them. Tell the user to run \`ideal-state criteria pending\` in their terminal to see and accept it; until then these criteria are not part of the PRD.${commandNote}`,
+  };
+}
+
+function askMessage(relative: string, proposal: Extract<CriteriaProposal, { ok: true }>): string {
+  return [`An agent proposes adding ${proposal.added.length} criteri${proposal.added.length === 1 ? 'on' : 'a'} to ${relative} (criteria version ${proposal.version}). Exactly these lines would be written:`, '', ...proposal.lines, '', 'Accept adds them; decline writes nothing.'].join('\n');
+}
+
+async function readText(named: NamedPrd): Promise<string> {
+  const read = await readPrdFile(named.file);
+  if (!read.ok) throw new ToolRefusal(read.diagnostic ? formatDiagnostic(named.relative, read.diagnostic) : `cannot read ${named.relative}: ${read.reason}`);
+  return read.text;
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
 }

@@ -1,11 +1,18 @@
 import * as path from 'node:path';
-import { criteriaPrds } from '../cli/gate-prd';
+import { criteriaPrds, listPrds } from '../app/gate/prds';
+import { freeTextProblem } from '../app/propose-criteria';
 import { confinePath } from '../verify/confine';
 
-/** A tool call that cannot be done as asked: the client sees `message` as the tool's error. */
+/** A tool call that cannot be done as asked: the client sees `message` as the tool's error (isError). */
 export class ToolRefusal extends Error {
   override readonly name = 'ToolRefusal';
   readonly code = 'mcp-tool-refused';
+}
+
+/** Arguments the tool cannot take (a path outside the workspace, an unknown id, a line break): JSON-RPC -32602. */
+export class BadArgument extends Error {
+  override readonly name = 'BadArgument';
+  readonly code = 'mcp-bad-argument';
 }
 
 export interface NamedPrd {
@@ -17,19 +24,39 @@ export interface NamedPrd {
 
 /**
  * The PRD a tool call is about: the one it names (workspace-relative or absolute, and inside
- * the workspace, symbolic links included), else the only PRD in the workspace's PRD folder.
+ * the workspace, symbolic links included), else the one the done gate holds an agent to when
+ * it names none (src/app/gate: the newest PRD with criteria in the PRD folder), so
+ * "verify" here and the stop hook judge the same file.
  */
 export async function resolvePrd(workspace: string, named: string | undefined): Promise<NamedPrd> {
   if (named !== undefined) {
+    const problem = freeTextProblem('prd', named);
+    if (problem) throw new BadArgument(problem);
     const confined = await confinePath(workspace, named);
-    if (!confined.ok) throw new ToolRefusal(`refused: ${confined.reason} (${workspace}); this server reads and verifies only files inside its workspace`);
-    if (!confined.exists) throw new ToolRefusal(`no file ${confined.relative} in the workspace ${workspace}`);
+    if (!confined.ok) throw new BadArgument(`refused: ${confined.reason} (${workspace}); this server reads and verifies only files inside its workspace`);
+    if (!confined.exists) throw new BadArgument(`no file ${confined.relative} in the workspace ${workspace}`);
     return { file: confined.absolute, relative: confined.relative };
   }
-  const prds = await criteriaPrds(workspace);
-  if (prds.length === 0) throw new ToolRefusal(`no PRD in the workspace ${workspace}: none in its PRD folder; name one with "prd"`);
-  if (prds.length > 1) throw new ToolRefusal(`the workspace has ${prds.length} PRDs; name one with "prd": ${prds.map((p) => p.relative).join(', ')}`);
-  return { file: prds[0]!.file, relative: prds[0]!.relative };
+  const held = (await criteriaPrds(workspace))[0];
+  if (!held) throw new ToolRefusal(`no PRD in the workspace ${workspace}: none in its PRD folder; name one with "prd"`);
+  return confined(workspace, held.relative);
+}
+
+/** The workspace's PRDs (the PRD folder's), each confined like a tool's path: one that leads outside is left out, and logged. */
+export async function confinedPrds(workspace: string, log: (s: string) => void): Promise<NamedPrd[]> {
+  const out: NamedPrd[] = [];
+  for (const p of await listPrds(workspace)) {
+    const c = await confinePath(workspace, p.relative);
+    if (c.ok && c.exists) out.push({ file: c.absolute, relative: c.relative });
+    else log(`ideal-state mcp: ${p.relative} is not offered: ${c.ok ? 'it does not exist' : c.reason}`);
+  }
+  return out;
+}
+
+async function confined(workspace: string, relative: string): Promise<NamedPrd> {
+  const c = await confinePath(workspace, relative);
+  if (!c.ok) throw new ToolRefusal(`refused: ${c.reason} (${workspace}); this server reads and verifies only files inside its workspace`);
+  return { file: c.absolute, relative: c.relative };
 }
 
 /** Workspace-relative, forward slashes, for what a tool returns. */

@@ -37,6 +37,8 @@ export type PrdEdit =
   | { kind: 'setPriority'; id: string; priority: Priority | undefined }
   | { kind: 'setSource'; id: string; source: CriterionSource | undefined }
   | { kind: 'addCriterion'; criterion: NewCriterion; anti?: boolean; domain?: string }
+  /** Several criteria at once, in order, where addCriterion would put the first: one parse for all of them. */
+  | { kind: 'addCriteria'; criteria: readonly NewCriterion[]; anti?: boolean }
   | { kind: 'removeCriterion'; id: string }
   | { kind: 'appendLog'; entry: LogEntryInput }
   | { kind: 'setFrontmatter'; key: string; value: unknown };
@@ -82,6 +84,8 @@ function applyOne(doc: PrdDocument, lines: SourceLine[], edit: PrdEdit): void {
     }
     case 'addCriterion':
       return addCriterion(doc, lines, edit);
+    case 'addCriteria':
+      return addCriteria(doc, lines, edit);
     case 'appendLog':
       return appendLog(doc, lines, edit.entry);
     case 'setFrontmatter':
@@ -151,6 +155,61 @@ function addCriterion(doc: PrdDocument, lines: SourceLine[], edit: Extract<PrdEd
   if (group.length > 0) return insertLines(lines, group.at(-1)!.line + 1, [line]);
   if (domain) return insertLines(lines, afterContent(lines, domain.line, domain.end), [line]);
   insertLines(lines, afterContent(lines, section.line, section.end), [line]);
+}
+
+/**
+ * The criteria one after another where the first would go on its own, each with the next free
+ * id after the one before (the group's numbering, as addCriterion gives it): the ids are found
+ * once and counted on, so the cost does not grow with criteria × PRD size.
+ */
+function addCriteria(doc: PrdDocument, lines: SourceLine[], edit: Extract<PrdEdit, { kind: 'addCriteria' }>): void {
+  if (edit.criteria.length === 0) return;
+  const anti = edit.anti === true;
+  const taken = new Set(doc.criteria.map((c) => c.id));
+  const rendered: string[] = [];
+  let previous: string | undefined;
+  for (const c of edit.criteria) {
+    const id = c.id ?? (previous === undefined ? undefined : followingId(previous, taken));
+    if (id === undefined) {
+      // The first one: where and under which id addCriterion puts it, and its line.
+      const probe = lines.map((l) => ({ ...l }));
+      const before = probe.length;
+      addCriterion(doc, probe, { kind: 'addCriterion', criterion: c, anti });
+      const first = parsePrd(joinLines({ bom: doc.source.bom, lines: probe })).criteria.filter((x) => !taken.has(x.id));
+      previous = first[0]?.id;
+      if (previous === undefined || probe.length < before) throw new PrdEditError('the first proposed criterion could not be placed');
+      taken.add(previous);
+      rendered.push(renderCriterionLine({ ...c, id: previous }));
+      continue;
+    }
+    taken.add(id);
+    previous = id;
+    rendered.push(renderCriterionLine({ ...c, id }));
+  }
+  // Place the first as addCriterion does, then the rest right after it.
+  addCriterion(doc, lines, { kind: 'addCriterion', criterion: { ...edit.criteria[0]!, id: idOf(rendered[0]!) }, anti });
+  const at = lines.findIndex((l) => l.text === rendered[0]);
+  lines.splice(at + 1, 0, ...rendered.slice(1).map((text) => ({ text, eol: lines[at]!.eol || dominantEol(lines) || '\n' })));
+  if (at + 1 + rendered.length - 1 === lines.length && lines[at]!.eol === '') {
+    // The first was the file's last line (no line ending): the new last line keeps having none.
+    lines[at]!.eol = dominantEol(lines) || '\n';
+    lines[lines.length - 1]!.eol = '';
+  }
+}
+
+const ID_AT_START = /^- \[[ xX]\] (ISC-[A-Za-z0-9.-]+):/;
+function idOf(line: string): string {
+  return ID_AT_START.exec(line)?.[1] ?? '';
+}
+
+/** The id after `previous` in its numbering (ISC-COMP-009 → ISC-COMP-010), skipping ids in use. */
+function followingId(previous: string, taken: ReadonlySet<string>): string {
+  const m = /^(.*?)(\d+)$/.exec(previous);
+  if (!m) return nextFreeId(taken, previous.startsWith('ISC-A-'), previous);
+  for (let n = Number(m[2]) + 1; ; n++) {
+    const id = `${m[1]}${String(n).padStart(m[2]!.length, '0')}`;
+    if (!taken.has(id)) return id;
+  }
 }
 
 /** A blank line to separate what is appended from the text above it, when there is text above it. */

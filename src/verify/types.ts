@@ -65,6 +65,8 @@ export interface CommandApproval {
   approved: boolean;
   reason?: string;
   only?: readonly string[];
+  /** A refused command's own reason, where it differs from `reason`. */
+  reasons?: Readonly<Record<string, string>>;
 }
 
 /** Which of a set's commands were allowed to run and which were not, with why: told to the user, kept by a run. */

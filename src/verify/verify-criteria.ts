@@ -73,7 +73,7 @@ async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, sign
   }
   const reason = answer.reason ?? 'the commands of this PRD were not approved';
   const ok = (c: string) => answer.approved && (answer.only === undefined || answer.only.includes(c));
-  return { approved: commands.filter(ok), refused: commands.filter((c) => !ok(c)).map((command) => ({ command, reason })) };
+  return { approved: commands.filter(ok), refused: commands.filter((c) => !ok(c)).map((command) => ({ command, reason: answer.reasons?.[command] ?? reason })) };
 }
 
 /** Extra time the engine gives a verifier past its own timeout before it gives up on it. */

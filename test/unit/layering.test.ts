@@ -80,4 +80,14 @@ describe('layers', () => {
     }
     assert.deepEqual(upward, []);
   });
+
+  it('keeps src/mcp off src/cli: both are adapters over src/app (issue 23)', () => {
+    const sideways = sourceFiles(path.join(ROOT, 'src', 'mcp')).flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
+        .filter((m) => path.resolve(path.dirname(file), m[1]!).startsWith(path.join(ROOT, 'src', 'cli') + path.sep) || path.resolve(path.dirname(file), m[1]!) === path.join(ROOT, 'src', 'cli'))
+        .map((m) => `${path.relative(ROOT, file)} → ${m[1]}`),
+    );
+    assert.ok(sourceFiles(path.join(ROOT, 'src', 'mcp')).length > 0, 'src/mcp has files to check');
+    assert.deepEqual(sideways, []);
+  });
 });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BUILT_CLI } from './cli-helpers';
 
 const PRD = [
@@ -42,8 +42,20 @@ function fixture(): { dir: string; prd: string; store: string } {
 
 async function connect(workspace: string, store: string): Promise<Client> {
   const client = new Client({ name: 'ideal-state-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp', '--workspace', workspace, '--store', store], stderr: 'ignore' }));
+  // The state folder (pending proposals, proposed commands) beside the store, never the user's.
+  const env = { ...(getDefaultEnvironment() as Record<string, string>), IDEAL_STATE_STATE_DIR: path.join(path.dirname(store), 'state') };
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp', '--workspace', workspace, '--store', store], stderr: 'ignore', env }));
   return client;
+}
+
+/** A JSON-RPC error's code, from a call that must fail as a protocol error. */
+async function rpcCode(call: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await call;
+  } catch (error) {
+    return { code: (error as { code: number }).code, message: (error as Error).message };
+  }
+  assert.fail('the call answered instead of failing with a JSON-RPC error');
 }
 
 type ToolAnswer = { isError?: boolean; content: { type: string; text: string }[] };
@@ -73,8 +85,11 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
     assert.match(verify.description!, /Call this before you say a task is done: you are done only when allCriticalPass is true/);
     assert.deepEqual(Object.keys(verify.inputSchema.properties ?? {}).sort(), ['criteria', 'prd', 'timeoutSeconds']);
     const propose = tools.find((t) => t.name === 'ideal-state_propose_criteria')!;
-    assert.match(propose.description!, /call again with confirm: true only after the user agrees/);
+    assert.match(propose.description!, /added \(as a new criteria version\) only when the user accepts them/);
     assert.deepEqual(propose.inputSchema.required, ['criteria']);
+    // Each declares what it answers (structuredContent is checked against it by this client).
+    for (const t of tools) assert.equal(t.outputSchema?.type, 'object', `${t.name} declares an outputSchema`);
+    assert.deepEqual(Object.keys(verify.outputSchema!.properties ?? {}).sort(), ['allCriticalPass', 'counts', 'partial', 'prd', 'results', 'skippedCommands', 'summary']);
   });
 
   it('verifies the workspace: right outcomes with evidence and repair targets; commands follow the allow-list', async () => {
@@ -97,8 +112,11 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
     assert.match(out.skippedCommands[0].reason, /verify-commands\.yaml/);
 
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
+    // Some ids: a verdict only when every CRITICAL criterion (ISC-1, ISC-3) is among them (issue 23, case 11).
     const some = (await call(client, 'ideal-state_verify', { criteria: ['ISC-1'] })).json();
-    assert.deepEqual([some.allCriticalPass, some.results.map((x: { id: string }) => x.id)], [true, ['ISC-1']]);
+    assert.deepEqual([some.allCriticalPass, some.partial, some.results.map((x: { id: string }) => x.id)], [null, true, ['ISC-1']]);
+    const critical = (await call(client, 'ideal-state_verify', { criteria: ['ISC-1', 'ISC-3'] })).json();
+    assert.deepEqual([critical.allCriticalPass, critical.partial], [true, false]);
     assert.equal(fs.readFileSync(ws.prd, 'utf8'), PRD, 'verify writes nothing into the PRD');
   });
 
@@ -117,17 +135,17 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
     assert.equal((await call(client, 'ideal-state_criteria', {})).json().criteria[1].stale, true);
   });
 
-  it('refuses paths outside the workspace with a clear tool error', async () => {
+  it('refuses paths outside the workspace as bad arguments (-32602)', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-mcp-outside-'));
     fs.writeFileSync(path.join(outside, 'PRD.md'), PRD);
     for (const prd of ['../PRD.md', path.join(outside, 'PRD.md')]) {
-      const r = await call(client, 'ideal-state_verify', { prd });
-      assert.equal(r.isError, true);
-      assert.match(r.text, /^refused: ".*PRD\.md" (leads outside the workspace|is an absolute path outside the workspace) \(.*\); this server reads and verifies only files inside its workspace$/);
+      const e = await rpcCode(client.callTool({ name: 'ideal-state_verify', arguments: { prd } }));
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /refused: ".*PRD\.md" (leads outside the workspace|is an absolute path outside the workspace) \(.*\); this server reads and verifies only files inside its workspace$/);
     }
-    const criteria = await call(client, 'ideal-state_criteria', { prd: '../../etc/passwd' });
-    assert.equal(criteria.isError, true);
-    assert.match(criteria.text, /leads outside the workspace/);
+    const criteria = await rpcCode(client.callTool({ name: 'ideal-state_criteria', arguments: { prd: '../../etc/passwd' } }));
+    assert.deepEqual([criteria.code, /leads outside the workspace/.test(criteria.message)], [-32602, true]);
+    assert.equal((await rpcCode(client.callTool({ name: 'ideal-state_verify', arguments: { timeoutSeconds: 'soon' } }))).code, -32602);
   });
 
   it('returns a clear error for a bad PRD: each problem at its line', async () => {
@@ -135,25 +153,26 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
     const r = await call(client, 'ideal-state_verify', { prd: 'BAD.md' });
     assert.equal(r.isError, true);
     assert.match(r.text, /^BAD\.md cannot be verified: BAD\.md has 1 error; fix it before verifying\nBAD\.md:17:7: error: ISC-1 is used by an earlier criterion/);
-    const unknown = await call(client, 'ideal-state_verify', { criteria: ['ISC-9'] });
-    assert.equal(unknown.isError, true);
-    assert.match(unknown.text, /has no criterion ISC-9; its criteria are ISC-1, ISC-2, ISC-3, ISC-4/);
+    const unknown = await rpcCode(client.callTool({ name: 'ideal-state_verify', arguments: { criteria: ['ISC-9'] } }));
+    assert.equal(unknown.code, -32602);
+    assert.match(unknown.message, /has no criterion ISC-9; its criteria are ISC-1, ISC-2, ISC-3, ISC-4/);
   });
 
-  it('proposes criteria: a preview without confirm, a new criteria version with confirm: true', async () => {
+  it('proposes criteria: a preview without confirm; confirm: true from a client that cannot ask a person writes nothing and waits for one', async () => {
     const args = { criteria: [{ text: 'The changelog names this release', verify: 'Grep: 0\\.1\\.0 | glob: CHANGELOG.md', priority: 'IMPORTANT' }] };
     const preview = (await call(client, 'ideal-state_propose_criteria', args)).json();
-    assert.equal(preview.written, false);
+    assert.deepEqual([preview.written, preview.status], [false, 'preview']);
     assert.match(preview.note, /^NOT written/);
     assert.deepEqual(preview.added, ['ISC-5']);
+    assert.deepEqual(preview.preview, ['- [ ] ISC-5: [I] [IMPORTANT] The changelog names this release | Verify: Grep: 0\\.1\\.0 | glob: CHANGELOG.md']);
     assert.equal(fs.readFileSync(ws.prd, 'utf8'), PRD);
 
-    const done = (await call(client, 'ideal-state_propose_criteria', { ...args, confirm: true })).json();
-    assert.deepEqual([done.written, done.criteriaVersion, done.added], [true, 2, ['ISC-5']]);
-    const text = fs.readFileSync(ws.prd, 'utf8');
-    assert.match(text, /^criteria_version: 2$/m);
-    assert.match(text, /- \[ \] ISC-5: \[I\] \[IMPORTANT\] The changelog names this release \| Verify: Grep: 0\\\.1\\\.0 \| glob: CHANGELOG\.md\n/);
-    assert.match(text, /- Work: Added ISC-5 through ideal-state mcp, confirmed by the user/);
+    // The client's word is not the person's (issue 23, case 10).
+    const asked = (await call(client, 'ideal-state_propose_criteria', { ...args, confirm: true })).json();
+    assert.deepEqual([asked.written, asked.status, asked.criteriaVersion], [false, 'pending', 1]);
+    assert.match(asked.note, /ideal-state criteria pending/);
+    assert.equal(fs.readFileSync(ws.prd, 'utf8'), PRD);
+    assert.doesNotMatch(fs.readFileSync(ws.prd, 'utf8'), /confirmed by the user/);
 
     const bad = await call(client, 'ideal-state_propose_criteria', { criteria: [{ text: 'x', verify: 'Telepathy: yes' }], confirm: true });
     assert.equal(bad.isError, true);

@@ -1,0 +1,239 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { formatProblem } from '../model/data-file';
+import { isCancellation } from '../model/errors';
+import { AUTO, resolveEffort } from './effort';
+import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } from './verify-prd';
+import { loadEffortTable } from '../model/effort-table';
+import type { AnyCriterion, EffortLevel } from '../model';
+import { SETTINGS } from '../model/settings';
+import type { PrdDiagnostic, PrdDocument } from '../prd';
+import { defaultCliStoreFile, Store } from '../store/store';
+import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';
+import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
+import { readPrdFile } from './read-prd-file';
+import { printStoreWarnings, storeWarningsJson } from './store-warnings';
+import { commandsAwaitingPerson } from './proposals';
+
+/**
+ * One PRD verified from the command line's side of the world: read and checked, its commands
+ * approved as `ideal-state verify` approves them, verified, optionally written back and
+ * recorded in the store. `ideal-state verify`, `ideal-state gate` and `ideal-state mcp` all
+ * go through here, so a criterion means the same thing to each of them.
+ */
+export interface VerifyPrdRequest {
+  /** The PRD file (absolute, or relative to the current directory). */
+  file: string;
+  /** Absolute path of the workspace folder. */
+  workspace: string;
+  /** An effort level name (or alias); default: the PRD's, else STANDARD. */
+  effort?: string;
+  timeoutSeconds: number;
+  /** Run every PRD command without asking. */
+  yes: boolean;
+  /** Run no command (those criteria are UNKNOWN). */
+  noCommands: boolean;
+  rg?: string;
+  /** Asks on a terminal; absent without one, when only the committed allow-list runs commands. */
+  ask?: (question: string) => Promise<string>;
+  signal?: AbortSignal;
+  /** Verify only these criterion ids (all when absent). */
+  only?: readonly string[];
+  /** Write outcomes back into the PRD; `by` names who verified, for the LOG entry. */
+  write?: { by: (set: VerifySetResult) => string };
+  /** The store to record the report in (default: the workspace's), or false for none. */
+  store: string | false | undefined;
+  /** Warnings and the terminal's approval prompt (stderr). */
+  warn: (s: string) => void;
+  /** Each criterion's result as it comes (the MCP server's progress notifications). */
+  onResult?: (done: number, total: number, criterionId: string) => void;
+}
+
+export type VerifyPrdOutcome =
+  | {
+      kind: 'verified';
+      document: PrdDocument;
+      text: string;
+      criteria: readonly AnyCriterion[];
+      /** The engine's results under the file's own ids (an ISA's C1, ISC-2.1; a PRD's are the same). */
+      set: VerifySetResult;
+      /** The file as read: its format, how its criteria are named and located (for reports). */
+      prd: PreparedPrd;
+      effort: EffortLevel;
+      parallelism: number;
+      written: boolean;
+      stored?: { runId: string; reportId: string; store: string };
+      storeWarnings: ReturnType<typeof storeWarningsJson>;
+    }
+  /** The PRD's own problems, each at its line: exit 2. */
+  | { kind: 'bad-input'; problems: PrdDiagnostic[]; summary: string }
+  /** Input that is not the PRD's fault (a missing file, a bad option, an unreadable allow-list): exit 2. */
+  | { kind: 'refused'; message: string }
+  | { kind: 'cancelled'; message: string };
+
+export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPrdOutcome> {
+  const { file, workspace } = request;
+  if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
+  const read = await readPrdFile(file);
+  if (!read.ok) {
+    if (read.diagnostic) return { kind: 'bad-input', problems: [read.diagnostic], summary: `${file} is not read` };
+    return { kind: 'refused', message: `cannot read ${file}: ${read.reason}` };
+  }
+  const text = read.text;
+  const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
+  const overrideText = await fs.readFile(overrideFile, 'utf8').catch(() => undefined);
+  const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
+  for (const p of effortTable.problems) request.warn(`warning: ${formatProblem(p)}`);
+  let chosen: EffortLevel | undefined;
+  if (request.effort !== undefined) {
+    const found = resolveEffort(request.effort, effortTable.table);
+    if (!found.ok) return { kind: 'refused', message: found.message };
+    if (found.level === AUTO) return { kind: 'refused', message: 'AUTO is for runs; name an effort level to verify at' };
+    chosen = found.level;
+  }
+  const now = new Date();
+  // The one reading of a PRD for verification (src/app/verify-prd.ts), as the editor's.
+  const prepared = preparePrd(text, { name: file, effortTable: effortTable.table, now, ...(chosen ? { effort: chosen } : {}) });
+  if (!prepared.ok) return { kind: 'bad-input', problems: [...prepared.problems], summary: prepared.summary };
+  for (const w of prepared.warnings) request.warn(`warning: ${file}: ${w}`);
+  let prd: PreparedPrd = prepared;
+  if (request.only) {
+    // Named as the file names them (an ISA's C1, ISC-2.1); the engine verifies its own ids.
+    const { ids, unknown } = prd.engineIds(request.only);
+    if (unknown.length > 0) return { kind: 'refused', message: `${file} has no criterion ${unknown.join(', ')}; its criteria are ${prd.ids.join(', ')}` };
+    const wanted = new Set(ids);
+    prd = { ...prd, criteria: prd.criteria.filter((c) => wanted.has(c.id)) };
+  }
+  const { document, criteria, level: effort } = prd;
+  const parallelism = effortTable.table.levels[effort].parallelism;
+
+  // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
+  let allowed: VerifyCommands | undefined;
+  if (!request.yes && !request.noCommands && !request.ask) {
+    const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
+    const listText = await fs.readFile(listFile, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+    if (listText instanceof Error) return { kind: 'refused', message: `cannot read ${listFile}: ${(listText as NodeJS.ErrnoException).code ?? listText.message}` };
+    if (listText !== undefined) {
+      allowed = readVerifyCommands(VERIFY_COMMANDS_FILE, listText);
+      if (!allowed.ok) {
+        for (const p of allowed.problems) request.warn(formatProblem(p));
+        return { kind: 'refused', message: `${VERIFY_COMMANDS_FILE} cannot be read; fix it, or pass --yes or --no-commands` };
+      }
+    }
+  }
+
+  // Commands criteria gained through an agent's proposal run only once a person allowed them.
+  let awaiting: Set<string>;
+  try {
+    awaiting = request.noCommands ? new Set() : await commandsAwaitingPerson(workspace);
+  } catch (error) {
+    return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
+  }
+
+  const prdAbsolute = path.resolve(file);
+  const prdRelative = path.relative(workspace, prdAbsolute);
+  const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
+  const host: VerifyHost = {
+    workspaceRoot: workspace,
+    ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
+    approver: approver(request, allowed, awaiting),
+  };
+  let done = 0;
+  const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;
+  let set: VerifySetResult;
+  try {
+    set = await verifyPrepared(prd, {
+      host,
+      effortTable: effortTable.table,
+      timeoutMs: Math.round(request.timeoutSeconds * 1000),
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(onResult ? { onResult } : {}),
+      ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
+    });
+  } catch (error) {
+    if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
+    throw error;
+  }
+  // What is shown, written back and reported names criteria as the file does; the store keeps the engine's ids.
+  const shown = prd.shown(set);
+
+  let written = false;
+  if (request.write) {
+    const current = await fs.readFile(file, 'utf8').catch(() => undefined);
+    if (current !== text) request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
+    else {
+      await writeAtomically(file, prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: request.write.by(shown) }));
+      written = true;
+    }
+  }
+  let stored: { runId: string; reportId: string; store: string } | undefined;
+  let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
+  if (request.store !== false) {
+    const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
+    try {
+      const store = await Store.open({ file: storeFile });
+      try {
+        // A busy store changes no verdict: the criteria's outcomes are what is reported.
+        printStoreWarnings(store, request.warn);
+        storeWarnings = storeWarningsJson(store);
+        const r = storePrdVerification(store, prd, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, text, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
+        if (r.stored) stored = { runId: r.runId, reportId: r.reportId, store: store.location };
+        else request.warn(`warning: verification report not stored: ${r.reason}`);
+      } finally {
+        store.close();
+      }
+    } catch (error) {
+      request.warn(`warning: verification report not stored in ${storeFile}: ${(error as Error).message}`);
+    }
+  }
+  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(stored ? { stored } : {}), storeWarnings };
+}
+
+/**
+ * noCommands refuses; yes allows; on a terminal the user is asked once; without one (CI, a
+ * hook, an MCP client) only what the committed allow-list names runs, so a command a model
+ * wrote into a PRD never runs unasked (issue 15).
+ */
+function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>): CommandApprover | undefined {
+  if (request.noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
+  const needsPerson = `it came with a criterion an agent proposed, and runs only once a person allows it: \`ideal-state criteria pending\` on a terminal`;
+  if (request.yes && (request.ask || awaiting.size === 0)) return undefined;
+  if (!request.ask) {
+    const list = allowed?.ok ? allowed.list : undefined;
+    return {
+      approve: async (commands) => {
+        const held = commands.filter((c) => awaiting.has(c));
+        if (request.yes) return { approved: true, only: commands.filter((c) => !awaiting.has(c)), reason: needsPerson };
+        return {
+          approved: true,
+          only: list ? commands.filter((c) => !awaiting.has(c) && list.match(c) !== undefined) : [],
+          reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
+          ...(held.length > 0 ? { reasons: Object.fromEntries(held.map((c) => [c, needsPerson])) } : {}),
+        };
+      },
+    };
+  }
+  const ask = request.ask;
+  return {
+    async approve(commands) {
+      request.warn(`This PRD runs ${commands.length} command${commands.length === 1 ? '' : 's'} in the workspace:\n${commands.map((c) => `  ${c}${awaiting.has(c) ? '   (added through an agent\'s proposal)' : ''}`).join('\n')}`);
+      const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
+      return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'the commands were not approved on the terminal' };
+    },
+  };
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Never a half-written PRD: write beside it, then rename over it. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  const tmp = `${file}.ideal-state-${process.pid}.tmp`;
+  await fs.writeFile(tmp, text, 'utf8');
+  await fs.rename(tmp, file);
+}

@@ -1,0 +1,137 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import * as tty from 'node:tty';
+import { parseArgs } from 'node:util';
+import { allowProposedCommand, pendingProposals, proposedCommands, recordProposedCommands, removePendingProposal } from '../app/proposals';
+import { proposeCriteria } from '../app/propose-criteria';
+import { readPrdFile } from '../app/read-prd-file';
+import { writeAtomically } from '../app/verify-prd-file';
+import { confinePath } from '../verify/confine';
+import type { VerifyIo } from './verify';
+
+export const CRITERIA_PENDING_USAGE = `Usage: ideal-state criteria pending [--workspace DIR]
+
+Shows each criteria proposal an agent made through the MCP server that waits for a person,
+exactly as it would be written, and asks on this terminal whether to add it; then asks about
+each command such criteria would run, which never runs until a person allows it here. It asks
+on the controlling terminal (/dev/tty) and refuses without one: an agent's shell has none.
+`;
+
+/** A question and its answer on the controlling terminal. */
+export interface Terminal {
+  ask(question: string): Promise<string>;
+  say(text: string): void;
+  close(): void;
+}
+
+/** The controlling terminal, or why there is none (a process without one cannot open /dev/tty). */
+export function openTerminal(): { ok: true; terminal: Terminal } | { ok: false; reason: string } {
+  let fd: number;
+  try {
+    fd = fs.openSync('/dev/tty', 'r+');
+  } catch (error) {
+    return { ok: false, reason: `/dev/tty: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  const input = new tty.ReadStream(fd);
+  const lines = readline.createInterface({ input, terminal: false });
+  const waiting: ((line: string) => void)[] = [];
+  const queued: string[] = [];
+  lines.on('line', (line) => (waiting.length > 0 ? waiting.shift()!(line) : queued.push(line)));
+  lines.on('close', () => waiting.splice(0).forEach((w) => w('')));
+  return {
+    ok: true,
+    terminal: {
+      say: (text) => fs.writeSync(fd, `${text}\n`),
+      ask: (question) => {
+        fs.writeSync(fd, question);
+        return queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise((resolve) => waiting.push(resolve));
+      },
+      close: () => {
+        lines.close();
+        input.destroy();
+      },
+    },
+  };
+}
+
+export async function criteriaPendingCommand(argv: string[], io: VerifyIo, open: typeof openTerminal = openTerminal): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
+  } catch (error) {
+    io.err(`ideal-state criteria pending: ${(error as Error).message}\n\n${CRITERIA_PENDING_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(CRITERIA_PENDING_USAGE);
+    return 0;
+  }
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  const opened = open();
+  if (!opened.ok) {
+    io.err(`ideal-state criteria pending: a person answers this on a terminal, and this process has none (${opened.reason}). Run it yourself in a terminal; nothing was added or allowed.`);
+    return 2;
+  }
+  const term = opened.terminal;
+  try {
+    return await review(workspace, term, io);
+  } finally {
+    term.close();
+  }
+}
+
+const yes = (answer: string) => /^(y|yes)$/i.test(answer.trim());
+
+async function review(workspace: string, term: Terminal, io: VerifyIo): Promise<number> {
+  const proposals = await pendingProposals(workspace);
+  let added = 0;
+  if (proposals.length === 0) term.say('No criteria proposals wait for you.');
+  for (const p of proposals) {
+    const where = await confinePath(workspace, p.prd);
+    const read = where.ok && where.exists ? await readPrdFile(where.absolute) : undefined;
+    const header = `Proposal ${p.id} from ${p.client ? `the MCP client "${p.client}"` : 'an MCP client'} at ${p.proposedAt}, for ${p.prd}:`;
+    if (!where.ok || read === undefined || !read.ok) {
+      term.say(`${header}\n  cannot be shown: ${!where.ok ? where.reason : read === undefined ? 'the PRD no longer exists' : !read.ok ? read.reason : ''}`);
+      if (yes(await term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
+      continue;
+    }
+    const proposal = proposeCriteria(read.text, p.prd, p.criteria, {
+      today: new Date().toISOString().slice(0, 10),
+      through: `ideal-state mcp${p.client ? ` (client ${JSON.stringify(p.client)})` : ''}`,
+      accepted: 'accepted by a person on a terminal (ideal-state criteria pending)',
+    });
+    if (!proposal.ok) {
+      term.say(`${header}\n  cannot be added as it stands:\n${proposal.message.replace(/^/gm, '  ')}`);
+      if (yes(await term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
+      continue;
+    }
+    // Exactly the lines that are written, each on its own line (criteria version N+1).
+    term.say(`${header}\n${proposal.lines.map((l) => `  ${l}`).join('\n')}${proposal.commands.length > 0 ? `\n  (their commands: ${proposal.commands.map((c) => c.command).join(', ')}; asked about next)` : ''}`);
+    const answer = (await term.ask(`Add ${proposal.added.length === 1 ? 'it' : `these ${proposal.added.length}`} to ${p.prd} as criteria version ${proposal.version}? [y]es adds, [d]rop discards the proposal, anything else keeps it waiting: `)).trim().toLowerCase();
+    if (answer === 'd' || answer === 'drop') {
+      await removePendingProposal(workspace, p.id);
+      continue;
+    }
+    if (!yes(answer)) continue;
+    const now = await readPrdFile(where.absolute);
+    if (!now.ok || now.text !== read.text) {
+      term.say(`${p.prd} changed meanwhile; nothing written. Run this again.`);
+      continue;
+    }
+    await recordProposedCommands(workspace, proposal.commands.map((c) => ({ command: c.command, prd: p.prd, criterion: c.id, addedAt: new Date().toISOString() })));
+    await writeAtomically(where.absolute, proposal.after);
+    await removePendingProposal(workspace, p.id);
+    added += proposal.added.length;
+    term.say(`Added ${proposal.added.join(', ')} to ${p.prd}.`);
+  }
+  for (const c of (await proposedCommands(workspace)).filter((k) => k.allowedAt === undefined)) {
+    const answer = await term.ask(`${c.criterion} of ${c.prd} (added through an agent's proposal) runs \`${c.command}\`. Allow it to run when criteria are verified without you? [y/N] `);
+    if (yes(answer)) {
+      await allowProposedCommand(workspace, c.command, new Date());
+      term.say(`Allowed \`${c.command}\` (the allow-list in .ideal-state/verify-commands.yaml still decides where there is no terminal).`);
+    }
+  }
+  io.out(`ideal-state criteria pending: ${added} criteri${added === 1 ? 'on' : 'a'} added`);
+  return 0;
+}
