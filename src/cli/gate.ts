@@ -4,7 +4,7 @@ import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } fr
 import { formatDiagnostic } from '../prd';
 import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { answerFor, GATE_HOSTS, HOST_NAMES, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
+import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
 import { criteriaPrds, workspaceOf } from './gate-prd';
 import { blocksSoFar, GATE_STATE_FILE, recordVerdict } from './gate-state';
@@ -97,6 +97,9 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return 2;
   }
   const request = payload.request;
+  // The host's prompt-submit hook runs this same command: the user spoke, nothing to hold yet
+  // (the criteria lock records its baseline here). Never block a person's prompt.
+  if (hostAdapter(request.host)?.promptSubmitEvent === request.event) return 0;
   const workspace = values.workspace ? path.resolve(values.workspace) : await workspaceOf(request.cwd ?? process.cwd());
   const emit = (answer: HostAnswer) => {
     if (answer.stdout !== undefined) io.out(answer.stdout);
@@ -125,7 +128,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     yes: values.yes,
     noCommands: false,
     ...(io.signal ? { signal: io.signal } : {}),
-    ...(values['no-log'] ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}` } }),
+    ...(values['no-log'] ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
     store: values['no-store'] ? false : values.store,
     // stdout belongs to the host's answer; what verify would warn about goes to stderr.
     warn: io.err,

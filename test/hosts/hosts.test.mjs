@@ -111,7 +111,8 @@ function verdicts(dir) {
 describe('hosts: the real agent programs, held by the installed gate', function () {
   this.timeout(600_000);
 
-  for (const host of HOSTS) {
+  const only = process.env.IDEAL_STATE_HOSTS?.split(',');
+  for (const host of HOSTS.filter((h) => !only || only.includes(h.name))) {
     it(`${host.name}: the installed hook blocks the first "done", the reason reaches the model, the stop after the fix is let through`, async function () {
       const installed = ensureHost(host.name);
       if (!installed.ok) {
@@ -142,7 +143,7 @@ describe('hosts: the real agent programs, held by the installed gate', function 
         const lines = verdicts(dir);
         assert.equal(lines.length, 2, `the PRD's LOG has ${lines.length} gate verdicts\n${log}`);
         assert.match(lines[0], /blocked the stop \(1 of 3\)/, log);
-        assert.match(lines[1], /let the stop through$/, log);
+        assert.match(lines[1], /let the stop through;/, log);
         assert.equal(result.code, 0, log);
       } finally {
         await server.stop();
