@@ -68,6 +68,8 @@ const HOSTS = [
     provider: startGemini,
     env: (url) => ({ GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
     args: () => ['-p', PROMPT, '--yolo', '-m', 'gemini-2.5-flash'],
+    // The API key sign-in, chosen once in the user's settings (docs/get-started/authentication.md).
+    home: (home) => writeJson(path.join(home, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'gemini-api-key' } } }),
   },
   {
     name: 'qwen',
@@ -91,6 +93,11 @@ function run(command, args, options) {
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
 function workspace(name) {
@@ -126,6 +133,7 @@ describe('hosts: the real agent programs, held by the installed gate', function 
       const script = new ModelScript({ file: path.join(dir, 'CHANGELOG.md') });
       const server = await host.provider(script);
       const home = fs.mkdtempSync(path.join(os.tmpdir(), `ideal-state-host-home-${host.name}-`));
+      host.home?.(home);
       try {
         const result = await run(installed.bin, host.args(server.url), { cwd: dir, env: { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), ...host.env(server.url) } });
         const log = `${host.name} ${installed.version} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}\nrefused: ${JSON.stringify(server.refused)}\nLOG: ${verdicts(dir).join(' | ')}`;
