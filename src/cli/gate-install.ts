@@ -272,6 +272,14 @@ async function ownFile(adapter: HostAdapter, workspace: string, command: string,
         else list.push(entry);
         return undefined;
       });
+    case 'kiro':
+      // https://kiro.dev/docs/hooks/types#agent-stop: the hook file is merged, so a user's
+      // `enabled: false` survives a new install.
+      return mergeJson(workspace, file, (root) => {
+        const whole = JSON.parse(adapter.hookFile!(command, { timeoutSeconds: HOOK_TIMEOUT_SECONDS })) as Record<string, unknown>;
+        for (const [key, value] of Object.entries(whole)) if (key !== 'enabled' || root.enabled === undefined) root[key] = value;
+        return undefined;
+      });
     default: {
       const before = await fs.readFile(path.join(workspace, ...file.split('/')), 'utf8').catch(() => undefined);
       if (before !== undefined && !OURS.test(before)) return { ok: false, message: `ideal-state gate install: ${file} already exists and is not the gate's; it is left as it is. Make it run \`${command}\`, or remove it and install again.` };
