@@ -51,8 +51,11 @@ export function chatRuleBroken(headers, body) {
   const common = commonRule(headers, body);
   if (common) return common;
   if (!Array.isArray(body.messages) || body.messages.length === 0) return ['messages', 400, error("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter')];
+  // Tools are `function` ({ function: { name } }) or `custom` ({ custom: { name, format } }).
   for (const [i, tool] of (body.tools ?? []).entries()) {
-    if (tool.type !== 'function' || !TOOL_NAME.test(tool.function?.name ?? '')) return ['tool-name', 400, error(`Invalid 'tools[${i}].function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${i}].function.name`, 'invalid_value')];
+    if (tool.type !== 'function' && tool.type !== 'custom') return ['tool-type', 400, error(`Invalid value: '${tool.type}'. Supported values are: 'function' and 'custom'.`, `tools[${i}].type`, 'invalid_value')];
+    const name = tool.type === 'function' ? tool.function?.name : tool.custom?.name;
+    if (!TOOL_NAME.test(name ?? '')) return ['tool-name', 400, error(`Invalid 'tools[${i}].${tool.type}.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${i}].${tool.type}.name`, 'invalid_value')];
   }
   // https://platform.openai.com/docs/guides/function-calling: a tool message answers a
   // preceding assistant message's tool_calls, and every tool call gets its tool message.
@@ -150,7 +153,7 @@ export function startOpenAi(script) {
     if (req.method === 'POST' && route === '/chat/completions') {
       const broken = chatRuleBroken(req.headers, req.body);
       if (broken) return reply.refuse(broken[0], broken[1], broken[2]);
-      const names = (req.body.tools ?? []).map((t) => t.function?.name).filter(Boolean);
+      const names = (req.body.tools ?? []).filter((t) => t.type === 'function').map((t) => t.function.name);
       const move = script.next({ toolNames: names, text: req.raw });
       n++;
       if (req.body.stream !== true) return reply.json(200, chatMessage(req.body, move, n));

@@ -78,6 +78,14 @@ const HOSTS = [
     env: (url) => ({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'gpt-fake' }),
     args: () => ['-p', PROMPT, '--yolo', '--auth-type', 'openai'],
   },
+  {
+    name: 'copilot',
+    gate: 'copilot',
+    provider: startOpenAi,
+    // Copilot CLI's own model provider settings (COPILOT_PROVIDER_* in its cli-main.js), offline.
+    env: (url) => ({ COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
+    args: () => ['-p', PROMPT, '--allow-all-tools'],
+  },
 ];
 
 function run(command, args, options) {

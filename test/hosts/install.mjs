@@ -40,7 +40,7 @@ export function ensureHost(name) {
   }
   const version = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HOME: join(folder, 'version-home') } });
   if (version.status !== 0) return { ok: false, why: `${pkg.bin} --version exited ${version.status}: ${(version.stderr || version.error?.message || '').slice(0, 300)}` };
-  return { ok: true, bin, folder, version: version.stdout.trim().split('\n').at(-1) };
+  return { ok: true, bin, folder, version: /\d+\.\d+\.\d+/.exec(version.stdout)?.[0] ?? version.stdout.trim() };
 }
 
 export function installedVersion(name) {

@@ -8,7 +8,10 @@ import { vscodeAnswer } from './vscode';
  * "timeoutSec" }] } }`; the agentStop input is camelCase (timestamp, cwd, sessionId) with no
  * event name. Copilot CLI 1.0.102 also runs the `Stop` entries VS Code's file holds, with this
  * same payload, and reads only a top-level `decision`/`reason`: the answer carries both the
- * top-level and VS Code's nested form, so one file serves both hosts.
+ * top-level and VS Code's nested form, so one file serves both hosts. The SDK's types
+ * (copilot-sdk/types.d.ts, AgentStopHookInput/Output in 1.0.102): `stopHookActive` and
+ * `{ decision: "block", reason }`, the reason "enqueued as a follow-up user message".
+ * Proven by test/hosts (Copilot CLI 1.0.102).
  */
 const payload = z.looseObject({ sessionId: z.string().optional(), cwd: z.string().optional(), timestamp: z.union([z.string(), z.number()]).optional() });
 
@@ -25,6 +28,9 @@ export const copilotCli: HostAdapter = {
   defaultDeadlineSeconds: 30,
   warningChannel: 'none measured: Copilot CLI shows no systemMessage from agentStop',
   promptSubmitEvent: 'userPromptSubmitted',
+  // cli-main.js of 1.0.102: repository hooks from .github/hooks/ run only in a trusted folder
+  // (folderTrustIsTrusted, `trustedFolders` in ~/.copilot/config.json, or COPILOT_ALLOW_ALL).
+  trustStep: 'Copilot CLI runs the hooks in .github/hooks/ only in a trusted folder: answer "Yes" when it asks whether to trust this folder (or add it to "trusted_folders" in ~/.copilot/config.json).',
   configFolder: '.github',
   // Copilot CLI reads a workspace .mcp.json (not .vscode/mcp.json).
   mcp: { file: '.mcp.json', key: 'mcpServers', entry: ([command, ...args]) => ({ type: 'local', command, args: [...args, 'mcp'], tools: ['*'] }) },
