@@ -37,10 +37,10 @@ export function timeoutIn(adapter: HostAdapter, seconds: number): number {
   return adapter.timeoutUnit === 'milliseconds' ? Math.max(1000, seconds * 1000) : seconds;
 }
 
-/** The command line a host's hook runs: the launcher, the host and the workspace, quoted for a shell. */
+/** The command line a host's hook runs: the launcher, the host, the workspace (quoted for a shell) and the host's timeout, so the gate answers before it. */
 export function gateCommandLine(launcher: string, host: string, workspace: string, maxBlocks?: string): string {
   const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return `${launcher} gate --host ${host} --workspace ${q(workspace)}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}`;
+  return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}`;
 }
 
 export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<number> {

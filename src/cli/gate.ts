@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
 import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } from '../app/done-gate';
 import { formatDiagnostic } from '../prd';
 import type { VerifySetResult } from '../verify/types';
@@ -27,6 +28,8 @@ Options:
   --max-blocks N     stops kept from happening in a row before the agent may stop anyway,
                      with a warning (default 3); counted per session in ${GATE_STATE_FILE}
   --timeout SECONDS  per criterion (default 120)
+  --deadline SECONDS how long the host waits for the hook (written by gate install; default:
+                     the host's own); the gate answers before it, blocking when unfinished
   --yes              run every PRD command (default: only those ${VERIFY_COMMANDS_FILE} allows)
   --no-log           write nothing into the PRD (default: outcomes and a LOG entry per verdict)
   --store FILE       the store for the verification report; --no-store for none
@@ -54,6 +57,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
         workspace: { type: 'string' },
         'max-blocks': { type: 'string' },
         timeout: { type: 'string' },
+        deadline: { type: 'string' },
         yes: { type: 'boolean', default: false },
         'no-log': { type: 'boolean', default: false },
         store: { type: 'string' },
@@ -121,20 +125,32 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const limitReached = before >= maxBlocks;
   const verdictWord = (passed: boolean) => (passed ? 'let the stop through' : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`);
 
+  // Answer before the host gives up: a total budget below its deadline bounds every criterion.
+  const adapter = hostAdapter(request.host);
+  const deadlineSeconds = values.deadline !== undefined && Number(values.deadline) > 0 ? Number(values.deadline) : (adapter?.defaultDeadlineSeconds ?? 600);
+  const deadline = startDeadline(deadlineSeconds, io.signal);
+  // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
+  const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
   const result = await verifyPrdFile({
     file,
     workspace,
-    timeoutSeconds,
+    timeoutSeconds: criterionSeconds,
     yes: values.yes,
     noCommands: false,
-    ...(io.signal ? { signal: io.signal } : {}),
+    signal: deadline.signal,
     ...(values['no-log'] ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
     store: values['no-store'] ? false : values.store,
     // stdout belongs to the host's answer; what verify would warn about goes to stderr.
     warn: io.err,
   });
 
-  const verdict = gateVerdict(result, { request, file, shown, before, maxBlocks });
+  deadline.dispose();
+  const verdict =
+    result.kind === 'cancelled' && deadline.expired()
+      ? before >= maxBlocks
+        ? { kind: 'allow' as const, note: `${timedOutVerdict(shown, HOST_NAMES[request.host] ?? request.host, deadlineSeconds, deadline.budgetSeconds, criterionSeconds).summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` }
+        : timedOutVerdict(shown, HOST_NAMES[request.host] ?? request.host, deadlineSeconds, deadline.budgetSeconds, criterionSeconds)
+      : gateVerdict(result, { request, file, shown, before, maxBlocks });
   await recordVerdict(workspace, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, now).catch((error: Error) => io.err(`warning: ${GATE_STATE_FILE} not written: ${error.message}`));
   return emit(answerFor(request, verdict));
 }

@@ -21,7 +21,7 @@ async function install(workspace: string, args: string[], answer?: string) {
 
 const read = (ws: string, rel: string) => fs.readFileSync(path.join(ws, rel), 'utf8');
 const json = (ws: string, rel: string) => JSON.parse(read(ws, rel));
-const cmd = (host: string, ws: string, extra = '') => `ideal-state gate --host ${host} --workspace ${ws}${extra}`;
+const cmd = (host: string, ws: string, extra = '') => `ideal-state gate --host ${host} --workspace ${ws} --deadline 600${extra}`;
 
 describe('command line: gate install', () => {
   it('claude-code: Stop, SubagentStop and UserPromptSubmit hooks in .claude/settings.json with the workspace in the command, keeping what is there; twice changes nothing', async () => {
@@ -56,7 +56,7 @@ describe('command line: gate install', () => {
     await install(ws, ['claude-code', '--yes', '--command', 'npx ideal-state', '--max-blocks', '5']);
     const updated = json(ws, '.claude/settings.json');
     assert.equal(updated.hooks.Stop.length, 2);
-    assert.equal(updated.hooks.Stop[1].hooks[0].command, `npx ideal-state gate --host claude-code --workspace ${ws} --max-blocks 5`);
+    assert.equal(updated.hooks.Stop[1].hooks[0].command, `npx ideal-state gate --host claude-code --workspace ${ws} --deadline 600 --max-blocks 5`);
   });
 
   it('codex: .codex/hooks.json in Claude Code’s format with --host codex, and names the trust step (trusted project, then /hooks)', async () => {
@@ -117,7 +117,7 @@ describe('command line: gate install', () => {
     await install(ws, ['kiro', '--yes', '--command', 'node /opt/ideal-state/dist/cli.js']);
     const after = json(ws, '.kiro/hooks/ideal-state-gate.kiro.hook');
     assert.equal(after.enabled, false);
-    assert.equal(after.then.command, `node /opt/ideal-state/dist/cli.js gate --host kiro --workspace ${ws}`);
+    assert.equal(after.then.command, `node /opt/ideal-state/dist/cli.js gate --host kiro --workspace ${ws} --deadline 600`);
   });
 
   it('cline: writes no hook and says plainly that Cline cannot be held; offers the MCP server', async () => {
