@@ -84,5 +84,9 @@ await tier('e2e', async () => {
   return mocha('e2e', ['--config', 'test/e2e/.mocharc.json']);
 });
 
+// The agent hosts' real programs (Claude Code, Codex, Gemini CLI, ...), installed from npm into
+// .vscode-test/hosts and driven by fake model servers; a host that cannot be installed is skipped.
+await tier('hosts', () => mocha('hosts', ['--config', 'test/hosts/.mocharc.json']));
+
 const total = summary();
 process.exitCode = total.failed > 0 ? 1 : 0;

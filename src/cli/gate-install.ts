@@ -2,42 +2,46 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lineDiff } from '../agent/line-diff';
-import { parseJsonc } from '../verify/jsonc';
-import { GATE_HOSTS, HOST_NAMES, type GateHost } from './gate-hosts';
+import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts';
+import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import type { VerifyIo } from './verify';
 
-export const GATE_INSTALL_USAGE = `Usage: ideal-state gate install <${GATE_HOSTS.join('|')}> [options]
+const HOST_IDS = HOST_ADAPTERS.map((h) => h.id);
+
+export const GATE_INSTALL_USAGE = `Usage: ideal-state gate install <host> [options]
+       ideal-state gate install --detect [options]
 
 Writes the stop hook that runs \`ideal-state gate\` into the workspace, in the host's own
-configuration, keeping everything already there. Shows the change first and asks (--yes
-writes without asking; without a terminal, nothing is written unless --yes is given).
-  claude-code  .claude/settings.json            hooks.Stop
-  vscode       .github/hooks/ideal-state.json   hooks.Stop
-  kiro         .kiro/hooks/ideal-state-gate.kiro.hook  (Agent Stop, shell command)
-  cline        .clinerules/hooks/TaskComplete   (an executable script)
+configuration, keeping everything already there, and the host's MCP entry for
+\`ideal-state mcp\`. Shows the changes first and asks (--yes writes without asking; without a
+terminal, nothing is written unless --yes is given). Then names the host's trust step.
+${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `no hook: ${h.install.why}` : `${h.install.file}${'events' in h.install ? `  hooks.${h.install.events.join(', hooks.')}` : ''}`}`).join('\n')}
 
 Options:
-  --workspace DIR   the workspace (default: the current directory)
+  --detect          install for every host whose configuration folder exists in the workspace
+  --workspace DIR   the workspace (default: the current directory); written into the command
   --command CMD     how the hook starts Ideal State (default: ideal-state, on PATH); e.g.
                     "npx ideal-state" or "node /path/to/dist/cli.js"
   --max-blocks N    passed on to the gate (default: the gate's, 3)
+  --no-mcp          write only the hook, not the MCP entry
   --yes             write without asking
 `;
 
 /** Seconds a host waits for the hook: verification runs commands and tests. */
-const HOOK_TIMEOUT_SECONDS = 600;
+export const HOOK_TIMEOUT_SECONDS = 600;
 /** How an existing entry is known to be the gate's, so installing twice updates it. */
 const OURS = /\bideal-state\b.*\bgate\b|\bcli\.js\b.*\bgate\b/;
 
-interface Planned {
-  /** Workspace-relative, forward slashes. */
-  relative: string;
-  before: string | undefined;
-  after: string;
-  executable?: boolean;
+/** A host's timeout value in its own unit. Milliseconds are written as 1000 or more, which Qwen Code reads as milliseconds in every version. */
+export function timeoutIn(adapter: HostAdapter, seconds: number): number {
+  return adapter.timeoutUnit === 'milliseconds' ? Math.max(1000, seconds * 1000) : seconds;
 }
 
-type Plan = { ok: true; change: Planned } | { ok: false; message: string };
+/** The command line a host's hook runs: the launcher, the host, the workspace (quoted for a shell) and the host's timeout, so the gate answers before it. */
+export function gateCommandLine(launcher: string, host: string, workspace: string, maxBlocks?: string): string {
+  const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}`;
+}
 
 export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<number> {
   let values;
@@ -50,6 +54,8 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<
         workspace: { type: 'string' },
         command: { type: 'string' },
         'max-blocks': { type: 'string' },
+        detect: { type: 'boolean', default: false },
+        'no-mcp': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -62,230 +68,223 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<
     io.out(GATE_INSTALL_USAGE);
     return 0;
   }
-  const host = positionals[0] as GateHost | undefined;
-  if (positionals.length !== 1 || !host || !GATE_HOSTS.includes(host)) {
-    io.err(`ideal-state gate install: name one host: ${GATE_HOSTS.join(', ')}\n\n${GATE_INSTALL_USAGE}`);
-    return 2;
-  }
   if (values['max-blocks'] !== undefined && !/^\d+$/.test(values['max-blocks'])) {
     io.err(`ideal-state gate install: --max-blocks takes a whole number from 0, not "${values['max-blocks']}"`);
     return 2;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
+  let hosts: HostAdapter[];
+  if (values.detect) {
+    if (positionals.length > 0) {
+      io.err('ideal-state gate install: --detect takes no host name');
+      return 2;
+    }
+    hosts = [];
+    for (const h of HOST_ADAPTERS) if (await exists(path.join(workspace, h.configFolder))) hosts.push(h);
+    if (hosts.length === 0) {
+      io.err(`ideal-state gate install --detect: no host's configuration folder in ${workspace} (looked for ${HOST_ADAPTERS.map((h) => h.configFolder).join(', ')}); name a host instead`);
+      return 1;
+    }
+    io.out(`found: ${hosts.map((h) => `${h.name} (${h.configFolder})`).join(', ')}`);
+  } else {
+    const adapter = positionals.length === 1 ? hostAdapter(positionals[0]!) : undefined;
+    if (!adapter) {
+      io.err(`ideal-state gate install: name one host: ${HOST_IDS.join(', ')} (or --detect)\n\n${GATE_INSTALL_USAGE}`);
+      return 2;
+    }
+    hosts = [adapter];
+  }
   const launcher = values.command?.trim() || 'ideal-state';
-  const command = `${launcher} gate --host ${host}${values['max-blocks'] !== undefined ? ` --max-blocks ${values['max-blocks']}` : ''}`;
+  let status = 0;
+  for (const adapter of hosts) {
+    const code = await installOne(adapter, { workspace, launcher, maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
+    status = Math.max(status, code);
+  }
+  return status;
+}
 
-  const plan = await planInstall(host, workspace, command);
-  if (!plan.ok) {
-    io.err(plan.message);
-    return 2;
-  }
-  const { relative, before, after } = plan.change;
-  if (before === after) {
-    io.out(`${relative} already runs the gate for ${HOST_NAMES[host]}; nothing to change.`);
-    return 0;
-  }
-  io.out(lineDiff(relative, before, after).text);
-  if (!values.yes) {
-    if (!io.ask) {
-      io.err(`ideal-state gate install: ${relative} not written: there is no terminal to ask; pass --yes to write it`);
-      return 1;
+interface InstallOptions {
+  workspace: string;
+  launcher: string;
+  maxBlocks: string | undefined;
+  mcp: boolean;
+  yes: boolean;
+}
+
+async function installOne(adapter: HostAdapter, options: InstallOptions, io: VerifyIo): Promise<number> {
+  const { workspace, launcher } = options;
+  const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks);
+  const changes: Planned[] = [];
+  const notes: string[] = [];
+  if (adapter.install.kind === 'none') {
+    notes.push(`${adapter.name}: no stop gate: ${adapter.install.why}. Ideal State cannot keep its agent from stopping; the MCP server lets the agent verify before it says done, and \`ideal-state verify\` reports afterwards.`);
+  } else {
+    const plan = await planInstall(adapter, workspace, command, options.maxBlocks);
+    if (!plan.ok) {
+      io.err(plan.message);
+      return 2;
     }
-    const answer = (await io.ask(`Write ${relative}? [y/N] `)).trim().toLowerCase();
-    if (answer !== 'y' && answer !== 'yes') {
-      io.err(`ideal-state gate install: ${relative} not written`);
-      return 1;
+    changes.push(plan.change);
+  }
+  if (options.mcp && adapter.mcp) {
+    const mcp = adapter.mcp;
+    const entry = mcp.entry(splitLauncher(launcher));
+    if (mcp.file.endsWith('.json') && !mcp.file.includes(' ')) {
+      const plan = await mergeJson(workspace, mcp.file, (root) => {
+        const servers = (root[mcp.key] ??= {});
+        if (!isObject(servers)) return `"${mcp.key}" is not an object`;
+        servers['ideal-state'] = entry;
+        return undefined;
+      });
+      if (!plan.ok) io.err(`${plan.message} (the MCP entry is not written; the hook is)`);
+      else changes.push(plan.change);
+    } else {
+      notes.push(`${adapter.name} reads MCP servers from ${mcp.file}; add: ${mcp.file.endsWith('.toml') ? `[${mcp.key}.ideal-state] command = ${JSON.stringify(entry.command)}, args = ${JSON.stringify(entry.args)}` : JSON.stringify({ [mcp.key]: { 'ideal-state': entry } })}`);
     }
   }
-  const file = path.join(workspace, ...relative.split('/'));
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.ideal-state-${process.pid}.tmp`;
-  await fs.writeFile(tmp, after, { encoding: 'utf8', ...(plan.change.executable ? { mode: 0o755 } : {}) });
-  await fs.rename(tmp, file);
-  io.out(`wrote ${relative}: ${HOST_NAMES[host]} now runs \`${command}\` when its agent wants to stop.`);
+  const real = mergeSameFile(changes).filter((c) => c.before !== c.after);
+  if (real.length === 0 && changes.length > 0) io.out(`${changes.map((c) => c.relative).join(', ')} already set for ${adapter.name}; nothing to change.`);
+  if (real.length > 0) {
+    for (const c of real) io.out(lineDiff(c.relative, c.before, c.after).text);
+    if (!options.yes) {
+      if (!io.ask) {
+        io.err(`ideal-state gate install: ${real.map((c) => c.relative).join(', ')} not written: there is no terminal to ask; pass --yes to write ${real.length === 1 ? 'it' : 'them'}`);
+        return 1;
+      }
+      const answer = (await io.ask(`Write ${real.map((c) => c.relative).join(', ')}? [y/N] `)).trim().toLowerCase();
+      if (answer !== 'y' && answer !== 'yes') {
+        io.err(`ideal-state gate install: ${real.map((c) => c.relative).join(', ')} not written`);
+        return 1;
+      }
+    }
+    for (const c of real) await writeAtomic(path.join(workspace, ...c.relative.split('/')), c.after, c.executable);
+  }
+  if (adapter.install.kind !== 'none') {
+    io.out(`${real.length > 0 ? `wrote ${real.map((c) => c.relative).join(', ')}: ` : ''}${adapter.name} now runs \`${command}\` when its agent wants to stop (timeout ${timeoutIn(adapter, HOOK_TIMEOUT_SECONDS)} ${adapter.timeoutUnit}); the user sees the gate's warning as ${adapter.warningChannel}.`);
+  }
+  if (adapter.trustStep) io.out(`Trust step: ${adapter.trustStep}`);
+  for (const note of notes) io.out(note);
   return 0;
 }
 
-export async function planInstall(host: GateHost, workspace: string, command: string): Promise<Plan> {
-  switch (host) {
-    case 'claude-code':
-      // https://code.claude.com/docs/en/hooks ("Configuration"): .claude/settings.json
-      // `hooks.Stop` is a list of matcher groups, each with `hooks: [{ type: "command", command, timeout }]`.
-      return mergeJson(workspace, '.claude/settings.json', (root) => {
-        const stop = listAt(root, 'hooks', 'Stop');
-        if (typeof stop === 'string') return stop;
-        const entry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
-        for (const group of stop) {
-          const hooks = isObject(group) && Array.isArray(group.hooks) ? group.hooks : [];
-          const i = hooks.findIndex((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command));
-          if (i >= 0) {
+/** Two changes to one file (hook and MCP entry in the same settings.json) become one. */
+function mergeSameFile(changes: Planned[]): Planned[] {
+  const out: Planned[] = [];
+  for (const c of changes) {
+    const i = out.findIndex((o) => o.relative === c.relative);
+    if (i < 0) out.push(c);
+    else out[i] = { ...out[i]!, after: mergeTexts(out[i]!.after, c.after) };
+  }
+  return out;
+}
+
+function mergeTexts(a: string, b: string): string {
+  const merge = (x: unknown, y: unknown): unknown => (isObject(x) && isObject(y) ? Object.fromEntries([...new Set([...Object.keys(x), ...Object.keys(y)])].map((k) => [k, k in x && k in y ? merge(x[k], y[k]) : k in y ? y[k] : x[k]])) : y);
+  return `${JSON.stringify(merge(JSON.parse(a), JSON.parse(b)), null, 2)}\n`;
+}
+
+function splitLauncher(launcher: string): string[] {
+  return (launcher.match(/"[^"]*"|'[^']*'|\S+/g) ?? ['ideal-state']).map((s) => s.replace(/^["']|["']$/g, ''));
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.stat(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function writeAtomic(file: string, text: string, executable?: boolean): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.ideal-state-${process.pid}.tmp`;
+  await fs.writeFile(tmp, text, { encoding: 'utf8', ...(executable ? { mode: 0o755 } : {}) });
+  await fs.rename(tmp, file);
+}
+
+/** The hook entry `gate install` plans for a host, merged with what its file holds. */
+export async function planInstall(adapter: HostAdapter, workspace: string, command: string, maxBlocks?: string): Promise<Plan> {
+  const install = adapter.install;
+  const timeout = timeoutIn(adapter, HOOK_TIMEOUT_SECONDS);
+  const events = 'events' in install ? [...install.events, ...(adapter.promptSubmitEvent ? [adapter.promptSubmitEvent] : [])] : [];
+  switch (install.kind) {
+    case 'none':
+      return { ok: false, message: `ideal-state gate install: ${adapter.name}: ${install.why}` };
+    case 'matcher-groups':
+      // Claude Code's shape (https://code.claude.com/docs/en/hooks "Configuration"), copied by
+      // Codex, Gemini CLI, Qwen Code and Augment: hooks[Event] = [{ hooks: [{ type, command, timeout }] }].
+      return mergeJson(workspace, install.file, (root) => {
+        for (const event of events) {
+          const list = listAt(root, 'hooks', event);
+          if (typeof list === 'string') return list;
+          const entry = { type: 'command', command, timeout };
+          const group = list.find((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command)));
+          if (isObject(group)) {
+            const hooks = group.hooks as unknown[];
+            const i = hooks.findIndex((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command));
             hooks[i] = { ...(hooks[i] as object), ...entry };
-            return undefined;
-          }
+          } else list.push({ hooks: [entry] });
         }
-        stop.push({ hooks: [entry] });
         return undefined;
       });
-    case 'vscode':
-      // https://code.visualstudio.com/docs/agent-customization/hooks#hook-file-locations:
-      // workspace hooks in .github/hooks/*.json, `hooks.Stop` a list of
-      // { type: "command", command, timeout } (#hook-configuration-format).
-      return mergeJson(workspace, '.github/hooks/ideal-state.json', (root) => {
-        const stop = listAt(root, 'hooks', 'Stop');
-        if (typeof stop === 'string') return stop;
-        const entry = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS };
-        const i = stop.findIndex((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command));
-        if (i >= 0) stop[i] = { ...(stop[i] as object), ...entry };
-        else stop.push(entry);
+    case 'flat':
+      // VS Code's shape (https://code.visualstudio.com/docs/agent-customization/hooks#hook-configuration-format).
+      return mergeJson(workspace, install.file, (root) => {
+        for (const event of events) {
+          const list = listAt(root, 'hooks', event);
+          if (typeof list === 'string') return list;
+          const entry = { type: 'command', command, timeout };
+          const i = list.findIndex((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command));
+          if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
+          else list.push(entry);
+        }
+        return undefined;
+      });
+    case 'own-file':
+      return ownFile(adapter, workspace, command, timeout, maxBlocks);
+  }
+}
+
+async function ownFile(adapter: HostAdapter, workspace: string, command: string, timeout: number, maxBlocks?: string): Promise<Plan> {
+  const file = (adapter.install as { file: string }).file;
+  const ours = (list: unknown[], key: string) => list.findIndex((h) => isObject(h) && typeof h[key] === 'string' && OURS.test(h[key] as string));
+  switch (adapter.id) {
+    case 'copilot':
+      // https://docs.github.com/en/copilot/reference/hooks-configuration: { version: 1, hooks: { agentStop: [{ type, bash, timeoutSec }] } }.
+      return mergeJson(workspace, file, (root) => {
+        root.version ??= 1;
+        const list = listAt(root, 'hooks', 'agentStop');
+        if (typeof list === 'string') return list;
+        const entry = { type: 'command', bash: command, timeoutSec: timeout };
+        const i = ours(list, 'bash');
+        if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
+        else list.push(entry);
+        return undefined;
+      });
+    case 'cursor':
+      // https://cursor.com/docs/agent/hooks: { version: 1, hooks: { stop: [{ command, loop_limit }] } }.
+      return mergeJson(workspace, file, (root) => {
+        root.version ??= 1;
+        const list = listAt(root, 'hooks', 'stop');
+        if (typeof list === 'string') return list;
+        const entry = { command, loop_limit: maxBlocks !== undefined ? Number(maxBlocks) : 3 };
+        const i = ours(list, 'command');
+        if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
+        else list.push(entry);
         return undefined;
       });
     case 'kiro':
-      // https://kiro.dev/docs/hooks/types#agent-stop and /docs/hooks/actions: a hook file in
-      // .kiro/hooks/ triggered on agentStop whose action runs a shell command.
-      return mergeJson(workspace, '.kiro/hooks/ideal-state-gate.kiro.hook', (root) => {
-        root.enabled ??= true;
-        root.name = 'Ideal State stop gate';
-        root.description = 'Verifies the workspace PRD when the agent stops; a failing CRITICAL criterion is sent back to the agent.';
-        root.version ??= '1';
-        root.when = { type: 'agentStop' };
-        root.then = { type: 'runCommand', command, timeout: HOOK_TIMEOUT_SECONDS };
+      // https://kiro.dev/docs/hooks/types#agent-stop: the hook file is merged, so a user's
+      // `enabled: false` survives a new install.
+      return mergeJson(workspace, file, (root) => {
+        const whole = JSON.parse(adapter.hookFile!(command, { timeoutSeconds: HOOK_TIMEOUT_SECONDS })) as Record<string, unknown>;
+        for (const [key, value] of Object.entries(whole)) if (key !== 'enabled' || root.enabled === undefined) root[key] = value;
         return undefined;
       });
-    case 'cline':
-      return clineScript(workspace, command);
-  }
-}
-
-/**
- * https://docs.cline.bot/features/hooks/hook-reference: a project hook is an executable file
- * named after the hook (`TaskComplete`, no extension) in `.clinerules/hooks/`. A script is not
- * merged: one the gate did not write is left alone.
- */
-async function clineScript(workspace: string, command: string): Promise<Plan> {
-  const relative = '.clinerules/hooks/TaskComplete';
-  const before = await fs.readFile(path.join(workspace, relative), 'utf8').catch(() => undefined);
-  if (before !== undefined && !OURS.test(before)) {
-    return { ok: false, message: `ideal-state gate install: ${relative} already exists and is not the gate's; it is left as it is. Make it run \`${command}\` (its stdout is Cline's answer), or remove it and install again.` };
-  }
-  const after = ['#!/usr/bin/env bash', '# Ideal State stop gate, written by `ideal-state gate install cline`.', '# Cline sends the TaskComplete payload on stdin; the gate answers with {"cancel": …}.', `exec ${command}`, ''].join('\n');
-  return { ok: true, change: { relative, before, after, executable: true } };
-}
-
-/**
- * Reads a JSON configuration, lets `change` edit it, and plans the new text. A file with
- * comments, or one that is not valid JSON, is reported with its line and never rewritten:
- * rewriting would lose what the gate does not understand.
- */
-async function mergeJson(workspace: string, relative: string, change: (root: Record<string, unknown>) => string | undefined): Promise<Plan> {
-  const before = await fs.readFile(path.join(workspace, ...relative.split('/')), 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
-  if (before instanceof Error) return { ok: false, message: `ideal-state gate install: cannot read ${relative}: ${(before as NodeJS.ErrnoException).code ?? before.message}` };
-  let root: unknown = {};
-  if (before !== undefined && before.trim() !== '') {
-    try {
-      root = JSON.parse(before.replace(/^\uFEFF/, ''));
-    } catch (error) {
-      const where = jsonErrorLocation(before, (error as Error).message);
-      const lenient = parseJsonc(before);
-      const why = lenient.ok ? 'it has comments or trailing commas, which rewriting it would lose' : `it is not valid JSON (${(error as Error).message})`;
-      return { ok: false, message: `${relative}:${where.line}:${where.column}: error: ${why}; it is left as it is. Fix it, or add the gate's hook by hand (see ideal-state gate install --help).` };
+    default: {
+      const before = await fs.readFile(path.join(workspace, ...file.split('/')), 'utf8').catch(() => undefined);
+      if (before !== undefined && !OURS.test(before)) return { ok: false, message: `ideal-state gate install: ${file} already exists and is not the gate's; it is left as it is. Make it run \`${command}\`, or remove it and install again.` };
+      const after = adapter.hookFile!(command, { timeoutSeconds: HOOK_TIMEOUT_SECONDS, ...(maxBlocks !== undefined ? { maxBlocks: Number(maxBlocks) } : {}) });
+      return { ok: true, change: { relative: file, before, after } };
     }
-  }
-  if (!isObject(root)) return { ok: false, message: `${relative}:1:1: error: the file holds ${Array.isArray(root) ? 'a list' : typeof root}, not an object; it is left as it is` };
-  const problem = change(root);
-  if (problem) return { ok: false, message: `${relative}: error: ${problem}; it is left as it is` };
-  const after = `${JSON.stringify(root, null, indentOf(before))}\n`;
-  return { ok: true, change: { relative, before, after: before !== undefined && before.replace(/\s+$/, '') === after.replace(/\s+$/, '') ? before : after } };
-}
-
-/** `root[a][b]` as a list, created when absent; a message when something else is there. */
-function listAt(root: Record<string, unknown>, a: string, b: string): unknown[] | string {
-  const outer = (root[a] ??= {});
-  if (!isObject(outer)) return `"${a}" is not an object`;
-  const list = (outer[b] ??= []);
-  if (!Array.isArray(list)) return `"${a}.${b}" is not a list`;
-  return list;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** The indentation the file already uses (default two spaces). */
-function indentOf(text: string | undefined): string {
-  const m = text ? /\n([ \t]+)\S/.exec(text) : null;
-  return m ? m[1]! : '  ';
-}
-
-/** Line and column (1-based) of the first thing JSON does not allow (JSON.parse's messages do not always say). */
-function jsonErrorLocation(text: string, message: string): { line: number; column: number } {
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
-  const offset = firstJsonError(text.replace(/^\uFEFF/, ''));
-  const upTo = text.slice(0, offset).split('\n');
-  return { line: upTo.length, column: upTo[upTo.length - 1]!.length + 1 };
-}
-
-/** A small JSON reader that only finds where the text stops being JSON. */
-function firstJsonError(text: string): number {
-  let i = 0;
-  const blank = () => {
-    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
-  };
-  const fail = (): never => {
-    throw i;
-  };
-  const value = (): void => {
-    blank();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      blank();
-      if (text[i] === '}') return void i++;
-      for (;;) {
-        blank();
-        if (text[i] !== '"') fail();
-        string();
-        blank();
-        if (text[i] !== ':') fail();
-        i++;
-        value();
-        blank();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail();
-      }
-    } else if (ch === '[') {
-      i++;
-      blank();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value();
-        blank();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail();
-      }
-    } else if (ch === '"') string();
-    else {
-      const m = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text.slice(i));
-      if (!m) fail();
-      i += m![0].length;
-    }
-  };
-  const string = () => {
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\n') fail();
-      i += text[i] === '\\' ? 2 : 1;
-    }
-    if (i >= text.length) fail();
-    i++;
-  };
-  try {
-    value();
-    blank();
-    return i < text.length ? i : text.length;
-  } catch (at) {
-    return typeof at === 'number' ? at : 0;
   }
 }

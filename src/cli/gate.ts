@@ -1,11 +1,12 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
 import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } from '../app/done-gate';
 import { formatDiagnostic } from '../prd';
 import { redactEvidence } from '../verify/secret-env';
 import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { answerFor, GATE_HOSTS, HOST_NAMES, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
+import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
 import { criteriaPrds, workspaceOf } from './gate-prd';
 import { blocksSoFar, GATE_STATE_FILE, recordVerdict } from './gate-state';
@@ -28,6 +29,8 @@ Options:
   --max-blocks N     stops kept from happening in a row before the agent may stop anyway,
                      with a warning (default 3); counted per session in ${GATE_STATE_FILE}
   --timeout SECONDS  per criterion (default 120)
+  --deadline SECONDS how long the host waits for the hook (written by gate install; default:
+                     the host's own); the gate answers before it, blocking when unfinished
   --yes              run every PRD command (default: only those ${VERIFY_COMMANDS_FILE} allows)
   --no-log           write nothing into the PRD (default: outcomes and a LOG entry per verdict)
   --store FILE       the store for the verification report; --no-store for none
@@ -55,6 +58,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
         workspace: { type: 'string' },
         'max-blocks': { type: 'string' },
         timeout: { type: 'string' },
+        deadline: { type: 'string' },
         yes: { type: 'boolean', default: false },
         'no-log': { type: 'boolean', default: false },
         store: { type: 'string' },
@@ -98,6 +102,9 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return 2;
   }
   const request = payload.request;
+  // The host's prompt-submit hook runs this same command: the user spoke, nothing to hold yet
+  // (the criteria lock records its baseline here). Never block a person's prompt.
+  if (hostAdapter(request.host)?.promptSubmitEvent === request.event) return 0;
   const workspace = values.workspace ? path.resolve(values.workspace) : await workspaceOf(request.cwd ?? process.cwd());
   const emit = (answer: HostAnswer) => {
     if (answer.stdout !== undefined) io.out(redactEvidence(answer.stdout).text);
@@ -119,20 +126,32 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const limitReached = before >= maxBlocks;
   const verdictWord = (passed: boolean) => (passed ? 'let the stop through' : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`);
 
+  // Answer before the host gives up: a total budget below its deadline bounds every criterion.
+  const adapter = hostAdapter(request.host);
+  const deadlineSeconds = values.deadline !== undefined && Number(values.deadline) > 0 ? Number(values.deadline) : (adapter?.defaultDeadlineSeconds ?? 600);
+  const deadline = startDeadline(deadlineSeconds, io.signal);
+  // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
+  const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
   const result = await verifyPrdFile({
     file,
     workspace,
-    timeoutSeconds,
+    timeoutSeconds: criterionSeconds,
     yes: values.yes,
     noCommands: false,
-    ...(io.signal ? { signal: io.signal } : {}),
-    ...(values['no-log'] ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}` } }),
+    signal: deadline.signal,
+    ...(values['no-log'] ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
     store: values['no-store'] ? false : values.store,
     // stdout belongs to the host's answer; what verify would warn about goes to stderr.
     warn: io.err,
   });
 
-  const verdict = gateVerdict(result, { request, file, shown, before, maxBlocks });
+  deadline.dispose();
+  const verdict =
+    result.kind === 'cancelled' && deadline.expired()
+      ? before >= maxBlocks
+        ? { kind: 'allow' as const, note: `${timedOutVerdict(shown, HOST_NAMES[request.host] ?? request.host, deadlineSeconds, deadline.budgetSeconds, criterionSeconds).summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` }
+        : timedOutVerdict(shown, HOST_NAMES[request.host] ?? request.host, deadlineSeconds, deadline.budgetSeconds, criterionSeconds)
+      : gateVerdict(result, { request, file, shown, before, maxBlocks });
   await recordVerdict(workspace, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, now).catch((error: Error) => io.err(`warning: ${GATE_STATE_FILE} not written: ${error.message}`));
   return emit(answerFor(request, verdict));
 }

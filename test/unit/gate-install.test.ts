@@ -20,9 +20,11 @@ async function install(workspace: string, args: string[], answer?: string) {
 }
 
 const read = (ws: string, rel: string) => fs.readFileSync(path.join(ws, rel), 'utf8');
+const json = (ws: string, rel: string) => JSON.parse(read(ws, rel));
+const cmd = (host: string, ws: string, extra = '') => `ideal-state gate --host ${host} --workspace ${ws} --deadline 600${extra}`;
 
 describe('command line: gate install', () => {
-  it('claude-code: adds a Stop hook to .claude/settings.json, keeping every setting and hook already there; twice changes nothing', async () => {
+  it('claude-code: Stop, SubagentStop and UserPromptSubmit hooks in .claude/settings.json with the workspace in the command, keeping what is there; twice changes nothing', async () => {
     const ws = tmp();
     fs.mkdirSync(path.join(ws, '.claude'));
     const existing = {
@@ -36,57 +38,111 @@ describe('command line: gate install', () => {
     const r = await install(ws, ['claude-code', '--yes']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^--- \.claude\/settings\.json\n\+\+\+ \.claude\/settings\.json \(\+\d+ −\d+\)/, 'the diff comes first');
-    const written = JSON.parse(read(ws, '.claude/settings.json'));
+    const written = json(ws, '.claude/settings.json');
     assert.deepEqual(written.permissions, existing.permissions);
     assert.deepEqual(written.hooks.PreToolUse, existing.hooks.PreToolUse);
-    assert.deepEqual(written.hooks.Stop, [...existing.hooks.Stop, { hooks: [{ type: 'command', command: 'ideal-state gate --host claude-code', timeout: 600 }] }]);
+    const ours = { hooks: [{ type: 'command', command: cmd('claude-code', ws), timeout: 600 }] };
+    assert.deepEqual(written.hooks.Stop, [...existing.hooks.Stop, ours]);
+    assert.deepEqual(written.hooks.SubagentStop, [ours]);
+    assert.deepEqual(written.hooks.UserPromptSubmit, [ours]);
     assert.match(read(ws, '.claude/settings.json'), /^\{\n {4}"permissions"/, 'keeps the file’s indentation');
+    assert.deepEqual(json(ws, '.mcp.json'), { mcpServers: { 'ideal-state': { command: 'ideal-state', args: ['mcp'] } } }, 'the MCP server in Claude Code’s project file');
 
     const again = await install(ws, ['claude-code', '--yes']);
     assert.equal(again.code, 0);
-    assert.match(again.out, /already runs the gate for Claude Code; nothing to change/);
+    assert.match(again.out, /already set for Claude Code; nothing to change/);
 
     // A new launcher updates the gate's own entry in place; it does not add a second one.
     await install(ws, ['claude-code', '--yes', '--command', 'npx ideal-state', '--max-blocks', '5']);
-    const updated = JSON.parse(read(ws, '.claude/settings.json'));
+    const updated = json(ws, '.claude/settings.json');
     assert.equal(updated.hooks.Stop.length, 2);
-    assert.equal(updated.hooks.Stop[1].hooks[0].command, 'npx ideal-state gate --host claude-code --max-blocks 5');
+    assert.equal(updated.hooks.Stop[1].hooks[0].command, `npx ideal-state gate --host claude-code --workspace ${ws} --deadline 600 --max-blocks 5`);
   });
 
-  it('vscode: writes .github/hooks/ideal-state.json with a Stop command hook', async () => {
+  it('codex: .codex/hooks.json in Claude Code’s format with --host codex, and names the trust step (trusted project, then /hooks)', async () => {
     const ws = tmp();
-    const r = await install(ws, ['vscode', '--yes']);
+    const r = await install(ws, ['codex', '--yes']);
+    assert.equal(r.code, 0, r.err);
+    const hooks = json(ws, '.codex/hooks.json');
+    assert.deepEqual(hooks.hooks.Stop, [{ hooks: [{ type: 'command', command: cmd('codex', ws), timeout: 600 }] }]);
+    assert.deepEqual(hooks.hooks.UserPromptSubmit, hooks.hooks.Stop);
+    assert.match(r.out, /Trust step: Codex runs a project hook only in a trusted project .*\/hooks/);
+    assert.match(r.out, /\[mcp_servers\.ideal-state\] command = "ideal-state", args = \["mcp"\]/, 'the TOML entry is shown, not written');
+  });
+
+  it('gemini and qwen: milliseconds (600000), AfterAgent/BeforeAgent for Gemini, Stop/UserPromptSubmit for Qwen, MCP in the same settings file', async () => {
+    const ws = tmp();
+    assert.equal((await install(ws, ['gemini', '--yes'])).code, 0);
+    const g = json(ws, '.gemini/settings.json');
+    assert.deepEqual(g.hooks.AfterAgent, [{ hooks: [{ type: 'command', command: cmd('gemini', ws), timeout: 600000 }] }]);
+    assert.deepEqual(Object.keys(g.hooks), ['AfterAgent', 'BeforeAgent']);
+    assert.deepEqual(g.mcpServers['ideal-state'], { command: 'ideal-state', args: ['mcp'] });
+    assert.equal((await install(ws, ['qwen', '--yes'])).code, 0);
+    const q = json(ws, '.qwen/settings.json');
+    assert.equal(q.hooks.Stop[0].hooks[0].timeout, 600000, 'Qwen reads 1000 or more as milliseconds in every version');
+    assert.deepEqual(Object.keys(q.hooks), ['Stop', 'UserPromptSubmit']);
+  });
+
+  it('vscode and copilot share .github/hooks/ideal-state.json: Stop for VS Code, agentStop (bash, timeoutSec) for Copilot CLI', async () => {
+    const ws = tmp();
+    const r = await install(ws, ['vscode', '--yes', '--no-mcp']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^--- \/dev\/null\n\+\+\+ \.github\/hooks\/ideal-state\.json/);
-    assert.deepEqual(JSON.parse(read(ws, '.github/hooks/ideal-state.json')), { hooks: { Stop: [{ type: 'command', command: 'ideal-state gate --host vscode', timeout: 600 }] } });
+    assert.equal((await install(ws, ['copilot', '--yes'])).code, 0);
+    const file = json(ws, '.github/hooks/ideal-state.json');
+    assert.deepEqual(file.hooks.Stop, [{ type: 'command', command: cmd('vscode', ws), timeout: 600 }]);
+    assert.deepEqual(file.hooks.agentStop, [{ type: 'command', bash: cmd('copilot', ws), timeoutSec: 600 }]);
+    assert.equal(file.version, 1);
+    assert.equal(json(ws, '.mcp.json').mcpServers['ideal-state'].type, 'local', 'Copilot CLI reads .mcp.json');
   });
 
-  it('kiro: writes an Agent Stop hook file with a shell command, keeping the user’s enabled flag', async () => {
+  it('cursor: a stop hook with loop_limit from --max-blocks; opencode: the plugin file the product ships', async () => {
+    const ws = tmp();
+    assert.equal((await install(ws, ['cursor', '--yes', '--max-blocks', '4'])).code, 0);
+    assert.deepEqual(json(ws, '.cursor/hooks.json'), { version: 1, hooks: { stop: [{ command: cmd('cursor', ws, ' --max-blocks 4'), loop_limit: 4 }] } });
+    assert.equal((await install(ws, ['opencode', '--yes'])).code, 0);
+    const plugin = read(ws, '.opencode/plugin/ideal-state-gate.js');
+    assert.ok(plugin.includes(`const COMMAND = ${JSON.stringify(cmd('opencode', ws))};`));
+    assert.match(plugin, /event\.type !== 'session\.idle'/);
+    assert.match(plugin, /client\.session\.prompt\(/);
+    assert.deepEqual(json(ws, 'opencode.json').mcp['ideal-state'], { type: 'local', command: ['ideal-state', 'mcp'], enabled: true });
+  });
+
+  it('kiro: an Agent Stop hook file with a shell command, keeping the user’s enabled flag', async () => {
     const ws = tmp();
     assert.equal((await install(ws, ['kiro', '--yes'])).code, 0);
-    const hook = JSON.parse(read(ws, '.kiro/hooks/ideal-state-gate.kiro.hook'));
-    assert.deepEqual([hook.enabled, hook.when, hook.then], [true, { type: 'agentStop' }, { type: 'runCommand', command: 'ideal-state gate --host kiro', timeout: 600 }]);
+    const hook = json(ws, '.kiro/hooks/ideal-state-gate.kiro.hook');
+    assert.deepEqual([hook.enabled, hook.when, hook.then], [true, { type: 'agentStop' }, { type: 'runCommand', command: cmd('kiro', ws), timeout: 600 }]);
     fs.writeFileSync(path.join(ws, '.kiro/hooks/ideal-state-gate.kiro.hook'), JSON.stringify({ ...hook, enabled: false }));
     await install(ws, ['kiro', '--yes', '--command', 'node /opt/ideal-state/dist/cli.js']);
-    const after = JSON.parse(read(ws, '.kiro/hooks/ideal-state-gate.kiro.hook'));
+    const after = json(ws, '.kiro/hooks/ideal-state-gate.kiro.hook');
     assert.equal(after.enabled, false);
-    assert.equal(after.then.command, 'node /opt/ideal-state/dist/cli.js gate --host kiro');
+    assert.equal(after.then.command, `node /opt/ideal-state/dist/cli.js gate --host kiro --workspace ${ws} --deadline 600`);
   });
 
-  it('cline: writes an executable TaskComplete script, and leaves one it did not write alone', async () => {
+  it('cline: writes no hook and says plainly that Cline cannot be held; offers the MCP server', async () => {
     const ws = tmp();
-    assert.equal((await install(ws, ['cline', '--yes'])).code, 0);
-    const file = path.join(ws, '.clinerules/hooks/TaskComplete');
-    assert.match(fs.readFileSync(file, 'utf8'), /^#!\/usr\/bin\/env bash\n[\s\S]*\nexec ideal-state gate --host cline\n$/);
-    if (process.platform !== 'win32') assert.equal(fs.statSync(file).mode & 0o111, 0o111, 'executable');
+    const r = await install(ws, ['cline', '--yes']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(fs.existsSync(path.join(ws, '.clinerules')), false, 'no TaskComplete script');
+    assert.match(r.out, /Cline: no stop gate: Cline runs no hook before its agent stops/);
+    assert.match(r.out, /cline_mcp_settings\.json.*"ideal-state"/);
+    assert.doesNotMatch(r.out, /now runs/);
+  });
 
-    const other = tmp();
-    fs.mkdirSync(path.join(other, '.clinerules/hooks'), { recursive: true });
-    fs.writeFileSync(path.join(other, '.clinerules/hooks/TaskComplete'), '#!/bin/sh\necho \'{"cancel": false}\'\n');
-    const r = await install(other, ['cline', '--yes']);
-    assert.equal(r.code, 2);
-    assert.match(r.err, /TaskComplete already exists and is not the gate's; it is left as it is/);
-    assert.equal(read(other, '.clinerules/hooks/TaskComplete'), '#!/bin/sh\necho \'{"cancel": false}\'\n');
+  it('--detect installs for each host whose configuration folder exists, and says when there is none', async () => {
+    const ws = tmp();
+    const none = await install(ws, ['--detect', '--yes']);
+    assert.equal(none.code, 1);
+    assert.match(none.err, /no host's configuration folder/);
+    fs.mkdirSync(path.join(ws, '.claude'));
+    fs.mkdirSync(path.join(ws, '.gemini'));
+    const r = await install(ws, ['--detect', '--yes', '--no-mcp']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /found: Gemini CLI \(\.gemini\), Claude Code \(\.claude\)/);
+    assert.ok(fs.existsSync(path.join(ws, '.claude/settings.json')));
+    assert.ok(fs.existsSync(path.join(ws, '.gemini/settings.json')));
+    assert.equal(fs.existsSync(path.join(ws, '.codex')), false);
   });
 
   it('a settings file with comments or bad JSON gets an error with its line, and is not rewritten', async () => {

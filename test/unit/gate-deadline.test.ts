@@ -1,0 +1,46 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { gateBudgetSeconds } from '../../src/app/gate/deadline';
+import { BUILT_CLI } from './cli-helpers';
+
+function gate(args: readonly string[], stdin: string): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const proc = spawn(process.execPath, [BUILT_CLI, 'gate', ...args], { cwd: os.tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    proc.on('close', (code) => resolve({ code, out, err }));
+    proc.stdin!.end(stdin);
+  });
+}
+
+describe('gate: answers within the host’s deadline (issue 25 item 3)', function () {
+  this.timeout(60_000);
+
+  it('keeps a budget below the deadline: Cline-like 30 s leaves 27 s, 600 s leaves 570 s, never 0', () => {
+    assert.equal(gateBudgetSeconds(30), 27);
+    assert.equal(gateBudgetSeconds(600), 570);
+    assert.equal(gateBudgetSeconds(4), 2);
+    assert.equal(gateBudgetSeconds(1), 1);
+  });
+
+  it('a criterion slower than the host waits: blocks with "did not finish in time" instead of being killed unanswered', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-deadline-'));
+    fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, '.ideal-state', 'prds', 'PRD-20261126-slow.md'),
+      ['---', 'prd: true', 'id: PRD-20261126-slow', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Slow', '', '## Ideal State Criteria', '- [ ] ISC-1: The slow suite passes | Verify: CLI: sleep 40', '- [ ] ISC-2: The slower suite passes | Verify: CLI: sleep 41', '', '## LOG', ''].join('\n'),
+    );
+    const payload = JSON.stringify({ session_id: 's', hook_event_name: 'Stop', cwd: dir, stop_hook_active: false });
+    const r = await gate(['--host', 'claude-code', '--yes', '--no-store', '--deadline', '5', '--timeout', '120'], payload);
+    assert.equal(r.code, 0, r.err);
+    const answer = JSON.parse(r.out);
+    assert.equal(answer.decision, 'block');
+    assert.match(answer.reason, /^Ideal State: verification did not finish in time: \.ideal-state\/prds\/PRD-20261126-slow\.md was still being verified when the gate's 3 s budget ran out \(Claude Code waits 5 s for the hook\)\./);
+    assert.match(answer.reason, /each bounded to 2 s/);
+  });
+});
