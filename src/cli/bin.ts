@@ -1,4 +1,14 @@
+import { setFlagsFromString } from 'node:v8';
 import { main } from './main';
+
+/**
+ * A one-shot command (a stop hook's `gate`, CI's `verify`) compiles the store's SQLite (WASM)
+ * with V8's baseline compiler only: the optimizing tier would compile it again on background
+ * threads for a process that is gone in a second, which on Node 20 doubled the store's CPU time
+ * and added some 30 MB to the peak RSS (bench/gate.mjs). The long-lived `mcp` server keeps it.
+ */
+const ONE_SHOT = new Set(['gate', 'verify', 'store', 'prd', 'effort', 'isc', 'ratings', 'reflections', 'trust']);
+if (ONE_SHOT.has(process.argv[2] ?? '')) setFlagsFromString('--liftoff-only');
 
 /**
  * The `ideal-state` process: the bin (dist/cli.js) starts this module, which reads the
