@@ -2,12 +2,14 @@
 // and the browser bundles of the webviews. `--production` minifies and drops
 // source maps; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+/** `--cli-out DIR`: only the command line, into DIR (the minified build's unit test lays out its own dist/). */
+const cliOut = process.argv.includes('--cli-out') ? process.argv[process.argv.indexOf('--cli-out') + 1] : undefined;
 
 const base = {
   bundle: true,
@@ -69,20 +71,91 @@ const vscodeOnce = {
   },
 };
 
-const targets = [
-  { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm, vscodeOnce] },
-  { ...node, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
-  // Loaded by the extension on first use; keeps activation free of zod, yaml and sql.js.
-  { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist' },
-];
+/**
+ * zod's error messages in English only. `import { z } from 'zod'` brings `z.locales`, every
+ * language zod ships (some 280 KB minified, a third of what `gate` loads), though only English
+ * (which zod configures itself from its own en.js) is used: nothing here calls `z.locales`.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: "export { default as en } from './en.js';", loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
 
-const webviews = await webviewEntries();
+/**
+ * The command line, split per subcommand: `dist/cli.mjs` and its `dist/cli-*.mjs` chunks (ES
+ * modules, so esbuild can split them), each subcommand a chunk imported when it runs, so `gate`,
+ * `verify` and `mcp` never load a model SDK or the model catalogue. The chunks sit beside the other
+ * bundles because the code finds `sql-wasm.wasm`, `../package.json` and `../isc-definitions`
+ * from `__dirname`, which the banner defines for an ES module, as it does `require`.
+ * `dist/cli.js`, the bin, is a few lines of CommonJS that import `cli.mjs`.
+ */
+const ESM_NODE_GLOBALS = [
+  "import { createRequire as __isCreateRequire } from 'node:module';",
+  "import { dirname as __isDirname } from 'node:path';",
+  "import { fileURLToPath as __isFileUrlToPath } from 'node:url';",
+  'const require = __isCreateRequire(import.meta.url);',
+  'const __filename = __isFileUrlToPath(import.meta.url);',
+  'const __dirname = __isDirname(__filename);',
+].join('\n');
+const CLI_BIN = `#!/usr/bin/env node
+'use strict';
+// The ideal-state command: the command line is ES modules split per subcommand (cli.mjs, cli-*.mjs).
+import('./cli.mjs').catch((error) => {
+  process.stderr.write(\`ideal-state: cannot start: \${error && error.stack ? error.stack : error}\\n\`);
+  process.exitCode = 1;
+});
+`;
+const cliBin = {
+  name: 'cli-bin',
+  setup(build) {
+    const dir = build.initialOptions.outdir;
+    // Chunk names change with their contents: a build leaves no chunk of an older one behind.
+    build.onStart(async () => {
+      const names = existsSync(dir) ? await readdir(dir) : [];
+      await Promise.all(names.filter((n) => /^cli(-[\w-]+)?\.mjs(\.map)?$/.test(n)).map((n) => rm(join(dir, n), { force: true })));
+    });
+    build.onEnd(async (result) => {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, 'cli.js'), CLI_BIN);
+      // What each subcommand loads, for test/unit/cli-lean.test.ts (development builds only).
+      if (result.metafile && !production) {
+        await mkdir('out', { recursive: true });
+        await writeFile(join('out', 'cli-metafile.json'), JSON.stringify(result.metafile));
+      }
+    });
+  },
+};
+const cliTarget = (outdir) => ({
+  ...node,
+  format: 'esm',
+  splitting: true,
+  entryPoints: { cli: 'src/cli/bin.ts' },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'cli-[hash]',
+  metafile: !production,
+  banner: { js: ESM_NODE_GLOBALS },
+  plugins: [cliBin, zodEnglishOnly],
+});
+
+const targets = cliOut
+  ? [cliTarget(cliOut)]
+  : [
+      { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm, vscodeOnce] },
+      cliTarget('dist'),
+      // Loaded by the extension on first use; keeps activation free of zod, yaml and sql.js.
+      { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist', plugins: [zodEnglishOnly] },
+    ];
+
+const webviews = cliOut ? [] : await webviewEntries();
 if (webviews.length > 0) {
   targets.push({ ...base, platform: 'browser', format: 'iife', target: 'es2022', entryPoints: webviews, outdir: 'media/dist' });
 }
 
 // Tests are bundled only in development builds; the packaged extension never ships them.
-if (!production) {
+if (!production && !cliOut) {
   const unit = await testEntries('test/unit');
   if (unit.length > 0) {
     // xmllint-wasm starts a worker from its own folder and loads its .wasm beside it: it stays in node_modules.

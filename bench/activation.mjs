@@ -24,10 +24,11 @@ import { copySampleWorkspace, makeProfile, removeProfile, startServer } from '..
 import { setup } from '../test/harness/setup.mjs';
 import { installVsix, packageVsix } from '../test/harness/vsix.mjs';
 import { Workbench } from '../test/harness/workbench.mjs';
+import { knob, smoke } from './harness/smoke.mjs';
 
-const LOADS = Number(process.env.IDEAL_STATE_BENCH_LOADS ?? 5);
+const LOADS = knob('IDEAL_STATE_BENCH_LOADS', 5, 1);
 // Before issue 16: the engine bundle loaded at activation, which ran on every Markdown file.
-const BASELINE = process.env.IDEAL_STATE_BENCH_ACTIVATION_BASELINE ?? 'bf77ceba04a5464b810ac758f5daaa2554d2a30e';
+const BASELINE = process.env.IDEAL_STATE_BENCH_ACTIVATION_BASELINE ?? (smoke ? 'none' : 'bf77ceba04a5464b810ac758f5daaa2554d2a30e');
 const ACTIVATION_TIMEOUT_MS = 60_000;
 const POLL_MS = 200;
 const TARGET_MS = 50;
@@ -146,7 +147,7 @@ function percentile(values, p) {
  * Median time to require a production bundle in a fresh Node process (with `vscode` stubbed):
  * what loading the engine at activation would add to the extension bundle alone.
  */
-function requireMs(bundle, runs = 7) {
+function requireMs(bundle, runs = smoke ? 1 : 7) {
   // `vscode` is stubbed: every name the API exports (read from its type definitions) is a
   // proxy that answers any property, call or construction (and turns into '' in a string),
   // so module-level uses such as CodeActionKind.QuickFix load as they would in the host.
@@ -166,7 +167,8 @@ function requireMs(bundle, runs = 7) {
 
 await setup();
 const baseline = baselineVsix();
-const vsix = packageVsix();
+// IDEAL_STATE_BENCH_VSIX: a .vsix just packaged from this tree (npm test's e2e tier makes one), not packaged again.
+const vsix = process.env.IDEAL_STATE_BENCH_VSIX ? { path: process.env.IDEAL_STATE_BENCH_VSIX, bytes: statSync(process.env.IDEAL_STATE_BENCH_VSIX).size } : packageVsix();
 let current;
 let before;
 try {

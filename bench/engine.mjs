@@ -14,9 +14,10 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { knob } from './harness/smoke.mjs';
 
 const ITERATIONS = 10;
-const RUNS = Number(process.env.IDEAL_STATE_BENCH_RUNS ?? 3);
+const RUNS = knob('IDEAL_STATE_BENCH_RUNS', 3, 1);
 const CRITERIA = 8;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'engine-lib.js');

@@ -7,9 +7,10 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { knob } from './harness/smoke.mjs';
 
-const HISTORY = Number(process.env.BENCH_RATINGS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_RATINGS_ROUNDS ?? 100);
+const HISTORY = knob('BENCH_RATINGS', 10_000, 500);
+const ROUNDS = knob('BENCH_RATINGS_ROUNDS', 100, 5);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'learning-lib.js');

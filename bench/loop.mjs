@@ -13,17 +13,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
+import { knob } from './harness/smoke.mjs';
 
 // A full collection before each heap reading, so the figures are live memory, not garbage.
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc');
 
-const ARTIFACTS = Number(process.env.IDEAL_STATE_BENCH_ARTIFACTS ?? 100);
+const ARTIFACTS = knob('IDEAL_STATE_BENCH_ARTIFACTS', 100, 6);
 // 2 s: a specialist's turn with a real model (a tool call after reading the file) takes seconds.
 // Shorter delays are reported in docs/loop.md: below about 1 s the loop's own work on the one JS
 // thread (about 60 ms per artifact) and its first verification of every file, which four agents
 // do not divide, weigh more than the waiting they do divide.
-const DELAY_MS = Number(process.env.IDEAL_STATE_BENCH_DELAY_MS ?? 2000);
+const DELAY_MS = knob('IDEAL_STATE_BENCH_DELAY_MS', 2000, 20);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'loop-lib.js');
 await esbuild.build({ entryPoints: [path.join(root, 'bench', 'loop-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });

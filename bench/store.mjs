@@ -6,10 +6,11 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { knob } from './harness/smoke.mjs';
 
-const TARGET_MB = Number(process.env.BENCH_STORE_MB ?? 100);
-const COMMITS = Number(process.env.BENCH_STORE_COMMITS ?? 500);
-const NAIVE_COMMITS = Number(process.env.BENCH_STORE_NAIVE_COMMITS ?? 10);
+const TARGET_MB = knob('BENCH_STORE_MB', 100, 2);
+const COMMITS = knob('BENCH_STORE_COMMITS', 500, 20);
+const NAIVE_COMMITS = knob('BENCH_STORE_NAIVE_COMMITS', 10, 2);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'store-lib.js');

@@ -18,20 +18,30 @@
 //
 // row_update_ms_p50: one row changed, applied as a delta (what the extension sends) until
 // laid out, against the same change as a whole snapshot (full re-render), in the same page.
+//
+// The snapshot is built by the extension's own `tableSnapshot` from schema-checked runs,
+// criteria and reports (bench/table-lib.ts), so a change to the protocol reaches the bench; an
+// error thrown in the page fails the bench with that error instead of leaving it waiting.
 // Last line: one JSON object with first_paint_ms_1000 and row_update_ms_p50.
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser } from '../test/harness/browser.mjs';
 import { repoRoot } from '../test/harness/paths.mjs';
+import { knob, smoke } from './harness/smoke.mjs';
 
-const ROWS = 1000;
-const UPDATES = Number(process.env.IDEAL_STATE_BENCH_UPDATES ?? 200);
-const PAINTS = Number(process.env.IDEAL_STATE_BENCH_PAINTS ?? 9);
+const ROWS = knob('IDEAL_STATE_BENCH_ROWS', 1000, 100);
+const UPDATES = knob('IDEAL_STATE_BENCH_UPDATES', 200, 10);
+const PAINTS = knob('IDEAL_STATE_BENCH_PAINTS', 9, 1);
 /** The table before this bench's figures were worked on: 50 rows before the first frame, the rest after it. */
-const BASELINE = process.env.IDEAL_STATE_BENCH_TABLE_BASELINE ?? 'eb84a8677774c0e29841921506b36fca8d46603f';
+const BASELINE = process.env.IDEAL_STATE_BENCH_TABLE_BASELINE ?? (smoke ? 'none' : 'eb84a8677774c0e29841921506b36fca8d46603f');
+
+const libFile = join(repoRoot, 'out', 'bench', 'table-lib.js');
+await esbuild.build({ entryPoints: [join(repoRoot, 'bench', 'table-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: libFile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+const lib = createRequire(import.meta.url)(libFile);
 
 /** The current bundle, rebuilt when any webview source is newer than it. */
 function currentBundle() {
@@ -47,6 +57,7 @@ function currentBundle() {
 
 /** The table's bundle at BASELINE, or undefined (with the reason) when git cannot give it. */
 async function baselineBundle() {
+  if (BASELINE === 'none') return undefined;
   const dir = mkdtempSync(join(tmpdir(), 'isc-table-baseline-'));
   try {
     const extract = spawnSync('sh', ['-c', `git -C "$1" archive "$2" webviews | tar -x -C "$3"`, 'sh', repoRoot, BASELINE, dir], { encoding: 'utf8' });
@@ -61,35 +72,53 @@ async function baselineBundle() {
   }
 }
 
-/** A run with `n` rows: a realistic mix of outcomes, domains and evidence with file:line mentions. */
+/**
+ * A going run with `n` criteria, built as the extension builds the table's snapshot: a
+ * realistic mix of outcomes, domains, claims and evidence with file:line mentions.
+ */
 function snapshot(n) {
+  const at = (s) => new Date(Date.UTC(2026, 10, 20, 10, 0, s)).toISOString();
+  const run = lib.Run.parse({ ...lib.createRun({ request: 'Keep the chosen theme across reloads', effort: 'EXTENDED' }, lib.shippedEffortTable(), new Date(at(0))), state: 'RUNNING', phase: 'EXECUTE', iteration: 2, criteriaVersion: 3, elapsedMs: 400_000 });
   const outcomes = ['PASS', 'FAIL', 'PARTIAL', 'UNKNOWN', undefined];
-  const rows = Array.from({ length: n }, (_, i) => ({
-    id: i % 10 === 9 ? `ISC-A-${i + 1}` : `ISC-${i + 1}`,
-    kind: i % 10 === 9 ? 'anti-criterion' : 'criterion',
-    text: `Criterion ${i + 1}: the settings page keeps the chosen theme after a reload`,
-    priority: ['CRITICAL', 'IMPORTANT', 'NICE'][i % 3],
-    source: 'EXPLICIT',
-    domain: ['ui', 'api', 'storage', 'security'][i % 4],
-    verify: `Grep: theme-${i}`,
-    status: i % 7 === 0 ? 'ACTIVE' : 'PENDING',
-    ...(outcomes[i % 5] ? { outcome: outcomes[i % 5] } : {}),
-    stale: i % 13 === 0,
-    evidence: `src/settings/theme-${i}.ts:${(i % 90) + 1}: const theme = load()`,
-    locations: [{ file: `src/settings/theme-${i}.ts`, line: (i % 90) + 1 }],
-    durationMs: (i * 37) % 4000,
-    ...(i % 5 === 0 ? { claimedBy: `specialist-${i % 3}` } : {}),
-  }));
-  return {
-    header: { runId: 'run-bench01', request: 'Keep the chosen theme across reloads', effort: 'EXTENDED', state: 'RUNNING', phase: 'EXECUTE', iteration: 2, criteriaVersion: 3, finished: false, budget: { seconds: { used: 400, limit: 1200 }, tokens: { used: 500_000, limit: 4_000_000 }, usd: { used: 1.2, limit: 8 } } },
-    rows,
-    approvals: [],
+  const criteria = Array.from({ length: n }, (_, i) =>
+    lib.AnyCriterion.parse({
+      kind: i % 10 === 9 ? 'anti-criterion' : 'criterion',
+      id: i % 10 === 9 ? `ISC-A-${i + 1}` : `ISC-${i + 1}`,
+      text: `Criterion ${i + 1}: the settings page keeps the chosen theme after a reload`,
+      priority: ['CRITICAL', 'IMPORTANT', 'NICE'][i % 3],
+      source: 'EXPLICIT',
+      domain: ['ui', 'api', 'storage', 'security'][i % 4],
+      verify: { type: 'GREP', pattern: `theme-${i}`, expect: 'present' },
+      status: i % 7 === 0 ? 'ACTIVE' : 'PENDING',
+      createdAt: at(1),
+      updatedAt: at(1),
+      ...(i % 5 === 0 ? { claim: { by: `specialist-${i % 3}`, at: at(2) } } : {}),
+    }),
+  );
+  const results = criteria.flatMap((c, i) => {
+    const outcome = outcomes[i % 5];
+    if (!outcome) return [];
+    return [{ criterionId: c.id, outcome, evidence: `src/settings/theme-${i}.ts:${(i % 90) + 1}: const theme = load()`, durationMs: (i * 37) % 4000, ...(outcome === 'PASS' ? {} : { failureLabel: 'EXECUTION_ERROR' }), locations: [{ file: `src/settings/theme-${i}.ts`, line: (i % 90) + 1 }] }];
+  });
+  const report = lib.VerificationReport.parse({ id: 'report-bench', runId: run.id, iteration: 2, criteriaVersion: 3, results, passed: false, summary: '', createdAt: at(3) });
+  const staleIds = new Set(criteria.filter((_, i) => i % 13 === 0).map((c) => c.id));
+  return lib.tableSnapshot({
+    run,
+    criteria,
+    reports: [report],
+    events: [{ inputTokens: 400_000, outputTokens: 100_000, costUsd: 1.2 }],
+    caps: { tokens: 4_000_000, usd: 8 },
+    staleIds,
+    live: { elapsedMs: 400_000, waitedMs: 0 },
     abilities: { verify: true, edit: true, cancel: true, resume: false, rate: false },
-  };
+  });
 }
 
 async function openPage(browser, bundle) {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', (error) => {
+    page.__failed = error;
+  });
   await page.setContent(`<!DOCTYPE html><html><head><meta charset="utf-8"><style>${bundle.style}</style></head><body class="vscode-dark"></body></html>`);
   await page.evaluate(() => {
     window.__posted = [];
@@ -102,7 +131,7 @@ async function openPage(browser, bundle) {
 
 /** From the snapshot message to the end of the first frame, and of the first frame holding every row. */
 async function firstPaint(page, body) {
-  return page.evaluate(
+  return failFast(page, page.evaluate(
     (body) =>
       new Promise((resolve) => {
         const start = performance.now();
@@ -127,7 +156,16 @@ async function firstPaint(page, body) {
         render = performance.now() - start;
       }),
     body,
-  );
+  ));
+}
+
+/** `work` in the page, or the first error the page throws meanwhile (a view that throws never paints). */
+function failFast(page, work) {
+  const thrown = new Promise((_, reject) => {
+    const check = () => (page.__failed ? reject(new Error(`the table threw in the page: ${page.__failed.message}`)) : setTimeout(check, 50).unref());
+    check();
+  });
+  return Promise.race([work, thrown]);
 }
 
 /**
@@ -135,7 +173,7 @@ async function firstPaint(page, body) {
  * synchronous). As a full re-render: a whole snapshot, until every row is rebuilt and laid out.
  */
 async function updates(page, kind, count) {
-  return page.evaluate(
+  return failFast(page, page.evaluate(
     async ({ kind, count }) => {
       const times = [];
       const base = window.__benchSnapshot;
@@ -163,16 +201,16 @@ async function updates(page, kind, count) {
       return times;
     },
     { kind, count },
-  );
+  ));
 }
 
 /** The table a person gets: every row there, the browser's find reaches the last one, its outcome changed by the deltas. */
 async function check(page) {
-  const { shown, found, outcome } = await page.evaluate(() => ({
+  const { shown, found, outcome } = await page.evaluate((rows) => ({
     shown: document.querySelectorAll('.body .row').length,
-    found: window.find('Criterion 1000: the settings page'),
+    found: window.find(`Criterion ${rows}: the settings page`),
     outcome: document.querySelector('.body .row [data-outcome]')?.getAttribute('data-outcome'),
-  }));
+  }), ROWS);
   if (shown !== ROWS) throw new Error(`the table shows ${shown} rows, not ${ROWS}`);
   if (!found) throw new Error('find in page does not reach the last row');
   if (!outcome) throw new Error('no outcome cell after the updates');

@@ -8,9 +8,12 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { knob } from './harness/smoke.mjs';
 
-const FILES = Number(process.env.BENCH_VERIFY_FILES ?? 20_000);
-const ROUNDS = Number(process.env.BENCH_VERIFY_ROUNDS ?? 7);
+const FILES = knob('BENCH_VERIFY_FILES', 20_000, 500);
+const ROUNDS = knob('BENCH_VERIFY_ROUNDS', 7, 1);
+/** Each CLI criterion sleeps this long (s); 16 of them at parallelism 4 ideally take 4 × SLEEP_S. */
+const SLEEP_S = knob('BENCH_VERIFY_SLEEP_S', 0.5, 0.1);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'verify-lib.js');
@@ -84,8 +87,8 @@ const js = await searchWithJs({ scope: SearchScope.create(tree, undefined, [], [
 const jsMs = now() - t;
 if (js.kind !== 'done' || js.matchCount !== ourLines) throw new Error(`JS search found ${js.matchCount}, rg ${ourLines}`);
 
-// 16 × sleep 0.5 at parallelism 4.
-const sleepers = Array.from({ length: 16 }, (_, i) => criterion(`ISC-${i + 1}`, { type: 'CLI', command: 'sleep 0.5' }));
+// 16 × sleep SLEEP_S at parallelism 4.
+const sleepers = Array.from({ length: 16 }, (_, i) => criterion(`ISC-${i + 1}`, { type: 'CLI', command: `sleep ${SLEEP_S}` }));
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-verify-cli-'));
 t = now();
 const set = await verifyCriteria(sleepers, { workspaceRoot: workspace }, { parallelism: 4, timeoutMs: 30_000 });
@@ -96,7 +99,8 @@ fs.rmSync(tree, { recursive: true, force: true });
 fs.rmSync(workspace, { recursive: true, force: true });
 const ratio = median(ourTimes) / median(rgTimes);
 console.log(`GREP over ${written} files (+500 ignored): verifier ${round(median(ourTimes))} ms vs plain rg ${round(median(rgTimes))} ms (median of ${ROUNDS}); JS fallback ${round(jsMs)} ms; ${ourLines} matching lines`);
-console.log(`16 × sleep 0.5 at parallelism 4: ${round(parallelWall)} s (ideal 2 s)`);
+const ideal = 4 * SLEEP_S;
+console.log(`16 × sleep ${SLEEP_S} at parallelism 4: ${round(parallelWall)} s (ideal ${ideal} s)`);
 console.log(
   JSON.stringify({
     grep_files: written,
@@ -107,7 +111,7 @@ console.log(
     grep_js_fallback_ms: round(jsMs),
     ripgrep: rg,
     parallel_wall_s: round(parallelWall),
-    parallel_ideal_s: 2,
-    parallel_ratio: round(parallelWall / 2),
+    parallel_ideal_s: ideal,
+    parallel_ratio: round(parallelWall / ideal),
   }),
 );

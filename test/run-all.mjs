@@ -77,11 +77,27 @@ await tier('integration', async () => {
   return runIntegration();
 });
 
+let packaged;
 await tier('e2e', async () => {
   if (!ready) throw new Error('VS Code is not set up (see [setup] above)');
   const vsix = packageVsix();
+  packaged = vsix.path;
   console.log(`packaged ${vsix.path} (${vsix.bytes} bytes)`);
   return mocha('e2e', ['--config', 'test/e2e/.mocharc.json']);
+});
+
+// Every benchmark at a small size (bench/run.mjs --smoke): each still measures the product as
+// it is and prints its JSON line. No figure is checked. The activation bench reuses the .vsix
+// the e2e tier just packaged.
+await tier('bench smoke', async () => {
+  if (!ready) throw new Error('VS Code is not set up (see [setup] above)');
+  mkdirSync(resultsDir, { recursive: true });
+  const tally = join(resultsDir, 'bench-smoke-tally.json');
+  rmSync(tally, { force: true });
+  const env = { ...process.env, IDEAL_STATE_BENCH_TALLY: tally, ...(packaged ? { IDEAL_STATE_BENCH_VSIX: packaged } : {}) };
+  spawnSync('node', ['bench/run.mjs', '--smoke'], { cwd: repoRoot, env, stdio: 'inherit' });
+  if (!existsSync(tally)) throw new Error('bench/run.mjs --smoke exited before reporting results');
+  return JSON.parse(readFileSync(tally, 'utf8'));
 });
 
 // The agent hosts' real programs (Claude Code, Codex, Gemini CLI, ...), installed from npm into

@@ -1,28 +1,18 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatProblem } from '../model/data-file';
-import { loadDefinitions } from '../model/definitions';
-import { EFFORT_LEVELS } from '../model';
-import { SETTINGS } from '../model/settings';
-import { nodeTextFiles } from '../node/node-text-files';
-import { MODELS_USAGE, modelsCommand } from './models';
-import { prdCheck } from './prd-check';
-import { LOOP_USAGE, loopCommand } from './loop';
-import { RUN_USAGE, runCommand } from './run';
-import { verifyCommand, type VerifyIo } from './verify';
-import { gateCommand } from './gate';
-import { mcpCommand } from './mcp';
-import { criteriaPendingCommand } from './criteria-pending';
-import { LEARNING_USAGE, learningCommand } from './ratings';
-import { TRUST_USAGE, trustCommand } from './trust';
-import { defaultCliStoreFile, Store } from '../store/store';
-import { printStoreWarnings, storeWarningsJson } from './store-warnings';
+import type { VerifyIo } from './verify';
+
+// Each subcommand is imported when it runs, never at start: the bundle is split per subcommand
+// (esbuild.mjs), so `gate`, `verify` and `mcp` load no model SDK and no model catalogue.
+// A new subcommand: one line in `main` with its own `await import(...)`, not an import above.
 
 /**
  * `ideal-state` on a terminal or in CI: the same core and store as the extension.
  * Later issues add `run`, `verify` and `ratings`.
  */
-const USAGE = `Usage: ideal-state <command> [options]
+const usage = async (): Promise<string> => {
+  const [{ RUN_USAGE }, { LOOP_USAGE }, { MODELS_USAGE }, { LEARNING_USAGE }, { TRUST_USAGE }] = await Promise.all([import('./run.js'), import('./loop.js'), import('./models.js'), import('./ratings.js'), import('./trust.js')]);
+  return `Usage: ideal-state <command> [options]
 
 Commands:
   store info     where the workspace's store is and what it holds
@@ -49,18 +39,19 @@ Options:
   --json            machine-readable output
   -h, --help        this help
 `;
+};
 
 type Output = VerifyIo;
 
 export async function main(argv: string[], io: Output): Promise<number> {
-  if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return runCommand(argv, io);
-  if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
-  if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return loopCommand(argv.slice(1), io);
-  if (argv[0] === 'gate') return gateCommand(argv.slice(1), io);
-  if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
-  if (argv[0] === 'criteria' && argv[1] === 'pending') return criteriaPendingCommand(argv.slice(2), io);
-  if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
-  if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return trustCommand(argv.slice(1), io);
+  if ((argv[0] === 'run' || argv[0] === 'bundle' || argv[0] === 'undo') && !argv.includes('--help') && !argv.includes('-h')) return (await import('./run.js')).runCommand(argv, io);
+  if (argv[0] === 'verify') return (await import('./verify.js')).verifyCommand(argv.slice(1), io);
+  if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./loop.js')).loopCommand(argv.slice(1), io);
+  if (argv[0] === 'gate') return (await import('./gate.js')).gateCommand(argv.slice(1), io);
+  if (argv[0] === 'mcp') return (await import('./mcp.js')).mcpCommand(argv.slice(1), io);
+  if (argv[0] === 'criteria' && argv[1] === 'pending') return (await import('./criteria-pending.js')).criteriaPendingCommand(argv.slice(2), io);
+  if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./models.js')).modelsCommand(argv.slice(1), io);
+  if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./trust.js')).trustCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({
@@ -75,32 +66,33 @@ export async function main(argv: string[], io: Output): Promise<number> {
       },
     });
   } catch (error) {
-    io.err(`ideal-state: ${(error as Error).message}\n\n${USAGE}`);
+    io.err(`ideal-state: ${(error as Error).message}\n\n${await usage()}`);
     return 2;
   }
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
-    (values.help ? io.out : io.err)(USAGE);
+    (values.help ? io.out : io.err)(await usage());
     return values.help ? 0 : 2;
   }
-  if (positionals[0] === 'prd' && positionals[1] === 'check' && positionals.length <= 3) return prdCheck(positionals[2], values.json, io);
+  if (positionals[0] === 'prd' && positionals[1] === 'check' && positionals.length <= 3) return (await import('./prd-check.js')).prdCheck(positionals[2], values.json, io);
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const command = positionals.join(' ');
-  const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace);
-  if (positionals[0] === 'ratings' || positionals[0] === 'reflections') return learningCommand(positionals, { store: storeFile, json: values.json, ...(values.out ? { out: values.out } : {}) }, io);
+  const storeFile = async () => (values.store ? path.resolve(values.store) : (await import('../store/store.js')).defaultCliStoreFile(workspace));
+  if (positionals[0] === 'ratings' || positionals[0] === 'reflections') return (await import('./ratings.js')).learningCommand(positionals, { store: await storeFile(), json: values.json, ...(values.out ? { out: values.out } : {}) }, io);
   switch (command) {
     case 'store info':
-      return storeInfo(storeFile, values.json, io);
+      return storeInfo(await storeFile(), values.json, io);
     case 'effort':
     case 'isc list':
       return definitions(command, workspace, values.json, io);
     default:
-      io.err(`ideal-state: unknown command "${command}"\n\n${USAGE}`);
+      io.err(`ideal-state: unknown command "${command}"\n\n${await usage()}`);
       return 2;
   }
 }
 
 async function storeInfo(file: string, json: boolean, io: Output): Promise<number> {
+  const [{ Store }, { printStoreWarnings, storeWarningsJson }] = await Promise.all([import('../store/store.js'), import('./store-warnings.js')]);
   const store = await Store.open({ file });
   try {
     printStoreWarnings(store, io.err);
@@ -113,6 +105,13 @@ async function storeInfo(file: string, json: boolean, io: Output): Promise<numbe
 }
 
 async function definitions(command: string, workspace: string, json: boolean, io: Output): Promise<number> {
+  const [{ formatProblem }, { loadDefinitions }, { EFFORT_LEVELS }, { SETTINGS }, { nodeTextFiles }] = await Promise.all([
+    import('../model/data-file.js'),
+    import('../model/definitions.js'),
+    import('../model/index.js'),
+    import('../model/settings.js'),
+    import('../node/node-text-files.js'),
+  ]);
   const loaded = await loadDefinitions(nodeTextFiles, {
     shippedIscDir: path.join(__dirname, '..', 'isc-definitions'),
     workspaceIscDir: path.join(workspace, SETTINGS.iscDefinitionsFolder.default),
@@ -133,33 +132,4 @@ async function definitions(command: string, workspace: string, json: boolean, io
     else for (const r of list) io.out(`${r.definition.artifactType.padEnd(18)} v${r.definition.version}  ${r.definition.idealCriteria.length} criteria, ${r.definition.antiCriteria.length} anti  (${r.origin})`);
   }
   return loaded.problems.length > 0 ? 1 : 0;
-}
-
-if (require.main === module) {
-  // A reader that stops early (`| head`) is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-  // Ctrl+C cancels a verification: its commands are killed, nothing is reported as failed.
-  const interrupt = new AbortController();
-  if (process.argv[2] === 'verify' || process.argv[2] === 'gate' || process.argv[2] === 'loop') process.once('SIGINT', () => interrupt.abort());
-  const ask = process.stdin.isTTY && process.stderr.isTTY ? (question: string) => askOnTerminal(question) : undefined;
-  main(process.argv.slice(2), { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`), signal: interrupt.signal, ...(ask ? { ask } : {}) }).then(
-    (code) => (process.exitCode = code),
-    (error: unknown) => {
-      process.stderr.write(`ideal-state: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
-
-async function askOnTerminal(question: string): Promise<string> {
-  const readline = await import('node:readline/promises');
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
-  }
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseYamlDataFile } from '../model/data-file';
 import shippedModels from './data/models.yaml';
 import { ModelRetiredError } from './errors';
+import type { LessonParam, ModelLesson } from './lesson';
 import type { ProviderKind } from './types';
 
 /**
@@ -156,23 +157,8 @@ export interface ModelCapabilities {
   readonly catalogued: boolean;
 }
 
-/** A parameter or feature a server refused, as learned from its 400 (see adapt.ts). */
-export const LESSON_PARAMS = ['temperature', 'top_p', 'tool_choice', 'tools', 'strict', 'max_tokens', 'max_completion_tokens', 'response_format', 'reasoning_effort'] as const;
-export type LessonParam = (typeof LESSON_PARAMS)[number];
-
-export const ModelLesson = z
-  .object({
-    /** The model name as sent to the server. */
-    model: z.string().min(1),
-    /** The provider id (a lesson of a local server is not one of OpenAI's). */
-    providerId: z.string().min(1),
-    param: z.enum(LESSON_PARAMS),
-    /** The server's own words, first line, redacted. */
-    message: z.string(),
-    at: z.string(),
-  })
-  .strict();
-export type ModelLesson = z.infer<typeof ModelLesson>;
+// Lessons live in lesson.ts (the store needs them without the catalogue); re-exported for the model code.
+export { LESSON_PARAMS, ModelLesson, type LessonParam } from './lesson';
 
 /** The capabilities of a model: its catalogue entry, else conservative guesses for its provider kind. */
 export function capabilitiesOf(entry: CatalogueEntry | undefined, kind: ProviderKind, options: { local?: boolean } = {}): ModelCapabilities {

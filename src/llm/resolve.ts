@@ -11,8 +11,18 @@ import { OpenAiModel, OPENAI_DEFAULT_BASE_URL } from './providers/openai';
 import { ScriptedModel } from './providers/scripted';
 import type { LanguageModel, ModelClass, SecretSource } from './types';
 
-/** Models used when only an API key is set and no `--model` is given: the catalogue's current defaults. */
-export const DEFAULT_MODELS: Readonly<{ openai: string; anthropic: string }> = shippedCatalogue().defaults;
+/**
+ * Models used when only an API key is set and no `--model` is given: the catalogue's current
+ * defaults, read when first asked for (loading this module parses no catalogue).
+ */
+export const DEFAULT_MODELS: Readonly<{ openai: string; anthropic: string }> = Object.freeze({
+  get openai() {
+    return shippedCatalogue().defaults.openai;
+  },
+  get anthropic() {
+    return shippedCatalogue().defaults.anthropic;
+  },
+});
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

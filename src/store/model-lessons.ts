@@ -1,4 +1,4 @@
-import { ModelLesson } from '../llm/catalogue';
+import { ModelLesson } from '../llm/lesson';
 import { JsonTable, type RowReader, type StatementSink } from './json-table';
 
 /**

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as Esbuild from 'esbuild';
@@ -87,7 +88,9 @@ describe('errors by code in the production (minified) build', () => {
       dir = tempDir('errors-min-cli');
       // The layout of a packaged extension: dist/ beside isc-definitions/ and package.json.
       cli = path.join(dir, 'dist', 'cli.js');
-      await esbuild.build({ ...PRODUCTION, entryPoints: [path.join(ROOT, 'src/cli/main.ts')], outfile: cli, banner: { js: '#!/usr/bin/env node' } });
+      // The shipped command line exactly as `node esbuild.mjs --production` builds it (the bin and its split chunks).
+      const built = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--cli-out', path.join(dir, 'dist')], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(built.status, 0, built.stderr);
       fs.copyFileSync(path.join(ROOT, 'node_modules/sql.js/dist/sql-wasm.wasm'), path.join(dir, 'dist', 'sql-wasm.wasm'));
       fs.cpSync(path.join(ROOT, 'isc-definitions'), path.join(dir, 'isc-definitions'), { recursive: true });
       fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));

@@ -1,0 +1,224 @@
+// What an agent host pays at each stop (issue 26), in one run so the ratios hold on a busy
+// machine: on a workspace whose PRD has 10 criteria (4 Grep, 3 Read, 3 `node -e` commands),
+// ROUNDS rounds, each timing in turn
+//   - `node -e 0` (a process start, the floor),
+//   - the same 10 checks as plain commands, 4 at a time (`xargs -P4`: rg, grep, node -e),
+//   - `ideal-state gate` with a Claude Code Stop payload on stdin,
+//   - `ideal-state verify --json` (a cold process, as CI runs it),
+//   - `ideal-state_verify` over MCP on a warm `ideal-state mcp` server,
+// each as p50 and as a ratio to the plain checks' p50. Also the gate's peak RSS (GNU time) against
+// `node -e 0`'s, and the JavaScript the gate loads: every module file and its bytes (module hooks,
+// bench/harness/loaded-register.mjs), with a check that no model SDK nor the model catalogue is
+// among them. Last, one GREP criterion over a generated tree of SEARCH_FILES small files: the
+// built-in search (`ideal-state verify` with no ripgrep to find) against plain `rg` on the same
+// tree, same matches. Every tree is generated in a temp folder and removed; nothing is committed.
+// Last line: one JSON object with the figures.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { makeGateWorkspace, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
+import { knob, smoke } from './harness/smoke.mjs';
+
+const ROUNDS = knob('IDEAL_STATE_BENCH_GATE_ROUNDS', 20, 1);
+const RSS_SAMPLES = smoke ? 1 : 3;
+const SOURCE_FILES = knob('IDEAL_STATE_BENCH_GATE_FILES', 1000, 200);
+const SEARCH_FILES = knob('IDEAL_STATE_BENCH_SEARCH_FILES', 100_000, 2000);
+const SEARCH_ROUNDS = knob('IDEAL_STATE_BENCH_SEARCH_ROUNDS', 3, 1);
+const TARGETS = { gate_ratio: 2.0, verify_ratio: 2.0, mcp_ratio: 1.15, gate_peak_rss_mb: 80, search_ratio: 3 };
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const cli = path.join(root, 'dist', 'cli.js');
+const newest = (dir) => Math.max(...fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => fs.statSync(path.join(e.parentPath, e.name)).mtimeMs));
+const bundle = path.join(root, 'dist', 'cli.mjs');
+if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < newest(path.join(root, 'src'))) {
+  // The product as it is: built when a source is newer than the command line's bundle.
+  const built = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+  if (built.status !== 0) process.exit(1);
+}
+
+/** ripgrep: IDEAL_STATE_BENCH_RG, else rg on PATH, else the copy in the test VS Code (.vscode-test), as bench/verify.mjs. */
+function findRg() {
+  if (process.env.IDEAL_STATE_BENCH_RG) return process.env.IDEAL_STATE_BENCH_RG;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) if (dir && fs.existsSync(path.join(dir, 'rg'))) return path.join(dir, 'rg');
+  const arch = process.arch === 'x64' ? 'x64' : process.arch;
+  const vscode = path.join(root, '.vscode-test', 'vscode', 'node_modules', 'code-server', 'lib', 'vscode', 'node_modules', '@vscode');
+  return [path.join(vscode, 'ripgrep-universal', 'bin', `${process.platform}-${arch}`, 'rg'), path.join(vscode, 'ripgrep', 'bin', 'rg')].find((f) => fs.existsSync(f));
+}
+const rg = findRg();
+if (!rg) {
+  console.error('no ripgrep: put rg on PATH, set IDEAL_STATE_BENCH_RG, or run node test/harness/setup.mjs (VS Code ships one)');
+  process.exit(1);
+}
+// Every process sees the same rg first on PATH: the gate's Grep uses it as the plain checks do.
+const env = { ...process.env, PATH: `${path.dirname(rg)}${path.delimiter}${process.env.PATH ?? ''}` };
+// The search's other side: a PATH with no rg at all, so `ideal-state verify` uses its built-in search.
+const noRgEnv = { ...process.env, PATH: (process.env.PATH ?? '').split(path.delimiter).filter((d) => d && !fs.existsSync(path.join(d, 'rg'))).join(path.delimiter) };
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-gate-'));
+const workspace = makeGateWorkspace(path.join(tmp, 'ws'), SOURCE_FILES);
+const store = path.join(tmp, 'store', 'ideal-state.sqlite');
+const prd = path.join(workspace, PRD_FILE);
+const payload = JSON.stringify({ session_id: 'bench-gate', transcript_path: path.join(tmp, 'transcript.jsonl'), cwd: workspace, permission_mode: 'default', hook_event_name: 'Stop', stop_hook_active: false });
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round = (x, d = 2) => (x === null || x === undefined ? null : Number(x.toFixed(d)));
+
+/** Wall time of one process from spawn to exit; its stdout, and a failure unless it exits `expect`. */
+function timed(command, args, { input, cwd = workspace, environment = env, expect = 0 } = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd, env: environment, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (expect !== undefined && code !== expect) reject(new Error(`${path.basename(command)} ${args.join(' ').slice(0, 120)} exited ${code}: ${err.slice(0, 800)}`));
+      else resolve({ ms, out, err, code });
+    });
+    child.stdin.end(input ?? '');
+  });
+}
+
+const checksFile = path.join(tmp, 'checks.txt');
+fs.writeFileSync(checksFile, `${plainChecks(rg).join('\n')}\n`);
+const runs = {
+  node: () => timed(process.execPath, ['-e', '0']),
+  plain: () => timed('sh', ['-c', `xargs -P 4 -d '\\n' -I CHECK sh -c CHECK < "$1"`, 'sh', checksFile]),
+  gate: async () => {
+    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload });
+    // Every criterion passes: Claude Code is answered with nothing that blocks the stop.
+    if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
+    return r;
+  },
+  verify: async () => {
+    const r = await timed(process.execPath, [cli, 'verify', prd, '--json', '--workspace', workspace, '--store', store]);
+    const json = JSON.parse(r.out);
+    if (!json.passed || json.counts?.PASS !== 10) throw new Error(`verify --json: ${JSON.stringify(json.counts)}`);
+    return r;
+  },
+};
+
+// The MCP server, started once and warmed by one call; each call is then timed alone.
+const mcp = new Client({ name: 'ideal-state-bench', version: '1.0.0' });
+await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--workspace', workspace, '--store', store], cwd: workspace, env, stderr: 'ignore' }));
+runs.mcp = async () => {
+  const started = performance.now();
+  const result = await mcp.callTool({ name: 'ideal-state_verify', arguments: { prd: PRD_FILE } });
+  const ms = performance.now() - started;
+  const answer = JSON.parse(result.content?.[0]?.text ?? '{}');
+  if (result.isError || answer.allCriticalPass !== true) throw new Error(`ideal-state_verify: ${JSON.stringify(result).slice(0, 800)}`);
+  return { ms };
+};
+
+const names = Object.keys(runs);
+// Each once to warm the page cache, then ROUNDS rounds, every command in turn in each round.
+for (const name of names) await runs[name]();
+const samples = Object.fromEntries(names.map((n) => [n, []]));
+for (let r = 0; r < ROUNDS; r++) for (const name of names) samples[name].push((await runs[name]()).ms);
+await mcp.close();
+const p50 = Object.fromEntries(names.map((n) => [n, median(samples[n])]));
+
+/** Peak resident set (MB) of one process, from GNU time; null where there is no /usr/bin/time. */
+function peakRssMb(args, input) {
+  if (!fs.existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', ...args], { cwd: workspace, env, input, encoding: 'utf8' });
+  const kb = Number(r.stderr.trim().split('\n').at(-1));
+  return Number.isFinite(kb) ? kb / 1024 : null;
+}
+const gateRss = median(Array.from({ length: RSS_SAMPLES }, () => peakRssMb([process.execPath, cli, 'gate', '--store', store], payload)));
+const nodeRss = median(Array.from({ length: RSS_SAMPLES }, () => peakRssMb([process.execPath, '-e', '0'])));
+
+// What the gate loads: one more gate run with the module hooks logging every file.
+const loadedLog = path.join(tmp, 'loaded.txt');
+await timed(process.execPath, ['--import', path.join(root, 'bench', 'harness', 'loaded-register.mjs'), cli, 'gate', '--store', store], { input: payload, environment: { ...env, IDEAL_STATE_LOADED_OUT: loadedLog } });
+const loaded = fs
+  .readFileSync(loadedLog, 'utf8')
+  .trim()
+  .split('\n')
+  .map((line) => line.split('\t'))
+  .map(([url, bytes]) => ({ file: path.relative(root, new URL(url).pathname), bytes: Number(bytes) }));
+const loadedBytes = loaded.reduce((n, f) => n + f.bytes, 0);
+// A model SDK or the catalogue shows by its own words in the code that was loaded.
+const loadedText = loaded.map((f) => fs.readFileSync(path.join(root, f.file), 'utf8')).join('\n');
+const sdkLoaded = ['@anthropic-ai/sdk', 'openai/', 'anthropic-version', 'OpenAI-Organization', 'claude-opus', 'gpt-5'].filter((marker) => loadedText.includes(marker));
+const shippedBytes = fs.readdirSync(path.join(root, 'dist')).filter((f) => /^cli.*\.(m?js)$/.test(f)).reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0);
+fs.rmSync(tmp, { recursive: true, force: true });
+
+// The search: one GREP criterion over SEARCH_FILES files, the built-in search against rg.
+const searchTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-search-'));
+const MARKER = 'X-Trace-Marker';
+const tree = path.join(searchTmp, 'tree');
+let generatedMs = performance.now();
+const expected = makeSearchTree(tree, SEARCH_FILES, MARKER);
+generatedMs = performance.now() - generatedMs;
+const searchPrd = path.join(searchTmp, 'PRD-search.md');
+fs.writeFileSync(searchPrd, `---\nprd: true\nid: PRD-20261126-search\nstatus: IN_PROGRESS\neffort_level: STANDARD\n---\n\n# Search\n\n## Ideal State Criteria\n- [ ] ISC-1: The trace marker is written somewhere in the sources | Verify: Grep: ${MARKER}\n`);
+const searchRuns = {
+  rg: async () => {
+    const r = await timed(rg, ['-n', '--no-require-git', MARKER, '.'], { cwd: tree });
+    return { ms: r.ms, lines: r.out.split('\n').filter(Boolean).length };
+  },
+  builtin: async () => {
+    const r = await timed(process.execPath, [cli, 'verify', searchPrd, '--json', '--workspace', tree, '--no-store'], { cwd: tree, environment: noRgEnv });
+    const result = JSON.parse(r.out).results[0];
+    const lines = Number(/^(\d+) matching line/.exec(result.evidence)?.[1]);
+    if (result.outcome !== 'PASS' || /ripgrep/.test(result.evidence)) throw new Error(`the built-in search: ${result.outcome} ${result.evidence.split('\n')[0]}`);
+    return { ms: r.ms, lines };
+  },
+};
+for (const name of Object.keys(searchRuns)) await searchRuns[name]();
+const searchSamples = { rg: [], builtin: [] };
+const found = {};
+for (let r = 0; r < SEARCH_ROUNDS; r++) {
+  for (const name of Object.keys(searchRuns)) {
+    const { ms, lines } = await searchRuns[name]();
+    searchSamples[name].push(ms);
+    found[name] = lines;
+  }
+}
+fs.rmSync(searchTmp, { recursive: true, force: true });
+if (found.rg !== expected || found.builtin !== expected) throw new Error(`matching lines: rg ${found.rg}, built-in ${found.builtin}, expected ${expected}`);
+if (sdkLoaded.length > 0) throw new Error(`the gate loaded model code: ${sdkLoaded.join(', ')} in ${loaded.map((f) => f.file).join(', ')}`);
+
+const ratio = (name) => p50[name] / p50.plain;
+const searchRatio = median(searchSamples.builtin) / median(searchSamples.rg);
+const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, rg ${rg}`);
+for (const name of names) console.log(`  ${name.padEnd(7)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / p50.node).toFixed(2)} node -e 0`);
+console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
+console.log(`  search over ${SEARCH_FILES} files (generated in ${(generatedMs / 1000).toFixed(1)} s): built-in ${median(searchSamples.builtin).toFixed(0)} ms, rg ${median(searchSamples.rg).toFixed(0)} ms, ×${searchRatio.toFixed(2)}; ${expected} matching lines each`);
+console.log(
+  JSON.stringify({
+    rounds: ROUNDS,
+    source_files: SOURCE_FILES,
+    node_ms_p50: round(p50.node, 1),
+    plain_checks_ms_p50: round(p50.plain, 1),
+    gate_ms_p50: round(p50.gate, 1),
+    verify_ms_p50: round(p50.verify, 1),
+    mcp_verify_ms_p50: round(p50.mcp, 1),
+    node_ratio: round(ratio('node')),
+    gate_ratio: round(ratio('gate')),
+    verify_ratio: round(ratio('verify')),
+    mcp_ratio: round(ratio('mcp')),
+    gate_peak_rss_mb: round(gateRss, 1),
+    node_peak_rss_mb: round(nodeRss, 1),
+    gate_loaded_files: loaded.length,
+    gate_loaded_bytes: loadedBytes,
+    cli_shipped_bytes: shippedBytes,
+    gate_loaded: loaded,
+    search_files: SEARCH_FILES,
+    search_matches: expected,
+    search_builtin_ms_p50: round(median(searchSamples.builtin), 1),
+    search_rg_ms_p50: round(median(searchSamples.rg), 1),
+    search_ratio: round(searchRatio),
+    load_average: round(os.loadavg()[0]),
+    cpus: os.cpus().length,
+    targets: TARGETS,
+  }),
+);

@@ -1,0 +1,88 @@
+// The workspace bench/gate.mjs times: a small source tree and a PRD of 10 criteria (4 Grep,
+// 3 Read, 3 `node -e` commands) that all pass, the commands allowed in the committed
+// allow-list (as CI and a stop hook have no terminal to ask). Also the same 10 checks as plain
+// shell commands, and the generated tree of many small files the search is timed on.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const PRD_FILE = '.ideal-state/prds/PRD-20261126-bench.md';
+
+const GREPS = [
+  { pattern: 'export function handler7\\b', glob: 'src/**' },
+  { pattern: 'X-Request-Id', glob: 'src/**' },
+  { pattern: 'class SettingsStore', glob: 'src/**' },
+  { pattern: 'TODO\\(release\\)', glob: 'docs/**' },
+];
+const READS = [
+  { path: 'README.md', contains: 'Install' },
+  { path: 'docs/guide.md', contains: 'Configuration' },
+  { path: 'package.json', contains: '"name": "bench-app"' },
+];
+const COMMANDS = [
+  `node -e "require('fs').statSync('package.json')"`,
+  `node -e "JSON.parse(require('fs').readFileSync('package.json','utf8'))"`,
+  `node -e "process.exit(require('fs').existsSync('src') ? 0 : 1)"`,
+];
+
+/** A workspace of `files` source files with the PRD and the allow-list; returns its folder. */
+export function makeGateWorkspace(dir, files) {
+  const write = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  const body = Array.from({ length: 30 }, (_, i) => `export function handler${i}(request) { return request.body?.items?.map((x) => x * ${i}) ?? []; }`).join('\n');
+  for (let i = 0; i < files; i++) {
+    const extra = i === files - 1 ? '\nexport class SettingsStore {}\n// X-Request-Id set here\n' : '';
+    write(`src/module-${Math.floor(i / 100)}/file-${i % 100}.ts`, `${body}${extra}\n`);
+  }
+  write('.gitignore', 'build/\n');
+  for (let i = 0; i < 50; i++) write(`build/out-${i}.js`, `${body}\n// X-Request-Id in ignored output\n`);
+  write('README.md', '# Bench app\n\n## Install\n\nnpm install\n');
+  write('docs/guide.md', '# Guide\n\n## Configuration\n\nTODO(release): document the flags\n');
+  write('package.json', `${JSON.stringify({ name: 'bench-app', version: '1.0.0' }, null, 2)}\n`);
+  write('.ideal-state/verify-commands.yaml', `commands:\n${COMMANDS.map((c) => `  - ${JSON.stringify(c)}`).join('\n')}\n`);
+  const lines = [
+    ...GREPS.map((g, i) => `- [ ] ISC-${i + 1}: Source holds the expected marker number ${i + 1} | Verify: Grep: ${g.pattern} | glob: ${g.glob}`),
+    ...READS.map((r, i) => `- [ ] ISC-${i + 5}: Document ${r.path} holds its expected section | Verify: Read: ${r.path} | contains: ${r.contains}`),
+    ...COMMANDS.map((c, i) => `- [ ] ISC-${i + 8}: Package manifest check number ${i + 1} succeeds | Verify: CLI: ${c}`),
+  ];
+  write(
+    PRD_FILE,
+    `---\nprd: true\nid: PRD-20261126-bench\nstatus: IN_PROGRESS\neffort_level: STANDARD\ncreated: 2026-11-26\nupdated: 2026-11-26\niteration: 0\nmax_iterations: 2\n---\n\n# Bench app is done\n\n## Problem Space\nA stand-in workspace for the gate benchmark.\n\n## Ideal State Criteria\n${lines.join('\n')}\n\n## LOG\n`,
+  );
+  return dir;
+}
+
+/** The same 10 checks as plain shell commands (rg, grep, node -e), run in the workspace. */
+export function plainChecks(rg) {
+  const q = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+  return [
+    ...GREPS.map((g) => `${q(rg)} -q --no-require-git -e ${q(g.pattern)} ${g.glob.split('/')[0]}`),
+    ...READS.map((r) => `grep -qF -e ${q(r.contains)} ${q(r.path)}`),
+    ...COMMANDS,
+  ];
+}
+
+/**
+ * `count` small files in folders of 100 (source-like lines), one in 997 with the marker,
+ * a .gitignore'd folder with the marker in each file; returns the matching lines expected.
+ */
+export function makeSearchTree(dir, count, marker) {
+  const body = Array.from({ length: 12 }, (_, i) => `export const value${i} = compute(${i}, 'setting-${i}');`).join('\n');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'build/\n*.tmp\n');
+  let matches = 0;
+  for (let d = 0; d * 100 < count; d++) {
+    const folder = path.join(dir, 'src', `m${d}`);
+    fs.mkdirSync(folder, { recursive: true });
+    for (let f = 0; f < 100 && d * 100 + f < count; f++) {
+      const n = d * 100 + f;
+      const hit = n % 997 === 0;
+      if (hit) matches++;
+      fs.writeFileSync(path.join(folder, `f${f}.ts`), hit ? `${body}\n// ${marker} (${n})\n` : `${body}\n`);
+    }
+  }
+  fs.mkdirSync(path.join(dir, 'build'), { recursive: true });
+  for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(dir, 'build', `o${i}.js`), `// ${marker}\n`);
+  return matches;
+}

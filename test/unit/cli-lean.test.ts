@@ -1,0 +1,83 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * The stop hook starts `ideal-state gate` at every stop of every agent turn, and an agent calls
+ * the MCP server every turn (issue 26): what they load is what they cost. `node esbuild.mjs`
+ * splits the command line per subcommand and leaves its metafile in out/cli-metafile.json; from
+ * it, the modules a subcommand loads are those of the entry's chunks and the subcommand's
+ * chunk, following static imports only (a dynamic import runs only when its code does).
+ */
+const ROOT = path.resolve(__dirname, '../../..');
+
+interface Output {
+  entryPoint?: string;
+  bytes: number;
+  inputs: Record<string, { bytesInOutput: number }>;
+  imports: { path: string; kind: string }[];
+}
+
+function metafile(): Record<string, Output> {
+  const file = path.join(ROOT, 'out', 'cli-metafile.json');
+  assert.ok(fs.existsSync(file), `${file} is missing: run node esbuild.mjs`);
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { outputs: Record<string, Output> }).outputs;
+}
+
+/** The output files loaded when `ideal-state <command>` runs, and the source files in them. */
+function loadedBy(command: string): { files: string[]; inputs: string[]; bytes: number } {
+  const outputs = metafile();
+  const entryOf = (source: string) => {
+    const found = Object.entries(outputs).find(([, o]) => o.entryPoint === source);
+    assert.ok(found, `no chunk starts at ${source}: is it still imported with await import()?`);
+    return found[0];
+  };
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file) || !outputs[file]) return;
+    seen.add(file);
+    for (const i of outputs[file]!.imports) if (i.kind === 'import-statement') visit(i.path);
+  };
+  visit(entryOf('src/cli/bin.ts'));
+  visit(entryOf(`src/cli/${command}.ts`));
+  const files = [...seen];
+  // node_modules is a link in a worktree: its inputs may be spelt ../main/node_modules/…
+  const inputs = files.flatMap((f) => Object.keys(outputs[f]!.inputs)).map((i) => i.replace(/^(\.\.\/)+[^/]+\/node_modules\//, 'node_modules/'));
+  return { files, inputs, bytes: files.reduce((n, f) => n + outputs[f]!.bytes, 0) };
+}
+
+const MODEL_CODE = [/^node_modules\/openai\//, /^node_modules\/@anthropic-ai\/sdk\//, /^src\/llm\/catalogue\.ts$/, /^src\/llm\/data\/models\.yaml$/, /^src\/llm\/resolve\.ts$/, /^src\/llm\/providers\//];
+const modelCode = (inputs: readonly string[]) => inputs.filter((i) => MODEL_CODE.some((m) => m.test(i)));
+
+describe('command line: what each subcommand loads (issue 26)', () => {
+  for (const command of ['gate', 'verify', 'mcp']) {
+    it(`ideal-state ${command} loads no model SDK, no provider and no model catalogue`, () => {
+      const { inputs } = loadedBy(command);
+      assert.ok(inputs.includes(`src/cli/${command}.ts`), `src/cli/${command}.ts is among what ${command} loads`);
+      assert.deepEqual(modelCode(inputs), []);
+    });
+  }
+
+  it('ideal-state run still loads both SDKs and the catalogue (so the check above can tell)', () => {
+    const { inputs } = loadedBy('run');
+    for (const m of [/^node_modules\/openai\//, /^node_modules\/@anthropic-ai\/sdk\//, /^src\/llm\/data\/models\.yaml$/]) assert.ok(inputs.some((i) => m.test(i)), `run loads ${m}`);
+  });
+
+  it('the gate and verify leave the MCP SDK and ajv to mcp', () => {
+    for (const command of ['gate', 'verify']) {
+      const { inputs } = loadedBy(command);
+      assert.deepEqual(
+        inputs.filter((i) => /^node_modules\/(@modelcontextprotocol|ajv)\//.test(i)),
+        [],
+        command,
+      );
+    }
+    assert.ok(loadedBy('mcp').inputs.some((i) => i.startsWith('node_modules/@modelcontextprotocol/')));
+  });
+
+  it('loads one language of zod messages, English', () => {
+    const { inputs } = loadedBy('gate');
+    const locales = inputs.filter((i) => /zod\/v4\/locales\/(?!index)/.test(i));
+    assert.deepEqual(locales, ['node_modules/zod/v4/locales/en.js']);
+  });
+});
