@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AskingPerson } from './budget-tracker';
 import type { EscalationEvent, RoutedCall, TierNote, TierPreference } from '../llm/router';
 import type { ResolvedModels } from '../llm/resolve';
 import type { ObjectRequest, ObjectResult } from '../llm/structured';
@@ -151,7 +152,11 @@ export interface PrdFile {
  */
 export interface RunLearning {
   /** Criteria learned from similar past runs (failing or missing in low-rated ones, themes' suggestions), for OBSERVE. */
-  memoryFor(request: string, signal: AbortSignal): Promise<readonly LearnedCriterion[]>;
+  /**
+   * @param asking where the time a person takes to answer (the learned-criteria pick) goes:
+   *   waiting, shown as such and left out of the budget, as an approval's is.
+   */
+  memoryFor(request: string, signal: AbortSignal, asking?: AskingPerson): Promise<readonly LearnedCriterion[]>;
   /** After the exit state is committed: the reflection (STANDARD and above), mining every tenth run. Returns what it did, one line each, for the run's events. */
   afterRun(run: Run, signal: AbortSignal): Promise<readonly string[]>;
 }

@@ -6,10 +6,11 @@ export const PROGRESS_TICK_MS = 1000;
 
 /**
  * "EXECUTE 2/3 · 45%": where a run is, for the progress notification and the status bar;
- * while it waits for a person, "· waiting for approval 1 min 12 s" — time that is not in the 45 %.
+ * while it waits for a person, "· waiting for approval 1 min 12 s" (or for the question it asked,
+ * "waiting for your answer: keep learned criteria? 12 s") — time that is not in the 45 %.
  */
 export function describeProgress(change: Pick<RunChange, 'phase' | 'iteration' | 'maxIterations' | 'budget'>): string {
-  const waiting = change.budget.waitingMs !== undefined ? ` · waiting for approval ${describeWait(change.budget.waitingMs)}` : '';
+  const waiting = change.budget.waitingMs !== undefined ? ` · waiting for ${change.budget.waitingFor ?? 'approval'} ${describeWait(change.budget.waitingMs)}` : '';
   return `${change.phase} ${change.iteration}/${change.maxIterations ?? '∞'} · ${change.budget.percent}%${waiting}`;
 }
 

@@ -45,7 +45,7 @@ export interface RunChange {
    * Time against the budget; waiting for a person (a pending approval) is not in it: `waitingMs`
    * while the run waits now, `waitedMs` for every wait so far.
    */
-  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number; readonly waitedMs: number; readonly waitingMs?: number };
+  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number; readonly waitedMs: number; readonly waitingMs?: number; readonly waitingFor?: string };
   /** The manager's model as routed for this run, e.g. "scripted: demo-run". */
   readonly model: string;
   readonly prdPath?: string;
@@ -324,7 +324,8 @@ export class RunService implements vscode.Disposable {
     const waitingMs = active.waiting?.waitingMs();
     const elapsedMs = active.baseElapsedMs + Math.max(0, Date.now() - active.startedAt - waitedHereMs);
     const budget = { ...change.budget, elapsedMs, percent: Math.round(elapsedMs / (change.budget.seconds * 10)), waitedMs: active.baseWaitedMs + waitedHereMs };
-    return { ...change, budget: waitingMs !== undefined ? { ...budget, waitingMs } : budget };
+    const waitingFor = active.waiting?.waitingFor();
+    return { ...change, budget: waitingMs !== undefined ? { ...budget, waitingMs, ...(waitingFor ? { waitingFor } : {}) } : budget };
   }
 
   dispose(): void {

@@ -44,8 +44,11 @@ function tooltip(run: RunChange): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.appendText(`Ideal State run at ${run.effort} · ${run.model}\n`);
   md.appendText(`${run.phase}, iteration ${run.iteration} of ${run.maxIterations ?? 'until budget'} · ${run.budget.percent}% of ${run.budget.seconds} s\n`);
-  if (run.budget.waitingMs !== undefined) md.appendText(`Waiting for your approval for ${describeWait(run.budget.waitingMs)}: "Ideal State: Approve or Deny Pending Changes…" or the ISC table answers it.\n`);
-  if (run.budget.waitedMs > 0) md.appendText(`${describeWait(run.budget.waitedMs)} waiting for approval so far, not counted against the budget\n`);
+  if (run.budget.waitingMs !== undefined) {
+    const approval = (run.budget.waitingFor ?? 'approval') === 'approval';
+    md.appendText(approval ? `Waiting for your approval for ${describeWait(run.budget.waitingMs)}: "Ideal State: Approve or Deny Pending Changes…" or the ISC table answers it.\n` : `Waiting for ${run.budget.waitingFor} for ${describeWait(run.budget.waitingMs)}: answer the question at the top of the window.\n`);
+  }
+  if (run.budget.waitedMs > 0) md.appendText(`${describeWait(run.budget.waitedMs)} waiting for you so far, not counted against the budget\n`);
   md.appendText(`${run.criteria.length} criteria${done ? `, ${done} verified` : ''}\n`);
   md.appendText('Click to show the run; "Ideal State: Cancel Run" stops it.');
   return md;
