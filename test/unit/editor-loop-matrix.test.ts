@@ -102,7 +102,7 @@ describe('the loop command’s input rules', () => {
 });
 
 function run(id: string, createdAt: string, state: RunSummary['state'] = 'COMPLETE'): RunSummary {
-  return { id, request: id, effort: 'FAST', state, passed: 1, total: 1, durationMs: 1000, createdAt, canCancel: false, canResume: false, pendingApprovals: 0 };
+  return { id, request: id, effort: 'FAST', state, passed: 1, total: 1, passing: true, durationMs: 1000, createdAt, canCancel: false, canResume: false, pendingApprovals: 0 };
 }
 
 describe('the Runs view with loops', () => {

@@ -35,6 +35,8 @@ export interface RunSummary {
   state: RunState;
   passed: number;
   total: number;
+  /** The one rule (src/model/verdict.ts): every CRITICAL criterion PASSES. */
+  passing: boolean;
   durationMs: number;
   createdAt: string;
   prdPath?: string;
@@ -73,4 +75,26 @@ function loopGroupOf(state: string): (typeof RUN_GROUPS)[number]['id'] {
 export function loopChildren(loop: LoopSummary, runs: readonly RunSummary[]): RunSummary[] {
   const ids = new Set(loop.runIds);
   return runs.filter((r) => ids.has(r.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** How a run shows in the Runs view: its icon and its colour. Green only for a COMPLETE run whose verdict passes (src/model/verdict.ts). */
+export function runLook(run: Pick<RunSummary, 'state' | 'passing'>): { icon: string; tone?: 'passed' | 'failed' | 'warning' } {
+  switch (run.state) {
+    case 'RUNNING':
+      return { icon: 'sync~spin' };
+    case 'PENDING':
+      return { icon: 'circle-large-outline' };
+    case 'NEEDS_APPROVAL':
+      return { icon: 'bell-dot', tone: 'warning' };
+    case 'COMPLETE':
+      return run.passing ? { icon: 'pass-filled', tone: 'passed' } : { icon: 'warning', tone: 'warning' };
+    case 'BUDGET_EXHAUSTED':
+      return { icon: 'watch', tone: 'warning' };
+    case 'BLOCKED':
+      return { icon: 'debug-pause', tone: 'warning' };
+    case 'CANCELLED':
+      return { icon: 'circle-slash' };
+    case 'FAILED':
+      return { icon: 'error', tone: 'failed' };
+  }
 }
