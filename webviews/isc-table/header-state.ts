@@ -53,9 +53,10 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
   for (const row of rows) {
     if (row.stale) stale++;
     if (row.priority !== 'CRITICAL') continue;
-    if (row.outcome === undefined) unverified.push(row.id);
+    // A stale result (any outcome, issue 28 §9) says nothing about now: re-verify, not "does not pass".
+    if (row.stale && row.outcome !== undefined) staleCritical.push(row.id);
+    else if (row.outcome === undefined) unverified.push(row.id);
     else if (row.outcome !== 'PASS') failing.push(row.id);
-    else if (row.stale) staleCritical.push(row.id);
   }
   const score = `${pass} / ${total} pass${stale > 0 ? ` · ${stale} stale` : ''}`;
   const status: HeaderStatus = { word: header.state.replace(/_/g, ' '), tone: STATE_TONE[header.state] ?? '', runState: header.state, pass, stale, total, score };
