@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { Run } from '../../model';
 import { verdictOf } from '../../model/verdict';
-import { arrangeRuns, loopChildren, runLook, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
+import { arrangeRuns, loopChildren, recordKind, recordWords, runLook, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
@@ -75,6 +75,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const store = await this.stores.get();
     return store.runs.list().map((run) => {
       const criteria = store.criteria.list(run.id);
+      const record = recordKind(run, { steps: store.steps.count('run_id = ?', [run.id]), reports: store.reports.count('run_id = ?', [run.id]) });
       return {
         id: run.id,
         request: run.request,
@@ -87,8 +88,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         createdAt: run.createdAt,
         ...(run.prdPath ? { prdPath: run.prdPath } : {}),
         canCancel: this.control.canCancel(run),
-        canResume: this.control.canResume(run),
+        canResume: !record && this.control.canResume(run),
         pendingApprovals: this.control.approvals(run.id).length,
+        ...(record ? { record } : {}),
       };
     });
   }
@@ -107,11 +109,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const item = new vscode.TreeItem(run.request, vscode.TreeItemCollapsibleState.None);
     item.id = run.id;
     const waiting = run.pendingApprovals === 0 ? '' : ` · ${run.pendingApprovals} waiting for approval`;
-    item.description = `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${waiting}`;
+    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${waiting}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`${run.id} · ${run.state.replace(/_/g, ' ')} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
+    tooltip.appendText(`${run.id} · ${recordWords(run) ?? run.state.replace(/_/g, ' ')} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
     if (run.prdPath) tooltip.appendText(`\nPRD: ${run.prdPath}`);
     if (run.pendingApprovals > 0) tooltip.appendText(`\n${run.pendingApprovals} edit(s) or command(s) wait for your approval: open the ISC table to see and answer them.`);
     item.tooltip = tooltip;

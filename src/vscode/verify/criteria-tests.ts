@@ -284,7 +284,7 @@ export class CriteriaTests implements vscode.Disposable {
     }
     if (stale.length === 0) return;
     this.controller.invalidateTestResults(stale);
-    this.log.info(`${file} changed: ${stale.map((i) => i.id.slice(i.id.lastIndexOf("#") + 1)).join(", ")}: their results are stale and must be verified again`);
+    this.log.info(`${file} changed: ${stale.map((i) => i.id.slice(i.id.lastIndexOf('#') + 1)).join(', ')}: their results are stale and must be verified again`);
   }
 
   private describe(item: vscode.TestItem): void {
