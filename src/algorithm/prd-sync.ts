@@ -56,16 +56,21 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   const logged = new Set(doc.log.map((e) => /Iteration (\d+)/.exec(e.title)?.[1]).filter(Boolean));
   const report = state.report;
   if (report && !logged.has(String(report.iteration))) {
-    const failing = report.results.filter((r) => r.outcome !== 'PASS').map((r) => `${r.criterionId} (${r.outcome}${r.failureLabel ? ` ${r.failureLabel}` : ''})`);
+    const label = (r: (typeof report.results)[number]) => `${r.criterionId} (${r.outcome}${r.failureLabel ? ` ${r.failureLabel}` : ''})`;
+    // An UNKNOWN did not fail: it goes under its own line, never under Failing (issue 28 §10).
+    const failing = report.results.filter((r) => r.outcome === 'FAIL' || r.outcome === 'PARTIAL').map(label);
+    const unknown = report.results.filter((r) => r.outcome === 'UNKNOWN').map(label);
+    const passing = report.results.filter((r) => r.outcome === 'PASS').length;
     edits.push({
       kind: 'appendLog',
       entry: {
         iteration: report.iteration,
         date: day,
         phase: `VERIFY → ${report.passed ? 'COMPLETE' : run.state === 'RUNNING' ? 'iterate' : run.state}`,
-        criteria: `${report.results.length - failing.length}/${report.results.length} passing`,
+        criteria: `${passing}/${report.results.length} passing`,
         work: state.candidates.map((c) => c.summary).join('; ') || 'no candidate',
         failing,
+        unknown,
         context: `criteria version ${report.criteriaVersion}, effort ${run.effort}`,
       },
     });

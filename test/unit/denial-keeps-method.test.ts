@@ -43,6 +43,8 @@ describe('a denied verification command', () => {
         assert.match(r.evidence, /not approved/);
       }
       assert.ok(asked.filter((a) => a.kind === 'command').length >= 2, 'each verification asks again');
+      assert.doesNotMatch(text, /- Failing: [^\n]*UNKNOWN/, 'the LOG lists an UNKNOWN apart, never under Failing');
+      assert.match(text, /- Unknown: ISC-2 \(UNKNOWN [A-Z_]+\), ISC-3/);
     } finally {
       store.close();
       fs.rmSync(workspace, { recursive: true, force: true });
