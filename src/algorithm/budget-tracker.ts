@@ -9,27 +9,43 @@ export interface PersonWaits {
   waitedMs(): number;
 }
 
+/** Where a question to a person is timed: `begin` when it is asked, call what it returns when it is answered. */
+export interface AskingPerson {
+  /** @param what what the person is asked, for "waiting for …" ("approval", "your answer: …"). */
+  begin(what?: string): () => void;
+}
+
 /**
- * The time a run waits for a person — an approval asked and not yet answered. Waits may
+ * The time a run waits for a person — an approval or a question (the learned-criteria pick)
+ * asked and not yet answered. Waits may
  * overlap (two packets each asking); the time counts once, from the first ask to the last
  * answer. The budget leaves it out: a person deciding is not the run spending its time.
  */
-export class WaitingTime implements PersonWaits {
+export class WaitingTime implements PersonWaits, AskingPerson {
   private open = 0;
   private since = 0;
   private doneMs = 0;
+  private readonly asked: { what: string }[] = [];
 
   constructor(private readonly clock: Clock = systemClock) {}
 
   /** A wait begins; call the returned function (once) when it ends. */
-  begin(): () => void {
+  begin(what = 'approval'): () => void {
     if (this.open++ === 0) this.since = this.clock.now().getTime();
+    const entry = { what };
+    this.asked.push(entry);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
+      this.asked.splice(this.asked.indexOf(entry), 1);
       if (--this.open === 0) this.doneMs += Math.max(0, this.clock.now().getTime() - this.since);
     };
+  }
+
+  /** What the person is being asked now (the first question still open); undefined when no one is waited for. */
+  waitingFor(): string | undefined {
+    return this.asked[0]?.what;
   }
 
   /** Waiting now, for this long (ms); undefined when no one is being waited for. */

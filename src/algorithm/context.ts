@@ -1,7 +1,7 @@
 import type { Logger } from '../model/log';
 import type { AnyCriterion, Decision, EffortSpec, Phase, RunEvent } from '../model';
 import type { Capabilities } from './capabilities';
-import type { Clock } from './budget-tracker';
+import type { AskingPerson, Clock } from './budget-tracker';
 import type { PhaseGraph } from './phase-graph';
 import type { CriteriaVerifier, ModelCaller, PacketWorker, RunLearning, RunStorage } from './ports';
 import type { Roles } from './roles';
@@ -22,6 +22,8 @@ export interface NodeContext {
   readonly storage: RunStorage;
   /** Memory of past runs for OBSERVE; absent: no memory is offered. */
   readonly learning?: RunLearning;
+  /** Where a question to a person (the learned-criteria pick) is timed as waiting, out of the budget. */
+  readonly asking?: AskingPerson;
   readonly clock: Clock;
   readonly logger?: Logger;
   /** The run's cancellation; in a manager node also its share of the budget (see NodeDeadline). */

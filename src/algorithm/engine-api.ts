@@ -1,6 +1,6 @@
 import type { Logger } from '../model/log';
 import type { AnyCriterion, EffortLevel, EffortTable, Run, RunEvent, RunState, VerificationReport } from '../model';
-import type { Clock, PersonWaits } from './budget-tracker';
+import type { AskingPerson, Clock, PersonWaits } from './budget-tracker';
 import type { Capabilities } from './capabilities';
 import type { PhaseGraph } from './phase-graph';
 import type { CriteriaVerifier, ModelCaller, PacketWorker, PrdFile, RunLearning, RunStorage, StepCommit } from './ports';
@@ -21,7 +21,7 @@ export interface AlgorithmDeps {
   readonly prdFor?: (run: Run) => PrdFile;
   readonly clock?: Clock;
   /** The time the run waits for a person (its ApprovalPolicy's `waiting`): shown as waiting, never counted against the budget. */
-  readonly waits?: PersonWaits;
+  readonly waits?: PersonWaits & Partial<AskingPerson>;
   readonly logger?: Logger;
   /** Every event, after it is committed (for the status bar, the ISC table, the terminal). */
   readonly onEvent?: (event: RunEvent) => void;

@@ -4,7 +4,7 @@ import { escalationToRunEvent } from '../llm/router';
 import { describeError, isBudgetExceeded, isCancellation, isNodeBudgetCut } from '../model/errors';
 import { EXIT_STATES, type AnyCriterion, type EffortLevel, type Phase, type Reflection, type Run, type RunEvent, type RunState } from '../model';
 import { createRun } from '../model/runs';
-import { BudgetTracker, systemClock, type Clock } from './budget-tracker';
+import { BudgetTracker, systemClock, type AskingPerson, type Clock } from './budget-tracker';
 import { shippedCapabilities, type Capabilities } from './capabilities';
 import type { EventDraft, NodeContext } from './context';
 import { classifyEffort } from './effort-classifier';
@@ -243,6 +243,8 @@ export class AlgorithmEngine {
       verifier: this.deps.verifier,
       storage: this.deps.storage,
       ...(this.deps.learning ? { learning: this.deps.learning } : {}),
+      // The run's WaitingTime (compose-run gives its approvals'), so a question's wait and an approval's are one.
+      ...(this.deps.waits?.begin ? { asking: this.deps.waits as AskingPerson } : {}),
       clock: this.clock,
       logger: this.deps.logger,
       signal: deadline.signal,

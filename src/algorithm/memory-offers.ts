@@ -30,7 +30,7 @@ const NONE: MemoryOffers = { offers: [], view: [] };
 export async function memoryOffers(state: AlgorithmState, ctx: NodeContext): Promise<MemoryOffers> {
   if (!ctx.learning) return NONE;
   try {
-    const offers = await ctx.learning.memoryFor(state.run.request, ctx.signal);
+    const offers = await ctx.learning.memoryFor(state.run.request, ctx.signal, ctx.asking);
     return { offers, view: offers.filter((o) => o.answer !== 'dropped').map((o) => ({ text: o.text, from: describeProvenance(o.provenance) })) };
   } catch (error) {
     if (ctx.signal.aborted) throw error;
@@ -65,7 +65,7 @@ export function addLearnedRows(state: AlgorithmState, ctx: NodeContext, criteria
     const row = out[out.length - 1]!;
     out = [...out.slice(0, -1), { ...row, notes: describeProvenance(offer.provenance) } as AnyCriterion];
     have.add(key(offer.text));
-    added.push(`${row.id} "${row.text}"${offer.answer === 'kept' ? ', kept by the user,' : ''} (${describeProvenance(offer.provenance)})`);
+    added.push(`${row.id} "${row.text}"${offer.answer === 'kept' ? ', kept by the user,' : offer.answer === 'unanswered' ? ', kept by default (the question was closed without an answer),' : ''} (${describeProvenance(offer.provenance)})`);
     ids.push(row.id);
   }
   state.memo.learned = [...new Set([...state.memo.learned, ...ids])];

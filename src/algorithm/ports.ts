@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AskingPerson } from './budget-tracker';
 import type { EscalationEvent, RoutedCall, TierNote, TierPreference } from '../llm/router';
 import type { ResolvedModels } from '../llm/resolve';
 import type { ObjectRequest, ObjectResult } from '../llm/structured';
@@ -130,6 +131,8 @@ export interface CriteriaVerification {
   readonly summary: string;
   /** The exact commands that were approved to run (the run may write these, and only these, into its PRD). */
   readonly approvedCommands?: readonly string[];
+  /** The exact commands a person was asked about and denied: they stay in the PRD as written (issue 28 §3). */
+  readonly deniedCommands?: readonly string[];
 }
 
 /** The verification engine, as the Algorithm sees it (src/verify's verifyCriteria behind an adapter). */
@@ -151,7 +154,11 @@ export interface PrdFile {
  */
 export interface RunLearning {
   /** Criteria learned from similar past runs (failing or missing in low-rated ones, themes' suggestions), for OBSERVE. */
-  memoryFor(request: string, signal: AbortSignal): Promise<readonly LearnedCriterion[]>;
+  /**
+   * @param asking where the time a person takes to answer (the learned-criteria pick) goes:
+   *   waiting, shown as such and left out of the budget, as an approval's is.
+   */
+  memoryFor(request: string, signal: AbortSignal, asking?: AskingPerson): Promise<readonly LearnedCriterion[]>;
   /** After the exit state is committed: the reflection (STANDARD and above), mining every tenth run. Returns what it did, one line each, for the run's events. */
   afterRun(run: Run, signal: AbortSignal): Promise<readonly string[]>;
 }

@@ -26,7 +26,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   for (const c of shownCriteria(state)) {
     const f = inFile.get(c.id);
     const checked = c.outcome === 'PASS';
-    const verify = c.verify && shownMethod(c.verify, state.memo.approvedCommands);
+    const verify = c.verify && shownMethod(c.verify, [...state.memo.approvedCommands, ...state.memo.deniedCommands]);
     if (!f) {
       edits.push({ kind: 'addCriterion', criterion: { id: c.id, text: c.text, checked, source: c.source, priority: c.priority, ...(verify ? { verify } : {}) }, anti: c.kind === 'anti-criterion', ...(c.domain ? { domain: c.domain } : {}) });
       continue;
@@ -56,16 +56,21 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   const logged = new Set(doc.log.map((e) => /Iteration (\d+)/.exec(e.title)?.[1]).filter(Boolean));
   const report = state.report;
   if (report && !logged.has(String(report.iteration))) {
-    const failing = report.results.filter((r) => r.outcome !== 'PASS').map((r) => `${r.criterionId} (${r.outcome}${r.failureLabel ? ` ${r.failureLabel}` : ''})`);
+    const label = (r: (typeof report.results)[number]) => `${r.criterionId} (${r.outcome}${r.failureLabel ? ` ${r.failureLabel}` : ''})`;
+    // An UNKNOWN did not fail: it goes under its own line, never under Failing (issue 28 §10).
+    const failing = report.results.filter((r) => r.outcome === 'FAIL' || r.outcome === 'PARTIAL').map(label);
+    const unknown = report.results.filter((r) => r.outcome === 'UNKNOWN').map(label);
+    const passing = report.results.filter((r) => r.outcome === 'PASS').length;
     edits.push({
       kind: 'appendLog',
       entry: {
         iteration: report.iteration,
         date: day,
         phase: `VERIFY → ${report.passed ? 'COMPLETE' : run.state === 'RUNNING' ? 'iterate' : run.state}`,
-        criteria: `${report.results.length - failing.length}/${report.results.length} passing`,
+        criteria: `${passing}/${report.results.length} passing`,
         work: state.candidates.map((c) => c.summary).join('; ') || 'no candidate',
         failing,
+        unknown,
         context: `criteria version ${report.criteriaVersion}, effort ${run.effort}`,
       },
     });
@@ -93,7 +98,8 @@ export function shownCriteria(state: AlgorithmState): AnyCriterion[] {
 
 /**
  * A method as the PRD may show it (issue 15): a command reaches the file only once that exact
- * command was approved in this run, because the file outlives the run and `ideal-state verify`
+ * command was put to a person in this run — approved, or denied (issue 28 §3: a denial changes
+ * what runs, never what the PRD says; CI runs it only when allow-listed) — because the file outlives the run and `ideal-state verify`
  * runs what it names. Otherwise a CLI, Test or Task method is left out (the criterion keeps its
  * text, and verifies UNKNOWN: it names no method), and a Static check keeps its check without
  * the command.

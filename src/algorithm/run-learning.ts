@@ -4,6 +4,9 @@ import type { LanguageModel } from '../llm/types';
 import { answerOffers, type ChooseLearned } from '../learning/memory';
 import type { LearningService } from '../learning/service';
 
+/** What the run waits for while the learned-criteria pick is open ("waiting for your answer: …"). */
+export const LEARNED_QUESTION = 'your answer: keep learned criteria?';
+
 /** PAI mines its reflections after every tenth run (issue 9 §6). */
 export const MINE_EVERY_RUNS = 10;
 
@@ -19,9 +22,19 @@ export interface RunLearningOptions {
 /** The engine's learning port over the LearningService (the command line and the editor both use it). */
 export function runLearning(service: LearningService, options: RunLearningOptions = {}): RunLearning {
   return {
-    memoryFor: async (request, signal) => {
+    memoryFor: async (request, signal, asking) => {
       signal.throwIfAborted();
-      return answerOffers(service.memoryFor(request), options.chooseLearned, signal);
+      const choose = options.chooseLearned;
+      // The person's reading time is waiting, never the run's budget (issue 28 §1).
+      const timed: ChooseLearned | undefined = choose && (async (offers, s) => {
+        const answered = asking?.begin(LEARNED_QUESTION);
+        try {
+          return await choose(offers, s);
+        } finally {
+          answered?.();
+        }
+      });
+      return answerOffers(service.memoryFor(request), timed, signal);
     },
     afterRun: async (run, signal) => {
       const done: string[] = [];

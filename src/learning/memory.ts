@@ -29,8 +29,12 @@ export interface LearnedCriterion {
   readonly anti?: boolean;
   /** The past run's verification method, when the offer is one of its criteria. */
   readonly verify?: VerificationMethod;
-  /** The person's answer when they were asked (in the editor, at OBSERVE); unasked offers are kept. */
-  readonly answer?: 'kept' | 'dropped';
+  /**
+   * The person's answer when they were asked (in the editor, at OBSERVE); unasked offers are
+   * kept. `unanswered`: asked, but the question was closed (Esc) without an answer, so the
+   * stated default applies: kept.
+   */
+  readonly answer?: 'kept' | 'dropped' | 'unanswered';
 }
 
 /**
@@ -49,7 +53,7 @@ export async function answerOffers(offers: readonly LearnedCriterion[], choose: 
   const asked = offers.filter(becomesRow);
   if (!choose || asked.length === 0) return [...offers];
   const kept = await choose(asked, signal);
-  if (!kept) return [...offers];
+  if (!kept) return offers.map((o) => (becomesRow(o) ? { ...o, answer: 'unanswered' as const } : o));
   const keep = new Set(kept);
   return offers.map((o) => (becomesRow(o) ? { ...o, answer: keep.has(o) ? ('kept' as const) : ('dropped' as const) } : o));
 }

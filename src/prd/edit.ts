@@ -25,7 +25,10 @@ export interface LogEntryInput {
   /** e.g. `4/4 passing` */
   criteria: string;
   work: string;
+  /** FAIL and PARTIAL only: an UNKNOWN did not fail, it was not shown either way (`unknown`). */
   failing: readonly string[];
+  /** UNKNOWN: no verdict (not approved, no judging model, …); listed apart, never under Failing. */
+  unknown?: readonly string[];
   context?: string;
 }
 
@@ -226,6 +229,7 @@ function appendLog(doc: PrdDocument, lines: SourceLine[], e: LogEntryInput): voi
     `- Criteria: ${oneLine(e.criteria)}`,
     `- Work: ${oneLine(e.work)}`,
     `- Failing: ${e.failing.length > 0 ? e.failing.join(', ') : 'none'}`,
+    ...(e.unknown && e.unknown.length > 0 ? [`- Unknown: ${e.unknown.join(', ')}`] : []),
     ...(e.context ? [`- Context: ${oneLine(e.context)}`] : []),
   ];
   const log = doc.sections.find((s) => s.kind === 'log');

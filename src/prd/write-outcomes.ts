@@ -32,7 +32,8 @@ export function writeOutcomes(prd: PrdDocument | string, results: readonly { cri
       phase: 'VERIFY',
       criteria: `${count('PASS')}/${known.length} passing`,
       work: `Verified ${known.length} criteria${options.by ? ` with ${options.by}` : ''}: ${parts.join(', ') || 'none'}`,
-      failing: known.filter((r) => r.outcome !== 'PASS').map((r) => r.criterionId),
+      failing: known.filter((r) => r.outcome === 'FAIL' || r.outcome === 'PARTIAL').map((r) => r.criterionId),
+      unknown: known.filter((r) => r.outcome === 'UNKNOWN').map((r) => r.criterionId),
     },
   });
   return applyEdits(doc, edits);

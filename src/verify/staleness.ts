@@ -3,8 +3,8 @@ import { compileGlob, type GlobRule } from './glob';
 import type { Coverage } from './verdict';
 
 /**
- * Which PASS results a file change makes stale (DESIGN: a PASS becomes stale when a file
- * it covered changes). The rules, from each verifier's coverage:
+ * Which results a file change makes stale (DESIGN: a PASS becomes stale when a file it
+ * covered changes; issue 28: so does any other outcome). The rules, from each verifier's coverage:
  * - GREP expecting a match: a change to one of the files that matched (a match elsewhere
  *   cannot take the PASS away); GREP expecting none (anti-criteria too): a change to any
  *   file its glob covers (whole workspace without a glob), since a new match may appear;
@@ -33,12 +33,13 @@ export class StalenessTracker {
     this.ignore = (options.ignore ?? ['.git']).map((g) => compileGlob(g)).filter((r): r is GlobRule => r !== undefined);
   }
 
-  /** Records a result: a PASS is watched, anything else is forgotten (it is not a pass to go stale). */
+  /**
+   * Records a result: every outcome is watched (issue 28 §9: staleness holds for every outcome —
+   * a FAIL a change may have fixed is as stale as a PASS it may have broken). A non-PASS whose
+   * verifier named nothing it read depends on the whole workspace.
+   */
   record(result: CriterionResult, coverage: Coverage): void {
-    if (result.outcome !== 'PASS') {
-      this.passes.delete(result.criterionId);
-      return;
-    }
+    if (result.outcome !== 'PASS' && !coverage.workspace && !coverage.paths?.length && !coverage.globs?.length) coverage = { workspace: true };
     const globs = (coverage.globs ?? []).map((g) => compileGlob(g)).filter((r): r is GlobRule => r !== undefined);
     this.passes.set(result.criterionId, { coverage, globs });
   }
@@ -62,7 +63,7 @@ export class StalenessTracker {
     return stale;
   }
 
-  /** The criterion ids whose PASS is still current. */
+  /** The criterion ids whose result is still current. */
   get watched(): string[] {
     return [...this.passes.keys()];
   }

@@ -47,7 +47,7 @@ describe('a first run of the Algorithm from the palette', () => {
     await answerApprovalNotification(workbench, 'verification command', 'Approve');
 
     const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
-    assert.ok(done.some((t) => t.includes('run COMPLETE — 5/5 criteria verified')), JSON.stringify(done));
+    assert.ok(done.some((t) => t.includes('run complete — 5 of 5 criteria pass')), JSON.stringify(done));
 
     // The file was changed through the editor and saved; the PRD on disk shows the run.
     const greetAfter = readFileSync(join(workbench.workspace, 'src', 'greet.js'), 'utf8');

@@ -3,6 +3,10 @@ import { ApprovalPolicy, type Approver } from '../../src/agent/approvals';
 import { BudgetTracker, WaitingTime } from '../../src/algorithm/budget-tracker';
 import { NodeDeadline } from '../../src/algorithm/node-budget';
 import { describeProgress, describeWait } from '../../src/vscode/run/progress-text';
+import { answerOffers, type LearnedCriterion } from '../../src/learning/memory';
+import type { LearningService } from '../../src/learning/service';
+import type { RunLearning } from '../../src/algorithm/ports';
+import { LEARNED_QUESTION, runLearning } from '../../src/algorithm/run-learning';
 import { harness, levelMin, managerSteps, markerCriteria, markerFile, specialistSteps } from './algorithm-helpers';
 
 /** A clock that moves only when told. */
@@ -116,5 +120,45 @@ describe("a run's progress while it waits", () => {
     assert.equal(describeProgress(change({ percent: 47, waitedMs: 0 })), 'EXECUTE 1/3 · 47%');
     assert.equal(describeProgress(change({ percent: 47, waitedMs: 150_000, waitingMs: 150_000 })), 'EXECUTE 1/3 · 47% · waiting for approval 2 min 30 s');
     assert.deepEqual([describeWait(42_900), describeWait(120_000), describeWait(3_900_000)], ['42 s', '2 min', '1 h 5 min']);
+  });
+});
+
+describe('a question the run asks is waiting time too (issue 28 §1)', () => {
+  const offer = (text: string): LearnedCriterion => ({ text, provenance: { kind: 'past-run', runId: 'run-past01', rating: 3, similarity: 0.8, why: 'unproven', criterionId: 'ISC-5' } } as unknown as LearnedCriterion);
+  /** The LearningService's part runLearning uses: one learned offer, no reflection (STANDARD would write one). */
+  const service = (offers: LearnedCriterion[]) => ({ memoryFor: () => offers, reflectAfterRun: async () => undefined, finishedRuns: () => [] }) as unknown as LearningService;
+
+  it('a run whose person reads the learned-criteria pick for 2.5 min does not spend its budget on it, and shows it as waiting', async function () {
+    this.timeout(60_000);
+    let offset = 0;
+    const clock = { now: () => new Date(Date.now() + offset) };
+    const seen: (string | undefined)[] = [];
+    let waits: WaitingTime | undefined;
+    const learning = runLearning(service([offer('farewell trims spaces around the name')]), {
+      chooseLearned: async () => {
+        offset += 150_000;
+        seen.push(waits?.waitingFor());
+        return [];
+      },
+    });
+    // The engine's own WaitingTime: capture it through the asking port it passes on.
+    const spy: RunLearning = { ...learning, memoryFor: (request, signal, asking) => ((waits = asking as WaitingTime), learning.memoryFor(request, signal, asking)) };
+    const n = levelMin('STANDARD');
+    const h = await harness([...managerSteps(markerCriteria(n)), ...specialistSteps('out.txt', markerFile(n))], { clock, learning: spy });
+    try {
+      const result = await h.engine.start({ request: 'Write the markers into out.txt', effort: 'STANDARD' });
+      assert.equal(result.state, 'COMPLETE', result.reason);
+      assert.ok((result.run.waitedMs ?? 0) >= 150_000, `waited ${result.run.waitedMs}`);
+      assert.ok(result.run.elapsedMs < 60_000, `elapsed ${result.run.elapsedMs} ms should leave the 150 s of reading out`);
+      assert.deepEqual(seen, [LEARNED_QUESTION], 'while the pick is open the run says what it waits for');
+      assert.equal(describeProgress({ phase: 'OBSERVE', iteration: 1, maxIterations: 2, budget: { seconds: 120, elapsedMs: 0, percent: 3, waitedMs: 1000, waitingMs: 12_000, waitingFor: LEARNED_QUESTION } }), 'OBSERVE 1/2 · 3% · waiting for your answer: keep learned criteria? 12 s');
+    } finally {
+      h.close();
+    }
+  });
+
+  it('a pick closed without an answer keeps the offers, and the run says it took the default', async () => {
+    const offers = await answerOffers([offer('a')], async () => undefined, new AbortController().signal);
+    assert.deepEqual(offers.map((o) => o.answer), ['unanswered']);
   });
 });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { artifactPassing, loopStatusText, matrixSnapshot, type LoopProgressView } from '../../src/vscode/loop/loop-view';
 import { agentsProblem, globProblem } from '../../src/vscode/loop/loop-inputs-rules';
-import { arrangeRuns, loopChildren, type LoopSummary, type RunSummary } from '../../src/vscode/runs/runs-tree-model';
+import { arrangeRuns, loopChildren, recordKind, recordWords, runLook, type LoopSummary, type RunSummary } from '../../src/vscode/runs/runs-tree-model';
 import { headerLine, matrixDeltas, visibleArtifacts, withArtifact } from '../../webviews/loop-matrix/view-model';
 
 const FILES = Array.from({ length: 12 }, (_, i) => `docs/page-${i + 1}.md`);
@@ -102,7 +102,7 @@ describe('the loop command’s input rules', () => {
 });
 
 function run(id: string, createdAt: string, state: RunSummary['state'] = 'COMPLETE'): RunSummary {
-  return { id, request: id, effort: 'FAST', state, passed: 1, total: 1, durationMs: 1000, createdAt, canCancel: false, canResume: false, pendingApprovals: 0 };
+  return { id, request: id, effort: 'FAST', state, passed: 1, total: 1, passing: true, durationMs: 1000, createdAt, canCancel: false, canResume: false, pendingApprovals: 0 };
 }
 
 describe('the Runs view with loops', () => {
@@ -118,5 +118,27 @@ describe('the Runs view with loops', () => {
   it('files a loop in a state no run group names under Finished', () => {
     const top = arrangeRuns([], [{ ...loop, state: 'SOMETHING_NEW', runIds: [] }]);
     assert.deepEqual(top.map((n) => n.kind === 'group' && n.group.id), ['finished']);
+  });
+});
+
+describe('the Runs view: verifications and new PRDs are what they are (issue 28 §5)', () => {
+  it('a PENDING run with no step is a record: a verification (with a report) or a PRD, never a run to resume', () => {
+    assert.equal(recordKind({ state: 'PENDING' }, { steps: 0, reports: 1 }), 'verification');
+    assert.equal(recordKind({ state: 'PENDING' }, { steps: 0, reports: 0 }), 'prd');
+    assert.equal(recordKind({ state: 'PENDING' }, { steps: 2, reports: 0 }), undefined, 'a run that committed a step is a run');
+    assert.equal(recordKind({ state: 'CANCELLED' }, { steps: 0, reports: 0 }), undefined);
+  });
+
+  it('shows under Finished with its outcome, green only when it passes', () => {
+    const verification: RunSummary = { ...run('run-v', '2026-11-26T10:00:00.000Z', 'PENDING'), passed: 4, total: 5, passing: false, record: 'verification' };
+    const prd: RunSummary = { ...run('run-p', '2026-11-26T10:01:00.000Z', 'PENDING'), passed: 0, total: 3, passing: false, record: 'prd' };
+    const going = run('run-g', '2026-11-26T10:02:00.000Z', 'PENDING');
+    assert.deepEqual(arrangeRuns([verification, prd, going], []).map((g) => g.kind === 'group' && [g.group.id, g.runs.map((r) => r.id)]), [['running', ['run-g']], ['finished', ['run-v', 'run-p']]]);
+    assert.equal(recordWords(verification), 'verification: 4 of 5 pass — not passing');
+    assert.equal(recordWords({ ...verification, passed: 5, passing: true }), 'verification: 5 of 5 pass');
+    assert.equal(recordWords(prd), 'PRD: not verified yet');
+    assert.notEqual(runLook(verification).tone, 'passed');
+    assert.equal(runLook({ ...verification, passing: true }).tone, 'passed');
+    assert.notEqual(runLook(prd).icon, 'circle-large-outline');
   });
 });

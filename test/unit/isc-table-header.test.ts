@@ -48,6 +48,13 @@ describe('ISC table header: state and counts from the rows shown', () => {
     assert.equal(headerStatus(COMPLETE, []).word, 'NOT VERIFIED');
   });
 
+  it('a stale FAIL is stale, not "does not pass now": re-verify (issue 28 §9)', () => {
+    const s = headerStatus(COMPLETE, [row('ISC-1', 'FAIL', { stale: true }), row('ISC-2', 'FAIL', { stale: true }), row('ISC-3', 'PASS')]);
+    assert.equal(s.word, 'STALE');
+    assert.equal(s.reason, 'ended COMPLETE; CRITICAL ISC-1, ISC-2 are stale since: re-verify');
+    assert.equal(s.score, '1 / 3 pass · 2 stale');
+  });
+
   it('puts failing first when rows fail and go stale at once, and names at most three ids', () => {
     const rows = ['ISC-1', 'ISC-2', 'ISC-3', 'ISC-4', 'ISC-5'].map((id) => row(id, 'FAIL'));
     const s = headerStatus(COMPLETE, [...rows, row('ISC-6', 'PASS', { stale: true })]);

@@ -23,20 +23,22 @@ describe('verify: stale passes', () => {
     assert.deepEqual(staleBy('.git/index'), [], '.git changes make nothing stale');
   });
 
-  it('watches only passes, forgets what went stale, and honours ignores', () => {
+  it('watches every outcome (a FAIL goes stale too), forgets what went stale, and honours ignores', () => {
     const tracker = new StalenessTracker({ ignore: ['.git', '.ideal-state/prds/'], isIgnored: (p) => p.startsWith('out/') });
     tracker.record(result('ISC-1'), { workspace: true });
     tracker.record(result('ISC-2', 'FAIL'), { workspace: true });
     tracker.record(result('ISC-3'), { paths: ['src'] });
-    assert.deepEqual(tracker.watched, ['ISC-1', 'ISC-3']);
+    tracker.record(result('ISC-4', 'FAIL'), {});
+    assert.deepEqual(tracker.watched, ['ISC-1', 'ISC-2', 'ISC-3', 'ISC-4']);
     assert.deepEqual(tracker.changed('.ideal-state/prds/PRD-x.md'), [], 'writing results back into the PRD makes nothing stale');
     assert.deepEqual(tracker.changed('out/main.js'), []);
-    assert.deepEqual(tracker.changed('src/deep/file.ts'), ['ISC-1', 'ISC-3'], 'a covered folder covers what is inside');
+    assert.deepEqual(tracker.changed('src/deep/file.ts'), ['ISC-1', 'ISC-2', 'ISC-3', 'ISC-4'], 'a covered folder covers what is inside; a FAIL that named nothing depends on every file');
     assert.deepEqual(tracker.changed('src/deep/file.ts'), [], 'already stale');
     tracker.record(result('ISC-1'), { globs: ['*.md'] });
     assert.deepEqual(tracker.changed('docs/a.md'), ['ISC-1']);
     tracker.record(result('ISC-1'), { workspace: true });
-    tracker.record(result('ISC-1', 'FAIL'), { workspace: true });
-    assert.deepEqual(tracker.changed('x'), [], 'a later non-pass replaces the pass');
+    tracker.record(result('ISC-1', 'FAIL'), { paths: ['y'] });
+    assert.deepEqual(tracker.changed('x'), [], 'a later FAIL replaces the pass, with its own coverage');
+    assert.deepEqual(tracker.changed('y'), ['ISC-1'], 'and goes stale when what it read changes');
   });
 });

@@ -24,7 +24,7 @@ describe('verify: writing outcomes back into the PRD', () => {
     const appended = after.slice(before.length - 2).join('\n');
     assert.equal(
       appended,
-      ['- Failing: none', '', '### Iteration 0 — 2026-11-22', '- Phase: VERIFY', '- Criteria: 2/4 passing', '- Work: Verified 4 criteria with ideal-state verify: 2 PASS, 1 FAIL, 1 UNKNOWN', '- Failing: ISC-VER-005, ISC-A-VER-003', ''].join('\n'),
+      ['- Failing: none', '', '### Iteration 0 — 2026-11-22', '- Phase: VERIFY', '- Criteria: 2/4 passing', '- Work: Verified 4 criteria with ideal-state verify: 2 PASS, 1 FAIL, 1 UNKNOWN', '- Failing: ISC-VER-005', '- Unknown: ISC-A-VER-003', ''].join('\n'),
     );
     const doc = parsePrd(written);
     assert.deepEqual(doc.criteria.filter((c) => c.checked).map((c) => c.id), ['ISC-VER-001', 'ISC-A-VER-001']);

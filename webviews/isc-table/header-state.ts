@@ -1,3 +1,4 @@
+import { verdictOf } from '../../src/model/verdict';
 import type { TableHeader, TableRow } from './protocol';
 
 /** What the header says about the run, computed from the rows it shows (pure, unit-tested). */
@@ -40,21 +41,22 @@ const NAMED = 3;
  * and the header then says so instead of repeating the old claim. Stale PASS rows are never
  * counted as passing.
  */
-export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, rows: Iterable<TableRow>): HeaderStatus {
-  let pass = 0;
+export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, shown: Iterable<TableRow>): HeaderStatus {
+  const rows = [...shown];
+  // The one rule for "passed" (src/model/verdict.ts): the count and the green badge follow it.
+  const verdict = verdictOf(rows);
+  const { pass, total } = verdict;
   let stale = 0;
-  let total = 0;
   const failing: string[] = [];
   const unverified: string[] = [];
   const staleCritical: string[] = [];
   for (const row of rows) {
-    total++;
     if (row.stale) stale++;
-    else if (row.outcome === 'PASS') pass++;
     if (row.priority !== 'CRITICAL') continue;
-    if (row.outcome === undefined) unverified.push(row.id);
+    // A stale result (any outcome, issue 28 §9) says nothing about now: re-verify, not "does not pass".
+    if (row.stale && row.outcome !== undefined) staleCritical.push(row.id);
+    else if (row.outcome === undefined) unverified.push(row.id);
     else if (row.outcome !== 'PASS') failing.push(row.id);
-    else if (row.stale) staleCritical.push(row.id);
   }
   const score = `${pass} / ${total} pass${stale > 0 ? ` · ${stale} stale` : ''}`;
   const status: HeaderStatus = { word: header.state.replace(/_/g, ' '), tone: STATE_TONE[header.state] ?? '', runState: header.state, pass, stale, total, score };
@@ -67,6 +69,7 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
   if (failing.length > 0) return { ...status, word: 'FAILING', tone: 'fail', reason: `ended COMPLETE; CRITICAL ${name(failing)} ${failing.length === 1 ? 'does' : 'do'} not pass now` };
   if (unverified.length > 0) return { ...status, word: 'NOT VERIFIED', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(unverified)} ${unverified.length === 1 ? 'has' : 'have'} no verdict since` };
   if (staleCritical.length > 0) return { ...status, word: 'STALE', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(staleCritical)} ${staleCritical.length === 1 ? 'is' : 'are'} stale since: re-verify` };
+  if (!verdict.passed) return { ...status, word: 'NOT PASSING', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(verdict.blocking)} ${verdict.blocking.length === 1 ? 'does' : 'do'} not pass now` };
   if (header.exitReason) status.reason = header.exitReason;
   return status;
 }

@@ -77,7 +77,7 @@ export function timeShown(header: Pick<TableHeader, 'budget' | 'time'>, sinceMs:
   const later = Math.max(0, Math.floor(sinceMs / 1000));
   if (time.going && time.waitingMs !== undefined) {
     const waitingS = Math.floor(time.waitingMs / 1000) + later;
-    return { figure, note: `waiting for approval ${seconds(waitingS)} (not counted)`, waitingS };
+    return { figure, note: `waiting for ${time.waitingFor ?? 'approval'} ${seconds(waitingS)} (not counted)`, waitingS };
   }
   const used = time.going ? figure.used + later : figure.used;
   const waited = Math.floor(time.waitedMs / 1000);

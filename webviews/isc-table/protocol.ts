@@ -65,6 +65,8 @@ export interface TableTime {
   going: boolean;
   /** Waiting for a person now, this long (ms) as of the message: the budget stands still meanwhile. */
   waitingMs?: number;
+  /** What the person is asked while `waitingMs` runs ("approval", "your answer: …"). */
+  waitingFor?: string;
   /** Every wait for a person so far (ms, the current one included), kept out of the budget. */
   waitedMs: number;
 }

@@ -29,6 +29,8 @@ export interface LiveTime {
   elapsedMs: number;
   /** Waiting for a person now, this long. */
   waitingMs?: number;
+  /** What the person is asked ("approval", "your answer: …"). */
+  waitingFor?: string;
   /** Every wait for a person so far, the current one included. */
   waitedMs: number;
 }
@@ -122,7 +124,7 @@ function tableHeader(input: SnapshotInput): TableHeader {
       tokens: { used: tokens, ...(input.caps?.tokens !== undefined ? { limit: input.caps.tokens } : {}) },
       usd: { used: Math.round(usd * 10_000) / 10_000, ...(input.caps?.usd !== undefined ? { limit: input.caps.usd } : {}) },
     },
-    time: live ? { going: true, waitedMs: live.waitedMs, ...(live.waitingMs !== undefined ? { waitingMs: live.waitingMs } : {}) } : { going: false, waitedMs: run.waitedMs ?? 0 },
+    time: live ? { going: true, waitedMs: live.waitedMs, ...(live.waitingMs !== undefined ? { waitingMs: live.waitingMs } : {}), ...(live.waitingFor ? { waitingFor: live.waitingFor } : {}) } : { going: false, waitedMs: run.waitedMs ?? 0 },
   };
   if (run.exitReason) header.exitReason = run.exitReason;
   if (run.prdPath) header.prdPath = run.prdPath;

@@ -36,7 +36,8 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
       verify: steering.canVerify() && !live && !store.readOnly,
       edit: !store.readOnly,
       cancel: control.canCancel(run),
-      resume: control.canResume(run),
+      // A verification or a PRD saved outside a run never ran a step: nothing to resume (issue 28 §5).
+      resume: control.canResume(run) && store.steps.count('run_id = ?', [runId]) > 0,
       rate: isFinished(run.state) && store.ratings.count('run_id = ?', [runId]) === 0,
     },
   });

@@ -4,6 +4,11 @@ import { engine } from '../engine';
 
 export const LEARNED_PICK_TITLE = 'Learned from past runs: keep these criteria?';
 
+/** The pick's prompt: what Enter and Esc do, and that the run's budget waits meanwhile. */
+export function learnedPickPlaceholder(runLabel: string): string {
+  return `${runLabel}: ticked ones are added; untick to drop. Enter confirms; Esc keeps them all (the default). The run's budget waits while you decide.`;
+}
+
 /**
  * At OBSERVE, before the run adds criteria learned from similar low-rated runs, the person
  * sees each with where it came from and keeps (ticked) or drops (unticked) it. Closing the
@@ -21,7 +26,7 @@ export function chooseLearnedInQuickPick(runLabel: string): ChooseLearned {
         detail: engine().describeProvenance(offer.provenance),
       }));
       pick.title = LEARNED_PICK_TITLE;
-      pick.placeholder = `${runLabel}: ticked ones are added to the run; untick to drop. Enter to confirm, Esc keeps them all.`;
+      pick.placeholder = learnedPickPlaceholder(runLabel);
       pick.canSelectMany = true;
       pick.matchOnDetail = true;
       pick.ignoreFocusOut = true;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { RunResult } from '../../algorithm/engine';
 import type { Logger } from '../../model/log';
-import { describeProgress, PROGRESS_TICK_MS } from './progress-text';
+import { describeProgress, PROGRESS_TICK_MS, runEndMessage } from './progress-text';
 import type { RunChange, RunService } from './run-service';
 import { RunStartError } from './run-service';
 
@@ -47,12 +47,10 @@ export async function withRunProgress(service: RunService, title: string, log: L
 }
 
 async function announce(result: RunResult, log: Logger): Promise<void> {
-  const passed = result.report?.results.filter((r) => r.outcome === 'PASS').length ?? 0;
-  const total = result.criteria.length;
-  const text = `Ideal State: run ${result.state} — ${passed}/${total} criteria verified${result.reason && result.state !== 'COMPLETE' ? `: ${result.reason}` : ''}.`;
-  log.info(`${result.run.id} ended ${result.state}: ${passed}/${total} criteria verified`);
+  const { text, good } = runEndMessage(result);
+  log.info(`${result.run.id} ended ${result.state}: ${text}`);
   const buttons = [...(result.run.prdPath ? ['Open PRD'] : []), 'Show Log'];
-  const show = result.state === 'COMPLETE' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  const show = good ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   const answer = await show(text, ...buttons);
   if (answer === 'Open PRD' && result.run.prdPath) {
     const folder = vscode.workspace.workspaceFolders?.[0];

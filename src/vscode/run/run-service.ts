@@ -45,7 +45,7 @@ export interface RunChange {
    * Time against the budget; waiting for a person (a pending approval) is not in it: `waitingMs`
    * while the run waits now, `waitedMs` for every wait so far.
    */
-  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number; readonly waitedMs: number; readonly waitingMs?: number };
+  readonly budget: { readonly seconds: number; readonly elapsedMs: number; readonly percent: number; readonly waitedMs: number; readonly waitingMs?: number; readonly waitingFor?: string };
   /** The manager's model as routed for this run, e.g. "scripted: demo-run". */
   readonly model: string;
   readonly prdPath?: string;
@@ -150,7 +150,8 @@ export class RunService implements vscode.Disposable {
     return store.runs
       // These stopped on the way; a cancelled run keeps its state for Resume Run. The other exit states are final.
       .list(RUN_STATES.resumable)
-      .filter((r) => !going.has(r.id))
+      // A verification or a PRD saved outside a run is PENDING with no step: nothing to resume (issue 28 §5).
+      .filter((r) => !going.has(r.id) && store.steps.count('run_id = ?', [r.id]) > 0)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
@@ -324,7 +325,8 @@ export class RunService implements vscode.Disposable {
     const waitingMs = active.waiting?.waitingMs();
     const elapsedMs = active.baseElapsedMs + Math.max(0, Date.now() - active.startedAt - waitedHereMs);
     const budget = { ...change.budget, elapsedMs, percent: Math.round(elapsedMs / (change.budget.seconds * 10)), waitedMs: active.baseWaitedMs + waitedHereMs };
-    return { ...change, budget: waitingMs !== undefined ? { ...budget, waitingMs } : budget };
+    const waitingFor = active.waiting?.waitingFor();
+    return { ...change, budget: waitingMs !== undefined ? { ...budget, waitingMs, ...(waitingFor ? { waitingFor } : {}) } : budget };
   }
 
   dispose(): void {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { describeProgress, describeWait, PROGRESS_TICK_MS } from './progress-text';
+import { verdictOf } from '../../model/verdict';
+import { describeProgress, describeWait, PROGRESS_TICK_MS, statusVerdictText } from './progress-text';
 import type { RunChange, RunService } from './run-service';
 
 const ISC_TABLE_COMMAND = 'idealState.openIscTable';
@@ -40,13 +41,16 @@ export function registerRunStatusBar(service: RunService): vscode.Disposable {
 }
 
 function tooltip(run: RunChange): vscode.MarkdownString {
-  const done = run.criteria.filter((c) => c.outcome === 'PASS').length;
+  const verdict = verdictOf(run.criteria);
   const md = new vscode.MarkdownString(undefined, false);
   md.appendText(`Ideal State run at ${run.effort} · ${run.model}\n`);
   md.appendText(`${run.phase}, iteration ${run.iteration} of ${run.maxIterations ?? 'until budget'} · ${run.budget.percent}% of ${run.budget.seconds} s\n`);
-  if (run.budget.waitingMs !== undefined) md.appendText(`Waiting for your approval for ${describeWait(run.budget.waitingMs)}: "Ideal State: Approve or Deny Pending Changes…" or the ISC table answers it.\n`);
-  if (run.budget.waitedMs > 0) md.appendText(`${describeWait(run.budget.waitedMs)} waiting for approval so far, not counted against the budget\n`);
-  md.appendText(`${run.criteria.length} criteria${done ? `, ${done} verified` : ''}\n`);
+  if (run.budget.waitingMs !== undefined) {
+    const approval = (run.budget.waitingFor ?? 'approval') === 'approval';
+    md.appendText(approval ? `Waiting for your approval for ${describeWait(run.budget.waitingMs)}: "Ideal State: Approve or Deny Pending Changes…" or the ISC table answers it.\n` : `Waiting for ${run.budget.waitingFor} for ${describeWait(run.budget.waitingMs)}: answer the question at the top of the window.\n`);
+  }
+  if (run.budget.waitedMs > 0) md.appendText(`${describeWait(run.budget.waitedMs)} waiting for you so far, not counted against the budget\n`);
+  md.appendText(`${statusVerdictText(verdict)}\n`);
   md.appendText('Click to show the run; "Ideal State: Cancel Run" stops it.');
   return md;
 }

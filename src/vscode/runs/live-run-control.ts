@@ -50,7 +50,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
 
   time(runId: string): LiveTime | undefined {
     const budget = this.service.activeRuns().find((c) => c.runId === runId && c.active)?.budget;
-    return budget && { elapsedMs: budget.elapsedMs, waitedMs: budget.waitedMs, ...(budget.waitingMs !== undefined ? { waitingMs: budget.waitingMs } : {}) };
+    return budget && { elapsedMs: budget.elapsedMs, waitedMs: budget.waitedMs, ...(budget.waitingMs !== undefined ? { waitingMs: budget.waitingMs } : {}), ...(budget.waitingFor ? { waitingFor: budget.waitingFor } : {}) };
   }
 
   approvals(runId: string): PendingApproval[] {

@@ -7,6 +7,8 @@ import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
 import { formatDuration, type RunsNode } from './runs-tree';
+import { recordKind } from './runs-tree-model';
+import type { Run } from '../../model';
 
 interface Deps {
   stores: StoreHost;
@@ -47,10 +49,11 @@ function automation(arg: unknown): Partial<RunCommandArgs> {
 
 /** Open ISC Table, Export Run Bundle, Delete Run, and Cancel/Resume for the run a Runs view item or the table names. */
 export function registerRunCommands(deps: Deps): vscode.Disposable {
-  const pickRun = async (title: string, arg: unknown, filter: (state: string) => boolean = () => true, none = 'there are no runs in this workspace yet. Start one with "Ideal State: Run Algorithm".'): Promise<string | undefined> => {
+  const pickRun = async (title: string, arg: unknown, filter: (run: Run, steps: () => number) => boolean = () => true, none = 'there are no runs in this workspace yet. Start one with "Ideal State: Run Algorithm".'): Promise<string | undefined> => {
     const id = runIdOf(arg);
     if (id) return id;
-    const runs = (await deps.stores.get()).runs.list().filter((r) => filter(r.state));
+    const store = await deps.stores.get();
+    const runs = store.runs.list().filter((r) => filter(r, () => store.steps.count('run_id = ?', [r.id])));
     if (runs.length === 0) {
       void vscode.window.showInformationMessage(`Ideal State: ${none}`);
       return undefined;
@@ -79,18 +82,22 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
       deps.tables.open(runId);
     }),
     vscode.commands.registerCommand('idealState.cancelRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Cancel Run', arg, (s) => runStateIs('going', s), 'no run is going in this workspace.');
+      const runId = await pickRun('Cancel Run', arg, (r) => runStateIs('going', r.state), 'no run is going in this workspace.');
       if (!runId) return undefined;
       const result = report(await deps.control.cancel(runId));
       deps.watch.touch(runId);
       return result;
     }),
     vscode.commands.registerCommand('idealState.resumeRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Resume Run', arg, (s) => runStateIs('resumable', s), 'there is no stopped or cancelled run to resume in this workspace.');
+      const runId = await pickRun('Resume Run', arg, (r, steps) => runStateIs('resumable', r.state) && !recordKind(r, { steps: steps(), reports: 0 }), 'there is no stopped or cancelled run to resume in this workspace.');
       if (!runId) return undefined;
-      const run = (await deps.stores.get()).runs.get(runId);
+      const store = await deps.stores.get();
+      const run = store.runs.get(runId);
+      const record = run && recordKind(run, { steps: store.steps.count('run_id = ?', [run.id]), reports: store.reports.count('run_id = ?', [run.id]) });
       const result = !run
         ? { ok: false, message: `there is no run ${runId} in this workspace's store.` }
+        : record
+          ? { ok: false, message: `${runId} is a ${record === 'verification' ? 'verification' : 'PRD saved outside a run'}, finished as it is: there is no run to resume. "Ideal State: Run Algorithm on This PRD" starts one.` }
         : !deps.control.canResume(run)
           ? { ok: false, message: `${runId} is ${run.state.replace(/_/g, ' ')}${runStateIs('going', run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
           : await deps.control.resume(runId);

@@ -35,6 +35,8 @@ export interface RunSummary {
   state: RunState;
   passed: number;
   total: number;
+  /** The one rule (src/model/verdict.ts): every CRITICAL criterion PASSES. */
+  passing: boolean;
   durationMs: number;
   createdAt: string;
   prdPath?: string;
@@ -42,11 +44,24 @@ export interface RunSummary {
   canResume: boolean;
   /** Edits and commands of the run waiting for a person in this window. */
   pendingApprovals: number;
+  /**
+   * Not a run of the Algorithm but a record the store keeps for a PRD (issue 28 §5): a
+   * verification (Verify Criteria, `ideal-state verify`) or a PRD saved outside a run. It never
+   * ran a step, so it is finished, shown with its outcome, and never resumed.
+   */
+  record?: 'verification' | 'prd';
+}
+
+/** What a stored run is: a run of the Algorithm (it committed a step) or a record of a PRD (issue 28 §5). */
+export function recordKind(run: { readonly state: RunState }, facts: { readonly steps: number; readonly reports: number }): RunSummary['record'] {
+  if (facts.steps > 0 || run.state !== 'PENDING') return undefined;
+  return facts.reports > 0 ? 'verification' : 'prd';
 }
 
 /** The group a run shows under: waiting approvals first, then its state. */
-export function groupOf(run: Pick<RunSummary, 'state' | 'pendingApprovals'>): (typeof RUN_GROUPS)[number]['id'] | undefined {
+export function groupOf(run: Pick<RunSummary, 'state' | 'pendingApprovals' | 'record'>): (typeof RUN_GROUPS)[number]['id'] | undefined {
   if (run.pendingApprovals > 0) return 'approval';
+  if (run.record) return 'finished';
   return RUN_GROUPS.find((g) => g.states.includes(run.state))?.id;
 }
 
@@ -73,4 +88,35 @@ function loopGroupOf(state: string): (typeof RUN_GROUPS)[number]['id'] {
 export function loopChildren(loop: LoopSummary, runs: readonly RunSummary[]): RunSummary[] {
   const ids = new Set(loop.runIds);
   return runs.filter((r) => ids.has(r.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+/** How a run shows in the Runs view: its icon and its colour. Green only for a COMPLETE run whose verdict passes (src/model/verdict.ts). */
+export function runLook(run: Pick<RunSummary, 'state' | 'passing' | 'record'>): { icon: string; tone?: 'passed' | 'failed' | 'warning' } {
+  if (run.record === 'verification') return run.passing ? { icon: 'pass-filled', tone: 'passed' } : { icon: 'warning', tone: 'warning' };
+  if (run.record === 'prd') return { icon: 'file-text' };
+  switch (run.state) {
+    case 'RUNNING':
+      return { icon: 'sync~spin' };
+    case 'PENDING':
+      return { icon: 'circle-large-outline' };
+    case 'NEEDS_APPROVAL':
+      return { icon: 'bell-dot', tone: 'warning' };
+    case 'COMPLETE':
+      return run.passing ? { icon: 'pass-filled', tone: 'passed' } : { icon: 'warning', tone: 'warning' };
+    case 'BUDGET_EXHAUSTED':
+      return { icon: 'watch', tone: 'warning' };
+    case 'BLOCKED':
+      return { icon: 'debug-pause', tone: 'warning' };
+    case 'CANCELLED':
+      return { icon: 'circle-slash' };
+    case 'FAILED':
+      return { icon: 'error', tone: 'failed' };
+  }
+}
+
+/** The words a record shows in place of a run's state: "verification: 3 of 5 pass", "PRD: not verified yet". */
+export function recordWords(run: Pick<RunSummary, 'record' | 'passed' | 'total' | 'passing'>): string | undefined {
+  if (run.record === 'verification') return `verification: ${run.passed} of ${run.total} pass${run.passing ? '' : ' — not passing'}`;
+  if (run.record === 'prd') return 'PRD: not verified yet';
+  return undefined;
 }

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
-import type { Run, RunState } from '../../model';
-import { arrangeRuns, loopChildren, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
+import type { Run } from '../../model';
+import { verdictOf } from '../../model/verdict';
+import { arrangeRuns, loopChildren, recordKind, recordWords, runLook, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
@@ -74,6 +75,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const store = await this.stores.get();
     return store.runs.list().map((run) => {
       const criteria = store.criteria.list(run.id);
+      const record = recordKind(run, { steps: store.steps.count('run_id = ?', [run.id]), reports: store.reports.count('run_id = ?', [run.id]) });
       return {
         id: run.id,
         request: run.request,
@@ -81,12 +83,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         state: run.state,
         passed: criteria.filter((c) => c.outcome === 'PASS').length,
         total: criteria.length,
+        passing: verdictOf(criteria).passed,
         durationMs: durationOf(run),
         createdAt: run.createdAt,
         ...(run.prdPath ? { prdPath: run.prdPath } : {}),
         canCancel: this.control.canCancel(run),
-        canResume: this.control.canResume(run),
+        canResume: !record && this.control.canResume(run),
         pendingApprovals: this.control.approvals(run.id).length,
+        ...(record ? { record } : {}),
       };
     });
   }
@@ -105,15 +109,15 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const item = new vscode.TreeItem(run.request, vscode.TreeItemCollapsibleState.None);
     item.id = run.id;
     const waiting = run.pendingApprovals === 0 ? '' : ` · ${run.pendingApprovals} waiting for approval`;
-    item.description = `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${waiting}`;
+    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${waiting}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`${run.id} · ${run.state.replace(/_/g, ' ')} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
+    tooltip.appendText(`${run.id} · ${recordWords(run) ?? run.state.replace(/_/g, ' ')} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
     if (run.prdPath) tooltip.appendText(`\nPRD: ${run.prdPath}`);
     if (run.pendingApprovals > 0) tooltip.appendText(`\n${run.pendingApprovals} edit(s) or command(s) wait for your approval: open the ISC table to see and answer them.`);
     item.tooltip = tooltip;
-    item.iconPath = run.pendingApprovals > 0 ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('editorWarning.foreground')) : new vscode.ThemeIcon(stateIcon(run.state), stateColor(run.state));
+    item.iconPath = run.pendingApprovals > 0 ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('editorWarning.foreground')) : lookIcon(runLook(run));
     // The context value carries what the menus may offer: run[.cancellable][.resumable].
     item.contextValue = ['run', run.canCancel ? 'cancellable' : '', run.canResume ? 'resumable' : ''].filter(Boolean).join('.');
     item.command = { command: 'idealState.openIscTable', title: 'Open ISC Table', arguments: [run.id] };
@@ -149,30 +153,7 @@ export function formatDuration(ms: number): string {
   return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
-function stateIcon(state: RunState): string {
-  switch (state) {
-    case 'RUNNING':
-      return 'sync~spin';
-    case 'PENDING':
-      return 'circle-large-outline';
-    case 'NEEDS_APPROVAL':
-      return 'bell-dot';
-    case 'COMPLETE':
-      return 'pass-filled';
-    case 'BUDGET_EXHAUSTED':
-      return 'watch';
-    case 'BLOCKED':
-      return 'debug-pause';
-    case 'CANCELLED':
-      return 'circle-slash';
-    case 'FAILED':
-      return 'error';
-  }
-}
-
-function stateColor(state: RunState): vscode.ThemeColor | undefined {
-  if (state === 'COMPLETE') return new vscode.ThemeColor('testing.iconPassed');
-  if (state === 'FAILED') return new vscode.ThemeColor('testing.iconFailed');
-  if (state === 'NEEDS_APPROVAL' || state === 'BUDGET_EXHAUSTED' || state === 'BLOCKED') return new vscode.ThemeColor('editorWarning.foreground');
-  return undefined;
+function lookIcon(look: ReturnType<typeof runLook>): vscode.ThemeIcon {
+  const color = look.tone === 'passed' ? 'testing.iconPassed' : look.tone === 'failed' ? 'testing.iconFailed' : look.tone === 'warning' ? 'editorWarning.foreground' : undefined;
+  return new vscode.ThemeIcon(look.icon, color ? new vscode.ThemeColor(color) : undefined);
 }

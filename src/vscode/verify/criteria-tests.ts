@@ -7,6 +7,7 @@ import type { PrdDocument } from '../../prd';
 import type { Coverage } from '../../verify/types';
 import type { StalenessTracker } from '../../verify/staleness';
 import { engine } from '../engine';
+import { testItemState } from '../../model/verdict';
 import { signalFrom } from './abort';
 import { PrdVerifyError, type PrdVerification, type PrdVerifier } from './verify-prd';
 
@@ -242,22 +243,25 @@ export class CriteriaTests implements vscode.Disposable {
     const where = result.locations[0] && root ? new vscode.Location(vscode.Uri.joinPath(root, result.locations[0].file), new vscode.Position(result.locations[0].line - 1, 0)) : new vscode.Location(prdUri, item.range ?? new vscode.Range(0, 0, 0, 0));
     this.staleBecause.delete(item.id);
     this.describe(item);
-    if (result.outcome === 'PASS') {
+    // The one rule for "passed" (src/model/verdict.ts): a CRITICAL UNKNOWN is an error, so its PRD is never green.
+    const state = testItemState(criterion.priority, result.outcome);
+    if (state === 'passed') {
       run.passed(item, result.durationMs);
       this.states.set(item.id, 'passed');
       return;
     }
     const text = [`${result.outcome}: ${result.evidence}`, ...(result.repairTarget ? [`Must become true: ${result.repairTarget}`] : []), ...(result.failureLabel ? [`(${result.failureLabel})`] : [])].join('\n');
-    if (result.outcome === 'UNKNOWN') {
+    if (state === 'skipped') {
       run.appendOutput(`${criterion.id} UNKNOWN: ${result.evidence}`.replace(/\r?\n/g, '\r\n') + '\r\n', where, item);
       run.skipped(item);
       this.states.set(item.id, 'skipped');
       return;
     }
-    const message = new vscode.TestMessage(text);
+    const message = new vscode.TestMessage(state === 'errored' ? `${text}\nA CRITICAL criterion must PASS: UNKNOWN is not a pass.` : text);
     message.location = where;
-    run.failed(item, message, result.durationMs);
-    this.states.set(item.id, 'failed');
+    if (state === 'errored') run.errored(item, message, result.durationMs);
+    else run.failed(item, message, result.durationMs);
+    this.states.set(item.id, state);
   }
 
   /** A PASS whose files changed no longer proves anything: its result is invalidated and its item says why. */
@@ -280,7 +284,7 @@ export class CriteriaTests implements vscode.Disposable {
     }
     if (stale.length === 0) return;
     this.controller.invalidateTestResults(stale);
-    this.log.info(`${file} changed: ${stale.map((i) => i.id.slice(i.id.lastIndexOf('#') + 1)).join(', ')} passed before and must be verified again`);
+    this.log.info(`${file} changed: ${stale.map((i) => i.id.slice(i.id.lastIndexOf('#') + 1)).join(', ')}: their results are stale and must be verified again`);
   }
 
   private describe(item: vscode.TestItem): void {
