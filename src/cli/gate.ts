@@ -7,6 +7,7 @@ import { redactEvidence } from '../verify/secret-env';
 import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
+import { gateDoctorCommand } from './gate-doctor';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
 import { criteriaPrds, workspaceOf } from './gate-prd';
 import { blocksSoFar, GATE_STATE_FILE, recordVerdict } from './gate-state';
@@ -14,7 +15,8 @@ import type { VerifyIo } from './verify';
 import { verifyPrdFile, type VerifyPrdOutcome } from './verify-prd';
 
 export const GATE_USAGE = `Usage: ideal-state gate [options]          (run by an agent host's stop hook)
-       ideal-state gate install <host> [--yes] [--command CMD] [--workspace DIR]
+       ideal-state gate install <host>|--detect [--yes] [--command CMD] [--workspace DIR]
+       ideal-state gate doctor [--workspace DIR]   (a dry stop through each installed hook)
 
 Reads the stop hook payload an agent host sends on stdin, verifies the workspace's PRD and
 answers in that host's format: the agent keeps working, told which CRITICAL criteria fail
@@ -46,6 +48,7 @@ export interface GateIo extends VerifyIo {
 
 export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   if (argv[0] === 'install') return gateInstallCommand(argv.slice(1), io);
+  if (argv[0] === 'doctor') return gateDoctorCommand(argv.slice(1), io);
   let values;
   let positionals;
   try {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cwdOf, str, type HostAdapter } from './types';
+import { cwdOf, flag, str, type HostAdapter } from './types';
 import { vscodeAnswer } from './vscode';
 
 /**
@@ -20,7 +20,10 @@ export const copilotCli: HostAdapter = {
   name: 'Copilot CLI',
   payload,
   recognise: (p) => typeof p.sessionId === 'string' && !('hookEventName' in p) && !('hook_event_name' in p),
-  request: (p) => ({ host: 'copilot', event: 'agentStop', sessionKey: `copilot:${str(p, 'sessionId') ?? 'no-session'}`, ...cwdOf(str(p, 'cwd')) }),
+  request: (p) => {
+    const stopHookActive = flag(p, 'stopHookActive');
+    return { host: 'copilot', event: 'agentStop', sessionKey: `copilot:${str(p, 'sessionId') ?? 'no-session'}`, ...cwdOf(str(p, 'cwd')), ...(stopHookActive !== undefined ? { stopHookActive } : {}) };
+  },
   answer: (_request, verdict) => vscodeAnswer(undefined, verdict),
   hostWill: (kind) => (kind === 'block' ? 'Copilot CLI sends the agent back with the reason' : 'Copilot CLI lets the agent stop'),
   install: { kind: 'own-file', file: '.github/hooks/ideal-state.json' },
