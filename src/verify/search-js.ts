@@ -2,11 +2,13 @@ import { createReadStream } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { RegexWorker } from './regex-worker';
+import { SearchPool } from './search-pool';
 import { ignoredBy, type IgnoreLevel } from './search-scope';
 import { compilePattern, MatchCollector, type SearchOutcome, type SearchRequest } from './search-types';
 
 /** Files larger than this are read in chunks instead of whole. */
 const WHOLE_FILE_BYTES = 8 * 1024 * 1024;
+/** Folders read at once while walking. */
 const CONCURRENT_READS = 32;
 
 /**
@@ -15,9 +17,12 @@ const CONCURRENT_READS = 32;
  * regex engine. Differences from ripgrep's dialect (documented in the README): `\w`, `\d`
  * and `\b` are ASCII here and Unicode in ripgrep; UTF-16 files are read as UTF-8.
  *
- * The matching runs in a worker thread (RegexWorker), because JavaScript's engine
- * backtracks: `(a+)+$` over a long line of `a` would hold this thread for hours, and with
- * it every timer, the timeout and Ctrl+C. Here the timeout and the signal end the worker
+ * Files are read and matched in worker threads across the cores (SearchPool): each skips a
+ * file without the pattern's required literal before decoding it, and this thread only walks
+ * the folders. Files past WHOLE_FILE_BYTES are streamed here to one more worker (RegexWorker),
+ * in chunks, so no file is held whole. Matching stays off this thread because JavaScript's
+ * engine backtracks: `(a+)+$` over a long line of `a` would hold a thread for hours, and with
+ * it every timer, the timeout and Ctrl+C. Here the timeout and the signal end the workers
  * mid-match and the search returns at once.
  */
 export async function searchWithJs(request: SearchRequest, note?: string): Promise<SearchOutcome> {
@@ -27,46 +32,41 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
   const collector = new MatchCollector(request.maxLocations, request.maxFiles);
   const unreadable = new Set<string>();
   const scope = request.scope;
-  let worker: RegexWorker;
+  const sink = { match: (file: string, n: number) => collector.add(file, n), unreadable: (file: string) => unreadable.add(file) };
+  const large: string[] = [];
+  let pool: SearchPool;
   try {
-    worker = new RegexWorker(compiled.regex, { match: (file, n) => collector.add(file, n), unreadable: (file) => unreadable.add(file) });
+    pool = new SearchPool(compiled.regex, scope.root, { ...sink, large: (file) => large.push(file) }, { maxBytes: WHOLE_FILE_BYTES });
   } catch (error) {
-    return { kind: 'error', reason: `the JS search could not start its worker thread: ${(error as Error).message}` };
+    return { kind: 'error', reason: `the JS search could not start its worker threads: ${(error as Error).message}` };
   }
+  /** Started for the first file too large to read whole, if any. */
+  let worker: RegexWorker | undefined;
   let ending: 'timeout' | 'cancelled' | undefined;
   const stop = (why: 'timeout' | 'cancelled') => {
     ending ??= why;
-    worker.stop();
+    pool.stop();
+    worker?.stop();
   };
   const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
   const onAbort = () => stop('cancelled');
   request.signal.addEventListener('abort', onAbort, { once: true });
-  const stopped = () => ending !== undefined || worker.failure !== undefined;
+  const failure = () => pool.failure ?? worker?.failure;
+  const stopped = () => ending !== undefined || failure() !== undefined;
   const limit = limiter(CONCURRENT_READS);
 
-  const searchFile = async (relative: string): Promise<void> => {
-    if (stopped()) return;
-    const absolute = path.join(scope.root, relative);
-    try {
-      const handle = await fs.open(absolute, 'r');
-      let buffer: Buffer | undefined;
+  /** The files too large to read whole, one at a time, streamed to a worker of their own. */
+  const searchLarge = async (): Promise<void> => {
+    for (const relative of large.sort()) {
+      if (stopped()) return;
+      worker ??= new RegexWorker(compiled.regex, sink);
       try {
-        if ((await handle.stat()).size <= WHOLE_FILE_BYTES) buffer = await handle.readFile();
-      } finally {
-        await handle.close();
+        await searchLargeFile(path.join(scope.root, relative), relative, worker, stopped);
+      } catch {
+        unreadable.add(relative);
       }
-      if (buffer) {
-        if (buffer.length === 0 || buffer.includes(0)) return; // empty has no lines; binary is skipped, as ripgrep does
-        let text = buffer.toString('utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        if (text.endsWith('\n')) text = text.slice(0, -1);
-        await worker.submit(relative, text, 1);
-        return;
-      }
-      await searchLargeFile(absolute, relative, worker, stopped);
-    } catch {
-      unreadable.add(relative);
     }
+    await worker?.finish();
   };
 
   const walk = async (dir: string, parents: readonly IgnoreLevel[]): Promise<void> => {
@@ -86,9 +86,7 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
       if (entry.isDirectory()) {
         if (!scope.excluded(relative, true) && !ignoredBy(stack, relative, true)) work.push(walk(relative, stack));
       } else if (entry.isFile()) {
-        if (scope.admitsFile(relative) && !ignoredBy(stack, relative, false)) {
-          work.push(limit(() => searchFile(relative)));
-        }
+        if (scope.admitsFile(relative) && !ignoredBy(stack, relative, false)) work.push(pool.submit(relative));
       }
       // Symlinks are not followed, as ripgrep does not follow them.
     }
@@ -97,17 +95,21 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
 
   try {
     // A stop returns at once; reads still in flight end on their own and find `stopped()`.
-    const search = walk('', []).then(() => worker.finish());
+    const search = walk('', [])
+      .then(() => pool.finish())
+      .then(searchLarge);
     search.catch(() => undefined);
-    await Promise.race([search, worker.whenEnded]);
+    // A stop (timeout, Ctrl+C) or a dead worker ends the pool; a stopped large-file worker releases every wait of `searchLarge`.
+    await Promise.race([search, pool.whenEnded]);
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener('abort', onAbort);
-    worker.stop();
+    pool.stop();
+    worker?.stop();
   }
   if (request.signal.aborted || ending === 'cancelled') return { kind: 'cancelled' };
   if (ending === 'timeout') return { kind: 'timeout', timeoutMs: request.timeoutMs };
-  if (worker.failure !== undefined) return { kind: 'error', reason: `the JS search failed: ${worker.failure}` };
+  if (failure() !== undefined) return { kind: 'error', reason: `the JS search failed: ${failure()}` };
   collector.unreadable = [...unreadable];
   return collector.result('js', note);
 }
