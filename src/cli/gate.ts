@@ -6,8 +6,8 @@ import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
-import { criteriaPrds, workspaceOf } from './gate-prd';
-import { blocksSoFar, GATE_STATE_FILE, recordVerdict } from './gate-state';
+import { criteriaPrds, workspaceOf } from '../app/gate/prds';
+import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
 import type { VerifyIo } from './verify';
 import { verifyPrdFile, type VerifyPrdOutcome } from './verify-prd';
 
@@ -25,7 +25,7 @@ Options:
                      newest in the PRD folder, .ideal-state/prds or idealState.prd.folder)
   --workspace DIR    the workspace (default: the payload's cwd, else the current directory)
   --max-blocks N     stops kept from happening in a row before the agent may stop anyway,
-                     with a warning (default 3); counted per session in ${GATE_STATE_FILE}
+                     with a warning (default 3); counted per session beside the criteria lock
   --timeout SECONDS  per criterion (default 120)
   --yes              run every PRD command (default: only those ${VERIFY_COMMANDS_FILE} allows)
   --no-log           write nothing into the PRD (default: outcomes and a LOG entry per verdict)
@@ -114,7 +114,8 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   }
   const shown = displayPath(workspace, file);
   const now = new Date();
-  const before = await blocksSoFar(workspace, request.sessionKey, request.stopHookActive, now);
+  const counter = await gateStateFile(workspace);
+  const before = await blocksSoFar(counter, request.sessionKey, request.stopHookActive, maxBlocks, now, io.err);
   const limitReached = before >= maxBlocks;
   const verdictWord = (passed: boolean) => (passed ? 'let the stop through' : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`);
 
@@ -132,7 +133,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   });
 
   const verdict = gateVerdict(result, { request, file, shown, before, maxBlocks });
-  await recordVerdict(workspace, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, now).catch((error: Error) => io.err(`warning: ${GATE_STATE_FILE} not written: ${error.message}`));
+  await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
   return emit(answerFor(request, verdict));
 }
 
