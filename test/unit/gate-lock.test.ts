@@ -19,11 +19,16 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     const state = stateDir();
     await lockCriteria(ws, { by: 'a person', how: 'terminal', now: new Date(), env: { ...process.env, IDEAL_STATE_STATE_DIR: state } });
     const stop = (args = ['--workspace', ws], payloadCwd = ws, env: Record<string, string> = {}) => runGate(['--host', 'claude-code', '--no-store', ...args], claudeStop(payloadCwd), { state, env });
-    const before = decision(await stop());
-    assert.equal(before.blocked, true, 'the honest state blocks');
-    assert.match(before.text, /ISC-DEMO-004 FAIL/);
     return { ws, state, stop };
   }
+
+  it('0: as locked, the honest state blocks on ISC-DEMO-004 (the changelog is missing), held "as locked"', async () => {
+    const { stop } = await locked();
+    const before = decision(await stop());
+    assert.equal(before.blocked, true, 'the honest state blocks');
+    assert.match(before.text, /1 CRITICAL criterion of \.ideal-state\/prds\/PRD-20261122-verify-demo\.md \(as locked\) does not pass: ISC-DEMO-004\./);
+    assert.match(before.text, /ISC-DEMO-004 FAIL/);
+  });
 
   it('1: a locked CRITICAL criterion re-labelled [NICE] is TAMPERED and blocks, with the diff', async () => {
     const { ws, stop } = await locked();

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Outcome, Priority, type CriterionResult, type VerificationMethod } from '../../model';
+import { GateOutcome, Outcome, Priority, type CriterionResult, type VerificationMethod } from '../../model';
 import { formatVerifySpec } from '../../prd';
 
 /**
  * The done gate's answers, one shape for every way an agent outside Ideal State asks: the
  * MCP server (src/mcp), the editor's language-model tools and @ideal-state
- * (src/vscode/agents), and the stop hook (src/cli/gate.ts). Each builds them here from a
+ * (src/vscode/agents), and the stop hook (src/cli/gate.ts over src/app/gate). Each builds them here from a
  * verification, so "done" and "why not" read the same to all of them.
  */
 
@@ -37,7 +37,8 @@ export type CriteriaAnswer = z.infer<typeof CriteriaAnswer>;
 export const CriterionOutcome = z.object({
   id: z.string(),
   priority: z.string(),
-  outcome: Outcome,
+  /** TAMPERED only from the stop gate, for a locked criterion or input that changed. */
+  outcome: GateOutcome,
   evidence: z.string(),
   failureLabel: z.string().optional(),
   repairTarget: z.string().optional(),

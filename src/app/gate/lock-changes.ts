@@ -32,7 +32,7 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
     const gone = /does not exist$/.test(read.message);
     // A file the gate cannot parse is the verification's problem (it blocks with its lines); one that is gone is tampering.
     if (gone) changes.push({ id: locked.path, what: 'prd', summary: `the locked PRD ${locked.path} is gone (deleted, moved or renamed)`, diff: locked.criteria.map((c) => `- ${criterionLine(c)}`) });
-    return { changes: [...changes, ...(gone ? [] : [])], added: [], readable: false };
+    return { changes, added: [], readable: false };
   }
   const { source } = read;
   if (source.document.meta.loopId !== undefined) {
@@ -42,9 +42,9 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   if (folder !== locked.prdFolder && !locked.path.startsWith(`${folder.replace(/\/+$/, '')}/`)) {
     changes.push({ id: locked.path, what: 'prd', summary: `${locked.path} is no longer in the PRD folder (idealState.prd.folder)`, diff: [`- idealState.prd.folder: ${locked.prdFolder}`, `+ idealState.prd.folder: ${folder}`] });
   }
-  const now_ = new Map(source.criteria.map((c) => [c.id, lockedCriterion(c)]));
+  const currentCriteria = new Map(source.criteria.map((c) => [c.id, lockedCriterion(c)]));
   for (const was of locked.criteria) {
-    const is = now_.get(was.id);
+    const is = currentCriteria.get(was.id);
     if (!is) changes.push({ id: was.id, what: 'criterion', summary: `${was.id} was removed`, diff: [`- ${criterionLine(was)}`] });
     else if (!same(was, is)) changes.push({ id: was.id, what: 'criterion', summary: `${was.id} was changed (${differences(was, is).join(', ')})`, diff: [`- ${criterionLine(was)}`, `+ ${criterionLine(is)}`] });
   }
