@@ -11,6 +11,7 @@ import { LOOP_USAGE, loopCommand } from './loop';
 import { RUN_USAGE, runCommand } from './run';
 import { verifyCommand, type VerifyIo } from './verify';
 import { gateCommand } from './gate';
+import { CRITERIA_USAGE, criteriaCommand } from './criteria';
 import { mcpCommand } from './mcp';
 import { LEARNING_USAGE, learningCommand } from './ratings';
 import { TRUST_USAGE, trustCommand } from './trust';
@@ -39,6 +40,7 @@ ${LOOP_USAGE}
 ${MODELS_USAGE}
 ${LEARNING_USAGE}
 ${TRUST_USAGE}
+${CRITERIA_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -55,6 +57,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (argv[0] === 'verify') return verifyCommand(argv.slice(1), io);
   if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return loopCommand(argv.slice(1), io);
   if (argv[0] === 'gate') return gateCommand(argv.slice(1), io);
+  if (argv[0] === 'criteria') return criteriaCommand(argv.slice(1), io);
   if (argv[0] === 'mcp') return mcpCommand(argv.slice(1), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return modelsCommand(argv.slice(1), io);
   if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return trustCommand(argv.slice(1), io);

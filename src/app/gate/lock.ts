@@ -109,44 +109,62 @@ export interface LockResult {
   warnings: string[];
 }
 
+export interface LockOptions {
+  /** Workspace-relative or absolute; default: every PRD with criteria in the PRD folder. */
+  files?: readonly string[];
+  by: string;
+  how: LockHow;
+  now: Date;
+  kind?: LockKind;
+  env?: NodeJS.ProcessEnv;
+}
+
 /**
- * Locks PRDs: the ones named (workspace-relative), else every PRD with criteria in the PRD
- * folder. A PRD locked before keeps its other entries; each newly locked one is a new
- * criteria version. Callers are a person's act only (a terminal prompt, an editor modal).
+ * What locking would record, without writing it: shown to the person, then committed as it
+ * was shown (commitLock), so a file changed between the question and the answer is not what
+ * gets locked. Each PRD locked before becomes its next criteria version.
  */
-export async function lockCriteria(workspace: string, options: { files?: readonly string[]; by: string; how: LockHow; now: Date; kind?: LockKind; env?: NodeJS.ProcessEnv }): Promise<LockResult> {
+export async function prepareLock(workspace: string, options: LockOptions): Promise<Omit<LockResult, 'file'>> {
   const kind = options.kind ?? 'lock';
-  const env = options.env ?? process.env;
-  const real = await realWorkspace(workspace);
-  const existing = await readLock(workspace, kind, env);
-  // A damaged record is replaced only by a person's lock; a baseline starts afresh at every prompt.
-  const previous = existing.ok && existing.record && kind === 'lock' ? existing.record.prds : [];
+  const existing = await readLock(workspace, kind, options.env ?? process.env);
+  const previous = new Map((existing.ok && existing.record ? existing.record.prds : []).map((p) => [p.path, p]));
   const names = options.files ? options.files.map((f) => relativeTo(workspace, f) ?? f) : (await criteriaPrds(workspace)).map((p) => p.relative);
-  const result: LockResult = { file: '', locked: [], refused: [], warnings: [] };
-  const kept = new Map(previous.map((p) => [p.path, p]));
+  const result: Omit<LockResult, 'file'> = { locked: [], refused: [], warnings: [] };
   for (const name of names) {
     if (path.isAbsolute(name) || name.startsWith('..')) {
       result.refused.push({ path: name, message: `${name} is not inside the workspace ${workspace}` });
       continue;
     }
-    const version = (kept.get(name)?.version ?? 0) + 1;
+    const version = (previous.get(name)?.version ?? 0) + 1;
     const snap = await snapshotPrd(workspace, name, { by: options.by, how: options.how, now: options.now, version });
-    if (!snap.ok) {
-      result.refused.push({ path: name, message: snap.message });
-      continue;
+    if (!snap.ok) result.refused.push({ path: name, message: snap.message });
+    else {
+      result.warnings.push(...snap.warnings);
+      result.locked.push(snap.locked);
     }
-    result.warnings.push(...snap.warnings);
-    kept.set(name, snap.locked);
-    result.locked.push(snap.locked);
   }
-  result.file = await writeLock(workspace, { version: 1, kind, workspace: real, prds: [...kept.values()].sort((a, b) => a.path.localeCompare(b.path)) }, env);
   return result;
 }
 
-/** Forgets the lock of these PRDs (a person's act: `criteria unlock` is not offered to agents either). */
-export async function dropLocked(workspace: string, paths: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const existing = await readLock(workspace, 'lock', env);
-  if (!existing.ok || !existing.record) return;
-  const gone = new Set(paths);
-  await writeLock(workspace, { ...existing.record, prds: existing.record.prds.filter((p) => !gone.has(p.path)) }, env);
+/**
+ * Writes prepared entries into the record, beside the PRDs locked before (a lock); a baseline
+ * is replaced whole at every prompt. `drop` forgets PRDs (a person approved that one is gone).
+ */
+export async function commitLock(workspace: string, kind: LockKind, entries: readonly LockedPrd[], options: { env?: NodeJS.ProcessEnv; drop?: readonly string[] } = {}): Promise<string> {
+  const env = options.env ?? process.env;
+  const existing = await readLock(workspace, kind, env);
+  // A damaged lock is replaced only by a person's lock, never merged with.
+  const kept = new Map((kind === 'lock' && existing.ok && existing.record ? existing.record.prds : []).map((p) => [p.path, p]));
+  for (const gone of options.drop ?? []) kept.delete(gone);
+  for (const e of entries) kept.set(e.path, e);
+  const prds = [...kept.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return writeLock(workspace, { version: 1, kind, workspace: await realWorkspace(workspace), prds }, env);
 }
+
+/** Locks PRDs (prepareLock, then commitLock). Callers are a person's act only: a terminal prompt, an editor modal, or the person's prompt for a baseline. */
+export async function lockCriteria(workspace: string, options: LockOptions): Promise<LockResult> {
+  const prepared = await prepareLock(workspace, options);
+  const file = await commitLock(workspace, options.kind ?? 'lock', prepared.locked, options.env ? { env: options.env } : {});
+  return { file, ...prepared };
+}
+
