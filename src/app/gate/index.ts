@@ -24,3 +24,4 @@ export * from './lock-schema';
 export * from './prds';
 export * from './state-folder';
 export * from './verdict';
+export * from './criteria-from';

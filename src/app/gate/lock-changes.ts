@@ -42,12 +42,7 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   if (folder !== locked.prdFolder && !locked.path.startsWith(`${folder.replace(/\/+$/, '')}/`)) {
     changes.push({ id: locked.path, what: 'prd', summary: `${locked.path} is no longer in the PRD folder (idealState.prd.folder)`, diff: [`- idealState.prd.folder: ${locked.prdFolder}`, `+ idealState.prd.folder: ${folder}`] });
   }
-  const currentCriteria = new Map(source.criteria.map((c) => [c.id, lockedCriterion(c)]));
-  for (const was of locked.criteria) {
-    const is = currentCriteria.get(was.id);
-    if (!is) changes.push({ id: was.id, what: 'criterion', summary: `${was.id} was removed`, diff: [`- ${criterionLine(was)}`] });
-    else if (!same(was, is)) changes.push({ id: was.id, what: 'criterion', summary: `${was.id} was changed (${differences(was, is).join(', ')})`, diff: [`- ${criterionLine(was)}`, `+ ${criterionLine(is)}`] });
-  }
+  changes.push(...criterionChanges(locked.criteria, source.criteria.map(lockedCriterion)));
   const lockedIds = new Set(locked.criteria.map((c) => c.id));
   const added = source.criteria.filter((c) => !lockedIds.has(c.id)).map((c) => c.id);
 
@@ -60,6 +55,18 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   const current = await snapshotInputs(workspace, lockedCriteria, locked.protectedGlobs, { searches });
   changes.push(...inputChanges(locked.inputs, current.inputs));
   return { changes, added, readable: true };
+}
+
+/** Each locked criterion removed or changed (text, priority, kind, method); added ones are not changes. */
+export function criterionChanges(locked: readonly LockedCriterion[], current: readonly LockedCriterion[]): LockChange[] {
+  const byId = new Map(current.map((c) => [c.id, c]));
+  const changes: LockChange[] = [];
+  for (const was of locked) {
+    const is = byId.get(was.id);
+    if (!is) changes.push({ id: was.id, what: 'criterion', summary: `${was.id} was removed`, diff: [`- ${criterionLine(was)}`] });
+    else if (!same(was, is)) changes.push({ id: was.id, what: 'criterion', summary: `${was.id} was changed (${differences(was, is).join(', ')})`, diff: [`- ${criterionLine(was)}`, `+ ${criterionLine(is)}`] });
+  }
+  return changes;
 }
 
 function same(a: LockedCriterion, b: LockedCriterion): boolean {

@@ -58,8 +58,8 @@ export function namedTasks(criteria: readonly AnyCriterion[]): string[] {
 }
 
 /** A task's definition as the runner would find it: the tasks.json entry with its label, and the package script of that name. */
-async function taskDigest(workspace: string, name: string): Promise<string | null> {
-  const tasksText = await fs.readFile(path.join(workspace, '.vscode', 'tasks.json'), 'utf8').catch(() => undefined);
+export async function taskDigest(workspace: string, name: string, read: FileReader = diskReader(workspace)): Promise<string | null> {
+  const tasksText = await read('.vscode/tasks.json');
   let entry: unknown = null;
   if (tasksText !== undefined) {
     const parsed = parseJsonc(tasksText);
@@ -68,7 +68,7 @@ async function taskDigest(workspace: string, name: string): Promise<string | nul
   }
   const script = name.startsWith('npm: ') ? name.slice(5).trim() : name;
   let scriptText: unknown = null;
-  const manifest = await fs.readFile(path.join(workspace, 'package.json'), 'utf8').catch(() => undefined);
+  const manifest = await read('package.json');
   if (manifest !== undefined) {
     try {
       const m: unknown = JSON.parse(manifest);
@@ -79,6 +79,13 @@ async function taskDigest(workspace: string, name: string): Promise<string | nul
   }
   if (entry === null && scriptText === null) return null;
   return digestOf(JSON.stringify({ entry, script: scriptText }));
+}
+
+/** A workspace file's text by its workspace-relative path; undefined when absent (the disk, or a git revision). */
+export type FileReader = (relative: string) => Promise<string | undefined>;
+
+export function diskReader(workspace: string): FileReader {
+  return (relative) => fs.readFile(path.join(workspace, relative), 'utf8').catch(() => undefined);
 }
 
 interface Walked {
