@@ -66,11 +66,11 @@ export async function criteriaReview(workspace: string, prdFile: string, ref: st
     ...(diff.ok ? diff.stdout.split('\n').filter(Boolean).map((l) => ({ status: l[0]!, name: l.slice(l.indexOf('\t') + 1) })) : []),
     ...(untracked.ok ? untracked.stdout.split('\n').filter(Boolean).map((name) => ({ status: 'A', name })) : []),
   ];
-  for (const e of entries) {
-    const isIgnoreFile = path.posix.basename(e.name) === '.gitignore';
-    if (isIgnoreFile && searches) changes.push({ id: e.name, what: 'input', summary: `the .gitignore ${e.name} was ${word(e.status)} since ${ref}`, diff: [] });
+  for (const entry of entries) {
+    const isIgnoreFile = path.posix.basename(entry.name) === '.gitignore';
+    if (isIgnoreFile && searches) changes.push({ id: entry.name, what: 'input', summary: `the .gitignore ${entry.name} was ${word(entry.status)} since ${ref}`, diff: [] });
     // A test the change adds is its own work; one it edits or deletes is a protected input.
-    else if (!isIgnoreFile && e.status !== 'A' && globs.some((g) => g.regex.test(e.name))) changes.push({ id: e.name, what: 'input', summary: `the protected file ${e.name} was ${word(e.status)} since ${ref}`, diff: [] });
+    else if (!isIgnoreFile && entry.status !== 'A' && globs.some((g) => g.regex.test(entry.name))) changes.push({ id: entry.name, what: 'input', summary: `the protected file ${entry.name} was ${word(entry.status)} since ${ref}`, diff: [] });
   }
   return { ok: true, review: { changes, base: baseCriteria, newFile: false } };
 }

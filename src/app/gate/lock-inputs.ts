@@ -103,16 +103,16 @@ async function walk(workspace: string, globs: readonly GlobRule[]): Promise<Walk
     const dir = queue.shift()!;
     const entries = await fs.readdir(path.join(workspace, dir), { withFileTypes: true }).catch(() => []);
     entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const e of entries) {
+    for (const entry of entries) {
       if (++seen > WALK_LIMIT) {
         out.truncated = true;
         return out;
       }
-      const relative = dir === '' ? e.name : `${dir}/${e.name}`;
-      if (e.isDirectory()) {
-        if (!SKIPPED_DIRS.has(e.name) && relative !== '.ideal-state') queue.push(relative);
-      } else if (e.isFile()) {
-        if (e.name === '.gitignore') out.gitignores.push(relative);
+      const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name) && relative !== '.ideal-state') queue.push(relative);
+      } else if (entry.isFile()) {
+        if (entry.name === '.gitignore') out.gitignores.push(relative);
         else if (globs.some((g) => g.regex.test(relative))) out.protectedFiles.push(relative);
       }
     }
