@@ -1,18 +1,15 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
-import { notPassing, verifyAnswer, type CriterionOutcome, type VerifyAnswer } from '../app/done-gate';
-import { formatDiagnostic } from '../prd';
+import { blocksSoFar, checkHeld, gateStateFile, gateVerdict, gateWorkspace, heldSet, recordBaseline, recordVerdict } from '../app/gate';
 import { redactEvidence } from '../verify/secret-env';
 import type { VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type GateVerdict, type HostAnswer, type StopRequest } from './gate-hosts';
+import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type HostAnswer } from './gate-hosts';
 import { gateDoctorCommand } from './gate-doctor';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
-import { criteriaPrds, workspaceOf } from './gate-prd';
-import { blocksSoFar, GATE_STATE_FILE, recordVerdict } from './gate-state';
 import type { VerifyIo } from './verify';
-import { verifyPrdFile, type VerifyPrdOutcome } from './verify-prd';
+import { verifyPrdFile } from './verify-prd';
 
 export const GATE_USAGE = `Usage: ideal-state gate [options]          (run by an agent host's stop hook)
        ideal-state gate install <host>|--detect [--yes] [--command CMD] [--workspace DIR]
@@ -25,11 +22,16 @@ Hosts: ${GATE_HOSTS.join(', ')}.
 
 Options:
   --host HOST        the host that runs the hook (default: told by the payload's shape)
-  --prd FILE         the PRD to hold the agent to, relative to the workspace (default: the
+  --prd FILE         a PRD to hold the agent to as well, relative to the workspace (default:
+                     every PRD a person locked; where none is, the session baseline; else the
                      newest in the PRD folder, .ideal-state/prds or idealState.prd.folder)
-  --workspace DIR    the workspace (default: the payload's cwd, else the current directory)
+  --workspace DIR    the workspace (default: the host's project folder variable, e.g.
+                     CLAUDE_PROJECT_DIR, else the current directory; never the payload's cwd)
+  --prompt           the host's prompt-submit hook: record the session baseline (the
+                     criteria as the person last saw them); the payload's UserPromptSubmit
+                     or SessionStart event says the same
   --max-blocks N     stops kept from happening in a row before the agent may stop anyway,
-                     with a warning (default 3); counted per session in ${GATE_STATE_FILE}
+                     with a warning (default 3); counted per session beside the criteria lock
   --timeout SECONDS  per criterion (default 120)
   --deadline SECONDS how long the host waits for the hook (written by gate install; default:
                      the host's own); the gate answers before it, blocking when unfinished
@@ -44,6 +46,8 @@ toward --max-blocks; one that says it is not (the user spoke since) starts a new
 export interface GateIo extends VerifyIo {
   /** The hook payload; absent: read from standard input. */
   readStdin?: () => Promise<string>;
+  /** The host's environment (its project-folder variable); default: this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
@@ -57,6 +61,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       allowPositionals: true,
       options: {
         host: { type: 'string' },
+        prompt: { type: 'boolean', default: false },
         prd: { type: 'string' },
         workspace: { type: 'string' },
         'max-blocks': { type: 'string' },
@@ -105,115 +110,70 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return 2;
   }
   const request = payload.request;
-  // The host's prompt-submit hook runs this same command: the user spoke, nothing to hold yet
-  // (the criteria lock records its baseline here). Never block a person's prompt.
-  if (hostAdapter(request.host)?.promptSubmitEvent === request.event) return 0;
-  const workspace = values.workspace ? path.resolve(values.workspace) : await workspaceOf(request.cwd ?? process.cwd());
   const emit = (answer: HostAnswer) => {
     if (answer.stdout !== undefined) io.out(redactEvidence(answer.stdout).text);
     if (answer.stderr !== undefined) io.err(redactEvidence(answer.stderr).text);
     return answer.exitCode;
   };
-
-  let file: string;
-  if (values.prd) file = path.resolve(workspace, values.prd);
-  else {
-    const prds = await criteriaPrds(workspace);
-    // Nothing to hold the agent to: let it stop, and say why once.
-    if (prds.length === 0) return emit(answerFor(request, { kind: 'allow', note: `Ideal State: no PRD in ${workspace}; nothing to verify.` }));
-    file = prds[0]!.file;
-  }
-  const shown = displayPath(workspace, file);
+  const env = io.env ?? process.env;
+  const workspace = await gateWorkspace({ ...(values.workspace ? { flag: values.workspace } : {}), host: request.host, env, processCwd: process.cwd() });
   const now = new Date();
-  const before = await blocksSoFar(workspace, request.sessionKey, request.stopHookActive, now);
+
+  // The person spoke: the criteria as they are now are the session's baseline. The host reads
+  // a prompt hook's stdout as context for the model, so nothing is printed there.
+  const adapter = hostAdapter(request.host);
+  if (values.prompt || PROMPT_EVENTS.has(request.event) || adapter?.promptSubmitEvent === request.event) {
+    try {
+      const recorded = await recordBaseline(workspace, { now, env });
+      for (const r of recorded?.refused ?? []) io.err(`Ideal State: ${r.path} is not in the session baseline: ${r.message}`);
+    } catch (error) {
+      io.err(`Ideal State: the session baseline was not recorded: ${(error as Error).message}`);
+    }
+    return 0;
+  }
+
+  const held = await heldSet(workspace, env);
+  const extra = values.prd ? path.resolve(workspace, values.prd) : undefined;
+  const counter = await gateStateFile(workspace, env);
+  const before = await blocksSoFar(counter, request.sessionKey, request.stopHookActive, maxBlocks, now, io.err);
   const limitReached = before >= maxBlocks;
   const verdictWord = (passed: boolean) => (passed ? 'let the stop through' : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`);
-
   // Answer before the host gives up: a total budget below its deadline bounds every criterion.
-  const adapter = hostAdapter(request.host);
   const deadlineSeconds = values.deadline !== undefined && Number(values.deadline) > 0 ? Number(values.deadline) : (adapter?.defaultDeadlineSeconds ?? 600);
   const deadline = startDeadline(deadlineSeconds, io.signal);
   // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
   const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
-  const result = await verifyPrdFile({
-    file,
-    workspace,
-    timeoutSeconds: criterionSeconds,
-    yes: values.yes,
-    noCommands: false,
-    signal: deadline.signal,
-    ...(values['no-log'] ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
-    store: values['no-store'] ? false : values.store,
-    // stdout belongs to the host's answer; what verify would warn about goes to stderr.
-    warn: io.err,
-  });
+  const verify = (file: string, write: boolean) =>
+    verifyPrdFile({
+      file,
+      workspace,
+      timeoutSeconds: criterionSeconds,
+      yes: values.yes,
+      noCommands: false,
+      signal: deadline.signal,
+      ...(values['no-log'] || !write ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
+      store: values['no-store'] ? false : values.store,
+      // stdout belongs to the host's answer; what verify would warn about goes to stderr.
+      warn: io.err,
+    });
+  const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}) }).finally(() => deadline.dispose());
+  if (deadline.expired()) {
+    const hostName = HOST_NAMES[request.host] ?? request.host;
+    const late = timedOutVerdict(`the criteria of ${workspace}`, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds);
+    const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
+    await recordVerdict(counter, request.sessionKey, timedOut.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
+    return emit(answerFor(request, timedOut));
+  }
+  // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
+  if (checked.kind === 'nothing') return emit(answerFor(request, { kind: 'allow', note: `Ideal State: no PRD in ${workspace}; nothing to verify.` }));
 
-  deadline.dispose();
-  const verdict =
-    result.kind === 'cancelled' && deadline.expired()
-      ? before >= maxBlocks
-        ? { kind: 'allow' as const, note: `${timedOutVerdict(shown, HOST_NAMES[request.host] ?? request.host, deadlineSeconds, deadline.budgetSeconds, criterionSeconds).summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` }
-        : timedOutVerdict(shown, HOST_NAMES[request.host] ?? request.host, deadlineSeconds, deadline.budgetSeconds, criterionSeconds)
-      : gateVerdict(result, { request, file, shown, before, maxBlocks });
-  await recordVerdict(workspace, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, now).catch((error: Error) => io.err(`warning: ${GATE_STATE_FILE} not written: ${error.message}`));
+  const verdict = gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy });
+  await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
   return emit(answerFor(request, verdict));
 }
 
-interface VerdictContext {
-  request: StopRequest;
-  /** The PRD as given to verify (its messages name it so). */
-  file: string;
-  shown: string;
-  before: number;
-  maxBlocks: number;
-}
-
-/**
- * Blocks while a CRITICAL criterion does not pass (and while the PRD cannot be verified at
- * all: a broken PRD is not a done one), until the limit of blocks in a row; then lets the
- * agent stop and warns the user that it stopped with the criteria unmet.
- */
-export function gateVerdict(result: VerifyPrdOutcome, context: VerdictContext): GateVerdict {
-  const { shown, before, maxBlocks } = context;
-  if (result.kind === 'cancelled') return { kind: 'allow', note: `Ideal State: verification of ${shown} was cancelled; not verified.` };
-  let reason: string;
-  let summary: string;
-  if (result.kind === 'verified') {
-    // The same answer ideal-state_verify gives an agent, told as a stop hook's reason.
-    const answer = verifyAnswer(shown, result.prd, result.set);
-    if (answer.allCriticalPass) return { kind: 'allow', ...(result.set.counts.PASS < result.set.results.length ? { note: `Ideal State: ${shown}: ${result.set.summary}.` } : {}) };
-    ({ reason, summary } = failingReason(answer));
-  } else if (result.kind === 'bad-input') {
-    summary = `Ideal State: ${result.summary.split(context.file).join(shown)}`;
-    reason = [summary, ...result.problems.map((d) => `- ${formatDiagnostic(shown, d)}`), 'Fix the PRD, then finish.'].join('\n');
-  } else {
-    summary = `Ideal State: ${shown} cannot be verified: ${result.message}`;
-    reason = summary;
-  }
-  if (before >= maxBlocks) return { kind: 'allow', note: `${summary}\nThe agent was kept working ${before} time${before === 1 ? '' : 's'} in a row (--max-blocks ${maxBlocks}) and may stop now, with this not done.` };
-  return { kind: 'block', summary, reason: `${reason}\n(Ideal State stop gate, block ${before + 1} of ${maxBlocks}.)` };
-}
-
-function failingReason(answer: VerifyAnswer): { reason: string; summary: string } {
-  const shown = answer.prd;
-  const { critical, others } = notPassing(answer);
-  const line = (r: CriterionOutcome) => {
-    const evidence = (r.evidence.split('\n')[0] ?? '').slice(0, 200);
-    return `- ${r.id} ${r.outcome}${r.failureLabel ? ` [${r.failureLabel}]` : ''}: ${evidence}${r.repairTarget ? `\n  needs: ${r.repairTarget}` : ''}`;
-  };
-  // Every CRITICAL criterion passes, yet not done (an ISA's fog left, its progress not M/N): the set's summary says why.
-  const summary = critical.length === 0 ? `Ideal State: not done. ${shown}: ${answer.summary}.` : `Ideal State: not done. ${critical.length} CRITICAL criteri${critical.length === 1 ? 'on' : 'a'} of ${shown} ${critical.length === 1 ? 'does' : 'do'} not pass: ${critical.map((r) => r.id).join(', ')}.`;
-  const out = [summary, ...critical.map(line)];
-  if (others.length > 0) out.push('Also not passing (not CRITICAL):', ...others.map(line));
-  if (answer.skippedCommands.length > 0) out.push(`Commands not run, so their criteria are UNKNOWN (the user allows them in ${VERIFY_COMMANDS_FILE}):`, ...answer.skippedCommands.map((c) => `- ${c.command}`));
-  out.push(`Make these pass, then finish; \`ideal-state verify ${shown}\` shows the evidence.`);
-  return { reason: out.join('\n'), summary };
-}
-
-function displayPath(workspace: string, file: string): string {
-  const relative = path.relative(workspace, file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
-}
+/** Events that mean the person just spoke (Claude Code and VS Code: UserPromptSubmit, SessionStart; Cline: UserPromptSubmit). */
+const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'SessionStart']);
 
 /** All of stdin, or what came within a few seconds: a host that leaves stdin open must not hang the hook. */
 function readStdin(): Promise<string> {

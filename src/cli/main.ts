@@ -11,7 +11,7 @@ import type { VerifyIo } from './verify';
  * Later issues add `run`, `verify` and `ratings`.
  */
 const usage = async (): Promise<string> => {
-  const [{ RUN_USAGE }, { LOOP_USAGE }, { MODELS_USAGE }, { LEARNING_USAGE }, { TRUST_USAGE }] = await Promise.all([import('./run.js'), import('./loop.js'), import('./models.js'), import('./ratings.js'), import('./trust.js')]);
+  const [{ RUN_USAGE }, { LOOP_USAGE }, { MODELS_USAGE }, { LEARNING_USAGE }, { TRUST_USAGE }, { CRITERIA_USAGE }] = await Promise.all([import('./run.js'), import('./loop.js'), import('./models.js'), import('./ratings.js'), import('./trust.js'), import('./criteria.js')]);
   return `Usage: ideal-state <command> [options]
 
 Commands:
@@ -31,6 +31,7 @@ ${LOOP_USAGE}
 ${MODELS_USAGE}
 ${LEARNING_USAGE}
 ${TRUST_USAGE}
+${CRITERIA_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -48,6 +49,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (argv[0] === 'verify') return (await import('./verify.js')).verifyCommand(argv.slice(1), io);
   if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./loop.js')).loopCommand(argv.slice(1), io);
   if (argv[0] === 'gate') return (await import('./gate.js')).gateCommand(argv.slice(1), io);
+  if (argv[0] === 'criteria' && argv[1] !== 'pending') return (await import('./criteria.js')).criteriaCommand(argv.slice(1), io);
   if (argv[0] === 'mcp') return (await import('./mcp.js')).mcpCommand(argv.slice(1), io);
   if (argv[0] === 'criteria' && argv[1] === 'pending') return (await import('./criteria-pending.js')).criteriaPendingCommand(argv.slice(2), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./models.js')).modelsCommand(argv.slice(1), io);

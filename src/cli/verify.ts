@@ -1,6 +1,8 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { criteriaReview, withReview } from '../app/gate/criteria-from';
+import type { CriterionInfo } from '../app/verify-source';
 import { formatDiagnostic, type PrdDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { formatJson, formatTable } from './verify-output';
@@ -33,6 +35,10 @@ Options:
   --yes              run every command of the PRD without asking (on a terminal or in CI)
   --no-commands      run no command, task or test (those criteria are UNKNOWN)
   --rg PATH          the ripgrep binary for Grep (default: rg on PATH, else a built-in search)
+  --criteria-from REF  hold the PRD to its criteria and protected inputs as they are at the git
+                     revision REF (e.g. origin/main): each one the change removed or altered is
+                     "changed, needs review" in every report format and fails the job
+  --allow-criteria-changes  a reviewer accepts those changes: listed, not failing
 ${REPORT_USAGE}
 
 The PRD's commands (CLI, Test, Task, a Static command) run in the workspace with secrets
@@ -63,6 +69,8 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
         'no-commands': { type: 'boolean', default: false },
         rg: { type: 'string' },
         report: { type: 'string', multiple: true },
+        'criteria-from': { type: 'string' },
+        'allow-criteria-changes': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -113,13 +121,29 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     io.err(`ideal-state verify: ${result.message}`);
     return 130;
   }
-  const { set, prd, effort, parallelism, written, stored, storeWarnings } = result;
+  const { prd, effort, parallelism, written, stored, storeWarnings } = result;
+  let set = result.set;
+  let removedInfo: (id: string) => CriterionInfo | undefined = () => undefined;
+  if (values['criteria-from'] !== undefined) {
+    // CI's lock: the criteria as they are on the default branch, which this change cannot rewrite.
+    const reviewed = await criteriaReview(workspace, file, values['criteria-from']);
+    if (!reviewed.ok) {
+      io.err(`ideal-state verify: ${reviewed.message}`);
+      return 2;
+    }
+    set = withReview(set, reviewed.review, values['criteria-from'], values['allow-criteria-changes']);
+    const base = new Map(reviewed.review.base.map((c) => [c.id, c]));
+    removedInfo = (id) => {
+      const c = base.get(id);
+      return c ? { id, text: c.text, priority: c.priority, anti: c.kind === 'anti-criterion', line: 1 } : undefined;
+    };
+  }
 
   // The table says it on stdout; next to JSON or a report (often sent to a file in CI) the log says it.
   const skipped = set.commands?.refused ?? [];
   const prdRelative = path.relative(workspace, path.resolve(file));
   const reportFile = (!prdRelative.startsWith('..') && !path.isAbsolute(prdRelative) ? prdRelative : path.resolve(file)).split(path.sep).join('/');
-  const reportOut = await writeReports(reports.requests, { file: reportFile, set, info: (id) => prd.info(id), at: new Date(), ...(await toolVersion()) });
+  const reportOut = await writeReports(reports.requests, { file: reportFile, set, info: (id) => prd.info(id) ?? removedInfo(id), at: new Date(), ...(await toolVersion()) });
   if ((values.json || reportOut !== undefined) && skipped.length > 0) io.err(`ideal-state verify: skipped ${skipped.length} command${skipped.length === 1 ? '' : 's'} (their criteria are UNKNOWN):\n${skipped.map((c) => `  ${c.command}: ${c.reason}`).join('\n')}`);
   io.out(reportOut ?? (values.json ? formatJson(set, { effort, parallelism, written, ...(stored ? { stored } : {}), warnings: storeWarnings }) : formatTable(set, { effort, parallelism, written, ...(stored ? { stored } : {}) })));
   return set.passed ? 0 : 1;

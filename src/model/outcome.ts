@@ -16,3 +16,11 @@ export const FailureLabel = z.enum([
   'EXECUTION_ERROR',
 ]);
 export type FailureLabel = z.infer<typeof FailureLabel>;
+
+/**
+ * The done gate's outcome of a criterion: a verifier's, or TAMPERED when a locked criterion
+ * (its text, priority, kind or method) or an input its verification depends on changed without
+ * a person's approval (issue 23). No verifier returns TAMPERED; it blocks like a CRITICAL FAIL.
+ */
+export const GateOutcome = z.enum([...Outcome.options, 'TAMPERED']);
+export type GateOutcome = z.infer<typeof GateOutcome>;

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { gateStateFile } from '../../src/app/gate';
 import { BUILT_CLI } from './cli-helpers';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/unit/fixtures/gate');
@@ -15,9 +16,13 @@ function payload(name: string, workspace: string, changes: Record<string, unknow
   return JSON.stringify({ ...p, ...changes });
 }
 
+/** The gate's state (block counter, lock) goes to a folder of this test run, never the user's. */
+const STATE = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-state-'));
+
 function gate(args: readonly string[], stdin: string | undefined, cwd?: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [BUILT_CLI, 'gate', ...args], { cwd: cwd ?? os.tmpdir(), stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const { CLAUDE_PROJECT_DIR: _notOurs, ...env } = process.env;
+    const proc = spawn(process.execPath, [BUILT_CLI, 'gate', ...args], { cwd: cwd ?? os.tmpdir(), env: { ...env, IDEAL_STATE_STATE_DIR: STATE }, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -65,7 +70,7 @@ describe('command line: gate (stop hooks)', function () {
 
   it('Claude Code Stop: blocks with the failing CRITICAL criterion and what it needs, then lets the agent stop once it passes', async () => {
     const ws = workspace();
-    const blocked = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: false }));
+    const blocked = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir, { stop_hook_active: false }));
     assert.equal(blocked.code, 0, blocked.err);
     const answer = JSON.parse(blocked.out);
     assert.equal(answer.decision, 'block');
@@ -76,7 +81,7 @@ describe('command line: gate (stop hooks)', function () {
     assert.match(answer.reason, /block 1 of 3/);
 
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
-    const allowed = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: true }));
+    const allowed = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir, { stop_hook_active: true }));
     assert.equal(allowed.code, 0, allowed.err);
     // Every CRITICAL passes; ISC-2 (IMPORTANT) still fails, which the user is told and the agent is not kept for.
     assert.deepEqual(JSON.parse(allowed.out), { systemMessage: 'Ideal State: .ideal-state/prds/PRD-20261124-gate.md: 2 of 3 criteria pass (1 FAIL); every CRITICAL criterion passes.' });
@@ -93,7 +98,7 @@ describe('command line: gate (stop hooks)', function () {
     fs.writeFileSync(loopPrd, ['---', 'prd: true', 'id: PRD-20261124-loop-1', 'loop: loop-1', 'status: COMPLETE', '---', '', '# Loop over docs/**/*.md against docs.page', '', '## Problem Space', 'Every page.', ''].join('\n'));
     const later = new Date(Date.now() + 60_000);
     fs.utimesSync(loopPrd, later, later);
-    const blocked = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: false }));
+    const blocked = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir, { stop_hook_active: false }));
     assert.equal(blocked.code, 0, blocked.err);
     const answer = JSON.parse(blocked.out);
     assert.equal(answer.decision, 'block');
@@ -102,7 +107,7 @@ describe('command line: gate (stop hooks)', function () {
 
   it('VS Code Stop: blocks through hookSpecificOutput, and prints nothing when every criterion passes', async () => {
     const ws = workspace();
-    const blocked = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir));
+    const blocked = await gate(['--host', 'vscode', '--no-store', '--workspace', ws.dir], payload('vscode-stop.json', ws.dir));
     assert.equal(blocked.code, 0, blocked.err);
     const answer = JSON.parse(blocked.out);
     assert.equal(answer.hookSpecificOutput.hookEventName, 'Stop');
@@ -111,7 +116,7 @@ describe('command line: gate (stop hooks)', function () {
 
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
     fs.writeFileSync(path.join(ws.dir, 'README.md'), '# App\nThe stop gate holds the agent.\n');
-    const allowed = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir));
+    const allowed = await gate(['--host', 'vscode', '--no-store', '--workspace', ws.dir], payload('vscode-stop.json', ws.dir));
     assert.deepEqual([allowed.code, allowed.out], [0, ''], allowed.err);
   });
 
@@ -128,37 +133,39 @@ describe('command line: gate (stop hooks)', function () {
 
   it('Cline TaskComplete (runs after the task completed): reports the reason, never claims to cancel, and the LOG says nothing was held', async () => {
     const ws = workspace();
-    const blocked = await gate(['--no-store'], payload('cline-task-complete.json', ws.dir));
+    const blocked = await gate(['--no-store', '--workspace', ws.dir], payload('cline-task-complete.json', ws.dir));
     assert.equal(blocked.code, 0, blocked.err);
     const answer = JSON.parse(blocked.out);
     assert.equal(answer.cancel, false, 'told Cline by the payload’s shape, without --host; a cancel could not hold a completed task');
     assert.match(answer.contextModification, /needs: CHANGELOG\.md exists/);
     assert.match(fs.readFileSync(ws.prd, 'utf8'), /\(Cline TaskComplete\), which .*; Cline does not read the answer .*nothing was held/);
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
-    const allowed = await gate(['--no-store'], payload('cline-task-complete.json', ws.dir));
+    const allowed = await gate(['--no-store', '--workspace', ws.dir], payload('cline-task-complete.json', ws.dir));
     assert.equal(JSON.parse(allowed.out).cancel, false);
   });
 
   it('SubagentStop blocks with top-level decision and reason (Claude Code and VS Code alike)', async () => {
     const ws = workspace();
-    const r = await gate(['--no-store'], payload('claude-code-subagent-stop.json', ws.dir));
+    const r = await gate(['--no-store', '--workspace', ws.dir], payload('claude-code-subagent-stop.json', ws.dir));
     const answer = JSON.parse(r.out);
     assert.equal(answer.decision, 'block');
     assert.match(answer.reason, /ISC-1/);
-    const v = await gate(['--host', 'vscode', '--no-store'], payload('vscode-stop.json', ws.dir, { hookEventName: 'SubagentStop' }));
+    const v = await gate(['--host', 'vscode', '--no-store', '--workspace', ws.dir], payload('vscode-stop.json', ws.dir, { hookEventName: 'SubagentStop' }));
     assert.equal(JSON.parse(v.out).decision, 'block');
   });
 
   it('loop guard: after --max-blocks blocks in a row it lets the agent stop with a warning; stop_hook_active false starts a new count', async () => {
     const ws = workspace();
-    const stop = (active: boolean) => gate(['--host', 'claude-code', '--max-blocks', '2', '--no-store', '--no-log'], payload('claude-code-stop.json', ws.dir, { stop_hook_active: active }));
+    const stop = (active: boolean) => gate(['--host', 'claude-code', '--max-blocks', '2', '--no-store', '--no-log', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir, { stop_hook_active: active }));
     assert.match(JSON.parse((await stop(false)).out).reason, /block 1 of 2/);
     assert.match(JSON.parse((await stop(true)).out).reason, /block 2 of 2/);
     const third = JSON.parse((await stop(true)).out);
     assert.equal(third.decision, undefined, 'the third stop goes through');
     assert.match(third.systemMessage, /ISC-1[\s\S]*kept working 2 times in a row \(--max-blocks 2\) and may stop now, with this not done/);
     assert.match(JSON.parse((await stop(false)).out).reason, /block 1 of 2/, 'a new turn is gated again');
-    const state = JSON.parse(fs.readFileSync(path.join(ws.dir, '.ideal-state', 'gate-state.json'), 'utf8'));
+    // The counter lives beside the lock in the user's state folder, not in the workspace an agent edits.
+    assert.equal(fs.existsSync(path.join(ws.dir, '.ideal-state', 'gate-state.json')), false);
+    const state = JSON.parse(fs.readFileSync(await gateStateFile(ws.dir, { IDEAL_STATE_STATE_DIR: STATE }), 'utf8'));
     assert.deepEqual(Object.keys(state.sessions), ['claude-code:abc123:']);
     assert.equal(PRD, fs.readFileSync(ws.prd, 'utf8'), '--no-log leaves the PRD alone');
   });
@@ -166,37 +173,38 @@ describe('command line: gate (stop hooks)', function () {
   it('a command the allow-list does not name is not run: its criterion is UNKNOWN and the reason says where to allow it', async () => {
     const ws = workspace(PRD.replace('- [ ] ISC-3: The source file exists | Verify: Read: src/app.js', '- [ ] ISC-3: The tests pass | Verify: CLI: node -e "process.exit(0)"'));
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
-    const r = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir));
+    const r = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir));
     const reason = JSON.parse(r.out).reason as string;
     assert.match(reason, /- ISC-3 UNKNOWN/);
     assert.match(reason, /Commands not run, so their criteria are UNKNOWN \(the user allows them in \.ideal-state\/verify-commands\.yaml\):\n- node -e "process\.exit\(0\)"/);
     fs.writeFileSync(path.join(ws.dir, '.ideal-state', 'verify-commands.yaml'), 'commands:\n  - node -e "process.exit(0)"\n');
-    const allowed = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir));
+    const allowed = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir));
     assert.equal(JSON.parse(allowed.out).decision, undefined, allowed.out);
   });
 
   it('a broken PRD blocks with its problems at their lines; no PRD at all lets the agent stop', async () => {
     const ws = workspace(PRD.replace('- [ ] ISC-3: The source file exists | Verify: Read: src/app.js', '- [ ] ISC-1: A second criterion with the same id | Verify: Read: x'));
-    const r = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', ws.dir));
+    const r = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir));
     const reason = JSON.parse(r.out).reason as string;
     assert.match(reason, /^Ideal State: \.ideal-state\/prds\/PRD-20261124-gate\.md has 1 error; fix it before verifying\n/);
     assert.match(reason, /- \.ideal-state\/prds\/PRD-20261124-gate\.md:16:7: error: ISC-1 is used by an earlier criterion/);
 
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-empty-'));
-    const none = await gate(['--host', 'claude-code', '--no-store'], payload('claude-code-stop.json', empty));
+    const none = await gate(['--host', 'claude-code', '--no-store', '--workspace', empty], payload('claude-code-stop.json', empty));
     assert.equal(none.code, 0);
     assert.match(JSON.parse(none.out).systemMessage, /no PRD in .*; nothing to verify/);
   });
 
-  it('finds the workspace above an agent working in a subfolder, the PRD folder from the editor setting, or the PRD named with --prd', async () => {
+  it('finds the workspace above a hook started in a subfolder, the PRD folder from the editor setting, or the PRD named with --prd', async () => {
     const ws = workspace();
     fs.mkdirSync(path.join(ws.dir, '.vscode'));
     fs.mkdirSync(path.join(ws.dir, 'specs'));
     fs.writeFileSync(path.join(ws.dir, '.vscode', 'settings.json'), '{\n  // PRDs live with the specs\n  "idealState.prd.folder": "specs",\n}\n');
     fs.writeFileSync(path.join(ws.dir, 'specs', 'PRD-other.md'), PRD.replace('Read: CHANGELOG.md', 'Read: NEWS.md').replace('CHANGELOG.md', 'NEWS.md'));
-    const fromSubfolder = await gate(['--host', 'claude-code', '--no-store', '--no-log'], payload('claude-code-stop.json', path.join(ws.dir, 'src')));
+    // A host that starts the hook in a subfolder (and says nothing else): the workspace is found above it.
+    const fromSubfolder = await gate(['--host', 'claude-code', '--no-store', '--no-log'], payload('claude-code-stop.json', os.tmpdir()), path.join(ws.dir, 'src'));
     assert.match(JSON.parse(fromSubfolder.out).reason, /of specs\/PRD-other\.md does not pass: ISC-1\.\n- ISC-1 FAIL \[REQUIREMENT_COVERAGE\]: NEWS\.md does not exist/);
-    const named = await gate(['--host', 'claude-code', '--no-store', '--no-log', '--prd', '.ideal-state/prds/PRD-20261124-gate.md'], payload('claude-code-stop.json', ws.dir, { session_id: 'other' }));
+    const named = await gate(['--host', 'claude-code', '--no-store', '--no-log', '--prd', '.ideal-state/prds/PRD-20261124-gate.md', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir, { session_id: 'other' }));
     assert.match(JSON.parse(named.out).reason, /of \.ideal-state\/prds\/PRD-20261124-gate\.md does not pass/);
   });
 

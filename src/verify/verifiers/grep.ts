@@ -1,6 +1,7 @@
 import { confineGlob } from '../confine';
 import { searchWorkspace } from '../search';
 import { SearchScope } from '../search-scope';
+import { searchSkippedFiles } from '../search-skipped';
 import { compilePattern } from '../search-types';
 import { fail, pass, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
 import { cancelled } from './cancelled';
@@ -52,7 +53,30 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
   }
   if (found.matchCount > 0) return fail(anti ? 'CONSTRAINT_VIOLATION' : 'REQUIREMENT_COVERAGE', evidence, `No line in ${where} matches ${shown}`, extra);
   if (found.unreadable.length > 0) return unknown('EXECUTION_ERROR', evidence, `Every file of ${where} can be read`, extra);
+  if (anti) return antiCriterionSweep(scope, compiled.regex, shown, where, evidence, extra, everyFile, ctx);
   return pass(evidence, { ...extra, coverage: everyFile });
+}
+
+/**
+ * An anti-criterion passes only when the bad thing is nowhere: the ignored and binary files
+ * the search left out are searched too (bounded), and what could not be is named: UNKNOWN.
+ */
+async function antiCriterionSweep(scope: SearchScope, regex: RegExp, shown: string, where: string, evidence: string, extra: { actual: string; threshold: string }, everyFile: { globs: string[] }, ctx: VerifierContext): Promise<Verdict> {
+  const swept = await searchSkippedFiles(scope, regex, ctx.signal);
+  if (ctx.signal.aborted) throw cancelled();
+  const also = `also searched ${swept.searched} ignored or binary file${swept.searched === 1 ? '' : 's'}`;
+  if (swept.matchCount > 0) {
+    const firsts = swept.locations.map((l) => `${l.file}:${l.line}`).join(', ');
+    return fail('CONSTRAINT_VIOLATION', `${evidence}
+${also}: ${swept.matchCount} matching line${swept.matchCount === 1 ? '' : 's'} in ignored or binary files, first: ${firsts}`, `No line in ${where}, ignored and binary files included, matches ${shown}`, { ...extra, actual: `${swept.matchCount} matching lines in ignored or binary files`, locations: swept.locations });
+  }
+  if (swept.notSearched.length > 0) {
+    const named = `${swept.notSearched.slice(0, 10).join(', ')}${swept.notSearched.length > 10 ? ', …' : ''}`;
+    return unknown('SCOPE_ERROR', `${evidence}
+${also}; ${swept.notSearched.length} ignored or binary file${swept.notSearched.length === 1 ? ' was' : 's were'} not searched (over the search's limits or unreadable): ${named}`, `Every file of ${where} that could hold ${shown} is searched (give the Grep a glob that leaves out what cannot hold it)`, extra);
+  }
+  return pass(`${evidence}
+${also}`, { ...extra, coverage: everyFile });
 }
 
 /**

@@ -1,0 +1,44 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { HeldSet } from './held';
+import { compareWithLock } from './lock-changes';
+import type { GateVerification, PrdCheck, VerdictContext } from './verdict';
+
+/** Verifies one PRD; `write` says whether its outcomes may be written back (never into a tampered file). */
+export type VerifyPort = (file: string, write: boolean) => Promise<GateVerification>;
+
+export type HeldChecks = { kind: 'checks'; checks: PrdCheck[]; heldBy: VerdictContext['heldBy'] } | { kind: 'nothing' };
+
+/**
+ * Each held PRD compared with what was locked (or baselined) and verified. Its criteria as
+ * they are now are verified: those still as locked, and those the agent added (it may only
+ * add). A changed or removed one is TAMPERED, whatever its verification would say.
+ * `extra` is a PRD named with `--prd`, held as well.
+ */
+export async function checkHeld(workspace: string, held: HeldSet, options: { verify: VerifyPort; now: Date; extra?: string }): Promise<HeldChecks> {
+  const shown = (file: string) => displayPath(workspace, file);
+  const checks: PrdCheck[] = [];
+  const seen = new Set<string>();
+  if (held.kind === 'damaged') {
+    checks.push({ file: workspace, shown: workspace, result: { kind: 'refused', message: `the criteria lock cannot be read (${held.message}); a person locks the criteria again with \`ideal-state criteria lock\`` }, changes: [] });
+  } else if (held.kind === 'locked' || held.kind === 'baseline') {
+    for (const locked of held.prds) {
+      const file = path.join(workspace, locked.path);
+      seen.add(path.resolve(file));
+      const comparison = await compareWithLock(workspace, locked, options.now);
+      const exists = await fs.stat(file).then((s) => s.isFile(), () => false);
+      const result = exists ? await options.verify(file, comparison.changes.length === 0) : undefined;
+      checks.push({ file, shown: locked.path, changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}) });
+    }
+  } else if (held.kind === 'newest' && !options.extra) {
+    checks.push({ file: held.file, shown: shown(held.file), result: await options.verify(held.file, true), changes: [] });
+  }
+  if (options.extra && !seen.has(path.resolve(options.extra))) checks.push({ file: options.extra, shown: shown(options.extra), result: await options.verify(options.extra, true), changes: [] });
+  if (checks.length === 0) return { kind: 'nothing' };
+  return { kind: 'checks', checks, heldBy: held.kind === 'locked' ? 'lock' : held.kind === 'baseline' ? 'baseline' : 'none' };
+}
+
+export function displayPath(workspace: string, file: string): string {
+  const relative = path.relative(workspace, file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative.split(path.sep).join('/');
+}

@@ -1,0 +1,158 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { AnyCriterion } from '../../model';
+import { compileGlob, type GlobRule } from '../../verify/glob';
+import { parseJsonc } from '../../verify/jsonc';
+import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
+import type { LockedInput } from './lock-schema';
+
+/**
+ * What a criterion's verification depends on besides its own line, digested so the gate
+ * sees it change: the Task definitions it names (a `.vscode/tasks.json` entry, a package.json
+ * script; an agent set one to `true`), the verify-commands allow-list, the `.gitignore` files
+ * that scope its searches (an agent ignored the offending file), and the files a PRD's
+ * `protected:` globs name (the tests an agent would weaken). Files added later under a
+ * protected glob are the agent's own work and are not held; changed or deleted ones are.
+ */
+export const DEFAULT_PROTECTED_GLOBS: readonly string[] = [
+  'test/**',
+  'tests/**',
+  'spec/**',
+  '**/__tests__/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/test_*.py',
+  '**/*_test.py',
+  '**/*_test.go',
+];
+
+/** The walk that finds protected files and .gitignore files stops here: a lock must not take minutes. */
+export const WALK_LIMIT = 20_000;
+const SKIPPED_DIRS = new Set(['.git', 'node_modules']);
+
+export function digestOf(text: string | Buffer): string {
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+async function fileDigest(file: string): Promise<string | null> {
+  const bytes = await fs.readFile(file).catch(() => undefined);
+  return bytes === undefined ? null : digestOf(bytes);
+}
+
+/** The task names and package scripts a criterion's method runs. */
+export function namedTasks(criteria: readonly AnyCriterion[]): string[] {
+  const names = new Set<string>();
+  for (const c of criteria) {
+    const v = c.verify;
+    if (!v) continue;
+    if (v.type === 'TASK') names.add(v.task);
+    if (v.type === 'TEST') names.add(v.test);
+    const command = v.type === 'CLI' ? v.command : v.type === 'TEST' ? v.test : v.type === 'STATIC' ? v.command : undefined;
+    for (const m of (command ?? '').matchAll(/\b(?:npm|pnpm|yarn)\s+(?:run(?:-script)?\s+|)([\w:.@/-]+)/g)) {
+      const script = m[1] === 't' ? 'test' : m[1]!;
+      if (!['install', 'ci', 'i', 'exec', 'x', 'dlx', 'add'].includes(script)) names.add(`npm: ${script}`);
+    }
+  }
+  return [...names].sort();
+}
+
+/** A task's definition as the runner would find it: the tasks.json entry with its label, and the package script of that name. */
+export async function taskDigest(workspace: string, name: string, read: FileReader = diskReader(workspace)): Promise<string | null> {
+  const tasksText = await read('.vscode/tasks.json');
+  let entry: unknown = null;
+  if (tasksText !== undefined) {
+    const parsed = parseJsonc(tasksText);
+    const tasks = parsed.ok && isObject(parsed.value) && Array.isArray(parsed.value.tasks) ? parsed.value.tasks : [];
+    entry = tasks.find((t) => isObject(t) && (t.label === name || t.taskName === name)) ?? null;
+  }
+  const script = name.startsWith('npm: ') ? name.slice(5).trim() : name;
+  let scriptText: unknown = null;
+  const manifest = await read('package.json');
+  if (manifest !== undefined) {
+    try {
+      const m: unknown = JSON.parse(manifest);
+      if (isObject(m) && isObject(m.scripts)) scriptText = m.scripts[script] ?? null;
+    } catch {
+      scriptText = `unreadable package.json ${digestOf(manifest)}`;
+    }
+  }
+  if (entry === null && scriptText === null) return null;
+  return digestOf(JSON.stringify({ entry, script: scriptText }));
+}
+
+/** A workspace file's text by its workspace-relative path; undefined when absent (the disk, or a git revision). */
+export type FileReader = (relative: string) => Promise<string | undefined>;
+
+export function diskReader(workspace: string): FileReader {
+  return (relative) => fs.readFile(path.join(workspace, relative), 'utf8').catch(() => undefined);
+}
+
+interface Walked {
+  gitignores: string[];
+  protectedFiles: string[];
+  truncated: boolean;
+}
+
+/** Workspace files, bounded: .gitignore files and those the protected globs match. Symlinks are not followed. */
+async function walk(workspace: string, globs: readonly GlobRule[]): Promise<Walked> {
+  const out: Walked = { gitignores: [], protectedFiles: [], truncated: false };
+  let seen = 0;
+  const queue = [''];
+  while (queue.length > 0) {
+    const dir = queue.shift()!;
+    const entries = await fs.readdir(path.join(workspace, dir), { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => a.name.localeCompare(b.name));
+    for (const entry of entries) {
+      if (++seen > WALK_LIMIT) {
+        out.truncated = true;
+        return out;
+      }
+      const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name) && relative !== '.ideal-state') queue.push(relative);
+      } else if (entry.isFile()) {
+        if (entry.name === '.gitignore') out.gitignores.push(relative);
+        else if (globs.some((g) => g.regex.test(relative))) out.protectedFiles.push(relative);
+      }
+    }
+  }
+  return out;
+}
+
+export interface InputSnapshot {
+  inputs: LockedInput[];
+  truncated: boolean;
+}
+
+/** The inputs of these criteria, as they are now. */
+export async function snapshotInputs(workspace: string, criteria: readonly AnyCriterion[], protectedGlobs: readonly string[], options: { searches?: boolean } = {}): Promise<InputSnapshot> {
+  const inputs: LockedInput[] = [];
+  for (const name of namedTasks(criteria)) inputs.push({ kind: 'task', name, digest: await taskDigest(workspace, name) });
+  inputs.push({ kind: 'allow-list', name: VERIFY_COMMANDS_FILE, digest: await fileDigest(path.join(workspace, VERIFY_COMMANDS_FILE)) });
+  const rules = protectedGlobs.map((g) => compileGlob(g)).filter((r): r is GlobRule => r !== undefined);
+  const walked = await walk(workspace, rules);
+  const searches = options.searches ?? criteria.some((c) => c.verify?.type === 'GREP');
+  if (searches) {
+    // The root's is always named (null when absent), so the lock knows its searches are scoped by .gitignore files.
+    const names = walked.gitignores.includes('.gitignore') ? walked.gitignores : ['.gitignore', ...walked.gitignores];
+    for (const f of names) inputs.push({ kind: 'gitignore', name: f, digest: await fileDigest(path.join(workspace, f)) });
+  }
+  for (const f of walked.protectedFiles) inputs.push({ kind: 'protected', name: f, digest: await fileDigest(path.join(workspace, f)) });
+  return { inputs, truncated: walked.truncated };
+}
+
+/** The `protected:` globs of a PRD's frontmatter (a list of strings, or one string); the default when absent. */
+export function protectedGlobsOf(frontmatter: Record<string, unknown> | undefined): { globs: string[]; problem?: string } {
+  const value = frontmatter?.protected;
+  if (value === undefined || value === null) return { globs: [...DEFAULT_PROTECTED_GLOBS] };
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined;
+  if (!list || !list.every((g): g is string => typeof g === 'string' && g.trim() !== '')) {
+    return { globs: [...DEFAULT_PROTECTED_GLOBS], problem: 'frontmatter "protected" must be a list of globs, e.g. protected: [test/**, "**/*.test.ts"]; the default is used' };
+  }
+  return { globs: list.map((g) => g.trim()) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { Priority } from '../../model';
+
+/**
+ * What a person locked (or, where nothing is locked, what the criteria were when the person
+ * last spoke: the session baseline). The done gate holds an agent to this record, never to
+ * the file the agent can edit (issue 23). It is read back with this schema: a record that does
+ * not parse is refused, and the gate says so and blocks rather than letting the agent stop.
+ */
+export const LockedCriterion = z
+  .object({
+    /** The engine's id (a PRD's own; an ISA's claims as the engine names them). */
+    id: z.string().min(1),
+    text: z.string(),
+    priority: Priority,
+    kind: z.enum(['criterion', 'anti-criterion']),
+    /** As a PRD writes it after `Verify:`; null when none (a judge decides). */
+    verify: z.string().nullable(),
+  })
+  .strict();
+export type LockedCriterion = z.infer<typeof LockedCriterion>;
+
+/** One input a criterion's verification depends on, with the SHA-256 of its content (null: absent). */
+export const LockedInput = z
+  .object({
+    kind: z.enum(['task', 'allow-list', 'gitignore', 'protected']),
+    /** Workspace-relative path, or for a task its name. */
+    name: z.string().min(1),
+    digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  })
+  .strict();
+export type LockedInput = z.infer<typeof LockedInput>;
+
+export const LockHow = z.enum(['terminal', 'editor', 'prompt']);
+export type LockHow = z.infer<typeof LockHow>;
+
+export const LockedPrd = z
+  .object({
+    /** Workspace-relative, forward slashes. */
+    path: z.string().min(1),
+    format: z.enum(['prd', 'isa']),
+    /** The criteria version a person approved; each approval adds one. */
+    version: z.number().int().positive(),
+    at: z.iso.datetime(),
+    /** Who locked or approved it (the user name), or "the person's prompt" for a baseline. */
+    by: z.string().min(1),
+    how: LockHow,
+    /** The PRD folder setting when it was locked: a PRD outside it was moved out of the gate's sight. */
+    prdFolder: z.string(),
+    criteria: z.array(LockedCriterion),
+    /** The `protected:` globs (or the default) the protected files were found with. */
+    protectedGlobs: z.array(z.string()),
+    inputs: z.array(LockedInput),
+    /** The walk for protected files and .gitignore files stopped at its bound: files past it are not locked. */
+    walkTruncated: z.boolean(),
+  })
+  .strict();
+export type LockedPrd = z.infer<typeof LockedPrd>;
+
+export const CriteriaLockFile = z
+  .object({
+    version: z.literal(1),
+    kind: z.enum(['lock', 'baseline']),
+    /** The workspace's real path (the state folder is keyed by its hash). */
+    workspace: z.string().min(1),
+    prds: z.array(LockedPrd),
+  })
+  .strict();
+export type CriteriaLockFile = z.infer<typeof CriteriaLockFile>;

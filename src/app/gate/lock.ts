@@ -1,0 +1,170 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import type { AnyCriterion } from '../../model';
+import { formatVerifySpec } from '../../prd';
+import { loadVerifySource, type VerifySource } from '../verify-source';
+import { protectedGlobsOf, snapshotInputs } from './lock-inputs';
+import { CriteriaLockFile, type LockedCriterion, type LockedPrd, type LockHow } from './lock-schema';
+import { criteriaPrds, prdFolder } from './prds';
+import { gateStateFolder, realWorkspace, writeJsonAtomically } from './state-folder';
+
+/**
+ * The criteria lock: made only by a person (on a terminal, in the editor), kept in the user's
+ * state folder (src/app/gate/state-folder.ts), never in the workspace. The session baseline is
+ * the same record under another name, made when the person speaks where nothing is locked.
+ */
+export const LOCK_NAMES = { lock: 'criteria-lock.json', baseline: 'session-baseline.json' } as const;
+export type LockKind = keyof typeof LOCK_NAMES;
+
+export async function lockFilePath(workspace: string, kind: LockKind, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return path.join(await gateStateFolder(workspace, env), LOCK_NAMES[kind]);
+}
+
+export type LockRead = { ok: true; record?: CriteriaLockFile; file: string } | { ok: false; file: string; message: string };
+
+/** The record, absent when none was ever made; a damaged one is refused (the gate blocks on it). */
+export async function readLock(workspace: string, kind: LockKind, env: NodeJS.ProcessEnv = process.env): Promise<LockRead> {
+  const file = await lockFilePath(workspace, kind, env);
+  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+  if (text === undefined) return { ok: true, file };
+  if (text instanceof Error) return { ok: false, file, message: `cannot read ${file}: ${(text as NodeJS.ErrnoException).code ?? text.message}` };
+  try {
+    const parsed = CriteriaLockFile.safeParse(JSON.parse(text));
+    if (parsed.success) return { ok: true, file, record: parsed.data };
+    return { ok: false, file, message: `${file} is not a criteria lock: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+  } catch (error) {
+    return { ok: false, file, message: `${file} is not JSON: ${(error as Error).message}` };
+  }
+}
+
+export async function writeLock(workspace: string, record: CriteriaLockFile, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const file = await lockFilePath(workspace, record.kind, env);
+  await writeJsonAtomically(file, CriteriaLockFile.parse(record));
+  return file;
+}
+
+export function lockedCriterion(c: AnyCriterion): LockedCriterion {
+  return { id: c.id, text: c.text, priority: c.priority, kind: c.kind, verify: c.verify ? formatVerifySpec(c.verify, c.text) : null };
+}
+
+/** One line of a criterion as a diff shows it. */
+export function criterionLine(c: LockedCriterion): string {
+  return `${c.id}: [${c.priority}]${c.kind === 'anti-criterion' ? ' (anti)' : ''} ${c.text}${c.verify ? ` | Verify: ${c.verify}` : ''}`;
+}
+
+export type PrdRead = { ok: true; text: string; source: VerifySource } | { ok: false; message: string };
+
+/** A PRD (or ISA) read for locking or comparing: `relative` to the workspace. */
+export async function readForLock(workspace: string, relative: string, now: Date): Promise<PrdRead> {
+  const text = await fs.readFile(path.join(workspace, relative), 'utf8').catch(() => undefined);
+  if (text === undefined) return { ok: false, message: `${relative} does not exist` };
+  const source = loadVerifySource(text, relative, now);
+  if (!source.ok) return { ok: false, message: source.summary };
+  return { ok: true, text, source };
+}
+
+export interface SnapshotOptions {
+  by: string;
+  how: LockHow;
+  now: Date;
+  version: number;
+}
+
+/** What a person locks of one PRD: its criteria and the digests of their inputs. */
+export async function snapshotPrd(workspace: string, relative: string, options: SnapshotOptions): Promise<{ ok: true; locked: LockedPrd; warnings: string[] } | { ok: false; message: string }> {
+  const read = await readForLock(workspace, relative, options.now);
+  if (!read.ok) return read;
+  if (read.source.document.meta.loopId !== undefined) return { ok: false, message: `${relative} is a loop's PRD (loop: ${read.source.document.meta.loopId}); its artifacts' PRDs hold the criteria` };
+  const globs = protectedGlobsOf(read.source.document.frontmatter?.data);
+  const inputs = await snapshotInputs(workspace, read.source.criteria, globs.globs);
+  return {
+    ok: true,
+    warnings: globs.problem ? [`${relative}: ${globs.problem}`] : [],
+    locked: {
+      path: relative,
+      format: read.source.format === 'isa' ? 'isa' : 'prd',
+      version: options.version,
+      at: options.now.toISOString(),
+      by: options.by,
+      how: options.how,
+      prdFolder: await prdFolder(workspace),
+      criteria: read.source.criteria.map(lockedCriterion),
+      protectedGlobs: globs.globs,
+      inputs: inputs.inputs,
+      walkTruncated: inputs.truncated,
+    },
+  };
+}
+
+export function relativeTo(workspace: string, file: string): string | undefined {
+  const r = path.relative(workspace, path.resolve(workspace, file));
+  return r.startsWith('..') || path.isAbsolute(r) ? undefined : r.split(path.sep).join('/');
+}
+
+export interface LockResult {
+  file: string;
+  locked: LockedPrd[];
+  /** PRDs that could not be locked, with why. */
+  refused: { path: string; message: string }[];
+  warnings: string[];
+}
+
+export interface LockOptions {
+  /** Workspace-relative or absolute; default: every PRD with criteria in the PRD folder. */
+  files?: readonly string[];
+  by: string;
+  how: LockHow;
+  now: Date;
+  kind?: LockKind;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * What locking would record, without writing it: shown to the person, then committed as it
+ * was shown (commitLock), so a file changed between the question and the answer is not what
+ * gets locked. Each PRD locked before becomes its next criteria version.
+ */
+export async function prepareLock(workspace: string, options: LockOptions): Promise<Omit<LockResult, 'file'>> {
+  const kind = options.kind ?? 'lock';
+  const existing = await readLock(workspace, kind, options.env ?? process.env);
+  const previous = new Map((existing.ok && existing.record ? existing.record.prds : []).map((p) => [p.path, p]));
+  const names = options.files ? options.files.map((f) => relativeTo(workspace, f) ?? f) : (await criteriaPrds(workspace)).map((p) => p.relative);
+  const result: Omit<LockResult, 'file'> = { locked: [], refused: [], warnings: [] };
+  for (const name of names) {
+    if (path.isAbsolute(name) || name.startsWith('..')) {
+      result.refused.push({ path: name, message: `${name} is not inside the workspace ${workspace}` });
+      continue;
+    }
+    const version = (previous.get(name)?.version ?? 0) + 1;
+    const snap = await snapshotPrd(workspace, name, { by: options.by, how: options.how, now: options.now, version });
+    if (!snap.ok) result.refused.push({ path: name, message: snap.message });
+    else {
+      result.warnings.push(...snap.warnings);
+      result.locked.push(snap.locked);
+    }
+  }
+  return result;
+}
+
+/**
+ * Writes prepared entries into the record, beside the PRDs locked before (a lock); a baseline
+ * is replaced whole at every prompt. `drop` forgets PRDs (a person approved that one is gone).
+ */
+export async function commitLock(workspace: string, kind: LockKind, entries: readonly LockedPrd[], options: { env?: NodeJS.ProcessEnv; drop?: readonly string[] } = {}): Promise<string> {
+  const env = options.env ?? process.env;
+  const existing = await readLock(workspace, kind, env);
+  // A damaged lock is replaced only by a person's lock, never merged with.
+  const kept = new Map((kind === 'lock' && existing.ok && existing.record ? existing.record.prds : []).map((p) => [p.path, p]));
+  for (const gone of options.drop ?? []) kept.delete(gone);
+  for (const e of entries) kept.set(e.path, e);
+  const prds = [...kept.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return writeLock(workspace, { version: 1, kind, workspace: await realWorkspace(workspace), prds }, env);
+}
+
+/** Locks PRDs (prepareLock, then commitLock). Callers are a person's act only: a terminal prompt, an editor modal, or the person's prompt for a baseline. */
+export async function lockCriteria(workspace: string, options: LockOptions): Promise<LockResult> {
+  const prepared = await prepareLock(workspace, options);
+  const file = await commitLock(workspace, options.kind ?? 'lock', prepared.locked, options.env ? { env: options.env } : {});
+  return { file, ...prepared };
+}
+
