@@ -131,8 +131,6 @@ export interface CriteriaVerification {
   readonly summary: string;
   /** The exact commands that were approved to run (the run may write these, and only these, into its PRD). */
   readonly approvedCommands?: readonly string[];
-  /** The exact commands a person was asked about and denied: they stay in the PRD as written (issue 28 §3). */
-  readonly deniedCommands?: readonly string[];
 }
 
 /** The verification engine, as the Algorithm sees it (src/verify's verifyCriteria behind an adapter). */

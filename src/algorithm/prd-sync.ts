@@ -26,7 +26,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   for (const c of shownCriteria(state)) {
     const f = inFile.get(c.id);
     const checked = c.outcome === 'PASS';
-    const verify = c.verify && shownMethod(c.verify, [...state.memo.approvedCommands, ...state.memo.deniedCommands]);
+    const verify = c.verify && shownMethod(c.verify, state.memo.approvedCommands);
     if (!f) {
       edits.push({ kind: 'addCriterion', criterion: { id: c.id, text: c.text, checked, source: c.source, priority: c.priority, ...(verify ? { verify } : {}) }, anti: c.kind === 'anti-criterion', ...(c.domain ? { domain: c.domain } : {}) });
       continue;
@@ -98,8 +98,7 @@ export function shownCriteria(state: AlgorithmState): AnyCriterion[] {
 
 /**
  * A method as the PRD may show it (issue 15): a command reaches the file only once that exact
- * command was put to a person in this run — approved, or denied (issue 28 §3: a denial changes
- * what runs, never what the PRD says; CI runs it only when allow-listed) — because the file outlives the run and `ideal-state verify`
+ * command was approved in this run, because the file outlives the run and `ideal-state verify`
  * runs what it names. Otherwise a CLI, Test or Task method is left out (the criterion keeps its
  * text, and verifies UNKNOWN: it names no method), and a Static check keeps its check without
  * the command.

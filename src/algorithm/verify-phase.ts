@@ -37,8 +37,6 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
   });
   // What was approved to run may now be shown in the PRD (prd-sync.ts); approvals only add up over a run.
   for (const c of 'approvedCommands' in outcome ? (outcome.approvedCommands ?? []) : []) if (!state.memo.approvedCommands.includes(c)) state.memo.approvedCommands.push(c);
-  // A person's denial changes what runs, never what the PRD says (issue 28 §3): a denied command stays shown.
-  for (const c of 'deniedCommands' in outcome ? (outcome.deniedCommands ?? []) : []) if (!state.memo.deniedCommands.includes(c)) state.memo.deniedCommands.push(c);
   const byId = new Map<string, CriterionResult>(reuse);
   for (const r of outcome.results) if (toRun.some((c) => c.id === r.criterionId)) byId.set(r.criterionId, r);
   const results = state.criteria.map(

@@ -49,13 +49,6 @@ export const RunStep = z
          */
         approvedCommands: z.array(z.string()).default([]),
         /**
-         * Exact commands a person was asked about and denied (issue 28 §3): a denial changes
-         * what runs, never what the PRD says, so these stay in the PRD as the criterion's
-         * method (UNKNOWN, "not approved"); the next verification asks again, and CI runs them
-         * only when allow-listed.
-         */
-        deniedCommands: z.array(z.string()).default([]),
-        /**
          * Criteria whose text passed the review gate (`testable`, THINK's): the only ones the run
          * adds to the PRD, so a draft the gates refused never reaches it. A run starts with none;
          * absent (runs stored before it existed) shows every criterion, as they did.
@@ -70,7 +63,7 @@ export const RunStep = z
 export type RunStep = z.infer<typeof RunStep>;
 export type StepMemo = RunStep['memo'];
 
-export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [], deniedCommands: [] });
+export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [] });
 
 /** Everything the engine holds about a run between steps; rebuilt from the store on resume. */
 export interface AlgorithmState {

@@ -1,3 +1,4 @@
+import { approveEffect } from '../../src/agent/approval-words';
 import { diffTotals } from '../../src/agent/line-diff';
 import { h, replaceChildren } from '../shared/dom';
 import './approvals.css';
@@ -65,7 +66,7 @@ function approvalCard(a: PendingApproval, actions: ApprovalActions): HTMLElement
       file
         ? h('button', { attrs: { type: 'button', 'data-action': 'show-diff' }, title: 'Open the file beside the proposed text in the diff editor', on: { click: () => actions.showDiff(a.id) } }, 'Show Diff')
         : null,
-      h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'approve', 'data-answer': 'approve' }, title: a.kind === 'edit' ? 'Apply this edit (undoable)' : a.kind === 'config' ? 'Apply this configuration change (this one only)' : 'Run this command', on: { click: answer('approve') } }, 'Approve'),
+      h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'approve', 'data-answer': 'approve' }, title: capitalize(approveEffect(a)), on: { click: answer('approve') } }, 'Approve'),
       a.kind === 'config'
         ? null
         : h('button', { attrs: { type: 'button', 'data-action': 'always', 'data-answer': 'always' }, title: `Approve this and the run's further ${a.kind === 'edit' ? 'edits' : 'commands'} without asking`, on: { click: answer('always') } }, 'Always for this run'),
@@ -113,4 +114,8 @@ export function shownApprovals(root: HTMLElement): NonNullable<ShownTable['appro
     what: (el.querySelector('.approval-path') ?? el.querySelector('.approval-command pre'))?.textContent?.replace(/^\$ /, '').trim() ?? '',
     buttons: Array.from(el.querySelectorAll<HTMLButtonElement>('.approval-actions button'), (b) => b.textContent ?? ''),
   }));
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

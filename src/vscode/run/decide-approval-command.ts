@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { approveEffect } from '../../agent/approval-words';
 import type { ApprovalAnswer } from '../../agent/approvals';
 import type { PendingApproval } from '../../agent/pending-approvals';
 import type { RunService } from './run-service';
@@ -25,7 +26,7 @@ export function registerDecideApproval(service: RunService): vscode.Disposable {
     for (;;) {
       // A configuration change is approved one at a time: no "Always" for it.
       const items: (vscode.QuickPickItem & { answer: ApprovalAnswer | 'diff' })[] = [
-        { label: '$(check) Approve', description: approval.kind === 'edit' ? 'apply this edit (undoable)' : approval.kind === 'config' ? 'apply this configuration change (this one only)' : 'run this command', answer: 'approve' },
+        { label: '$(check) Approve', description: approveEffect(approval), answer: 'approve' },
         ...(approval.kind === 'config' ? [] : [{ label: '$(check-all) Always for this run', description: `and the run's further ${approval.kind === 'edit' ? 'edits' : 'commands'}`, answer: 'always' as const }]),
         ...(approval.kind !== 'command' ? [{ label: '$(diff) Show Diff', description: 'the file beside the proposal, then ask again', answer: 'diff' as const }] : []),
         { label: '$(close) Deny', description: 'the agent is told and must not work around it', answer: 'deny' },

@@ -16,12 +16,13 @@ const MODELS_FILE = '.ideal-state/demo/models.yaml';
 const REQUEST = 'Add a farewell(name) to src/greet.js that says Goodbye and refuses an empty name';
 
 /**
- * A person's denial changes what runs, never what the PRD says (issue 28 §3): the demo run with
- * its edit approved and its verification commands denied keeps every criterion's method in the
- * PRD; the criteria whose commands were denied are UNKNOWN, "not approved".
+ * A person's denial of the demo's verification commands (issue 28 §3): the criteria are UNKNOWN,
+ * "not approved", each verification asks again, and the PRD LOG lists them apart from Failing.
+ * A command the model proposed and the person denied is not written into the PRD (issue 15:
+ * `ideal-state verify --yes` in CI would run what the PRD names) — see the report to the lead.
  */
 describe('a denied verification command', () => {
-  it('leaves the criterion UNKNOWN (not approved) with its method kept in the PRD', async function () {
+  it('leaves the criterion UNKNOWN (not approved), asks again at the next verification, and never lists it under Failing', async function () {
     this.timeout(90_000);
     const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-deny-'));
     fs.cpSync(SAMPLE, workspace, { recursive: true });
@@ -35,8 +36,7 @@ describe('a denied verification command', () => {
       const result = await engine.start({ request: REQUEST, effort: 'STANDARD' });
       const text = fs.readFileSync(path.join(workspace, result.run.prdPath!), 'utf8');
       const prd = parsePrd(text);
-      const cli = prd.criteria.filter((c) => c.verify?.type === 'CLI');
-      assert.deepEqual(cli.map((c) => c.id), ['ISC-2', 'ISC-3'], `the CLI criteria keep their method:\n${text}`);
+      assert.deepEqual(prd.criteria.filter((c) => c.verify?.type === 'CLI').map((c) => c.id), [], 'a denied, model-proposed command is not written where CI would run it');
       for (const id of ['ISC-2', 'ISC-3']) {
         const r = result.report!.results.find((x) => x.criterionId === id)!;
         assert.equal(r.outcome, 'UNKNOWN');
