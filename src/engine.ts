@@ -37,6 +37,7 @@ export { keyNotKept, keyProviders, mintKeyUrl, sealRefusal, storeApiKey } from '
 // Check Model (issue 14 item 7): one tiny call of each shape on the models of every role.
 export { checkModels } from './llm/check-model';
 export { formatCheckReport, summarizeCheck } from './llm/check-model-text';
+export { shutdownSoon, shutdownSoonText, todayIso } from './llm/catalogue';
 export { AlgorithmEngine } from './algorithm/engine';
 export { CancelledError } from './model/errors';
 export { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from './algorithm/phase-graph';

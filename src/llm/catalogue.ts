@@ -318,6 +318,27 @@ export function shutdownNotice(entry: CatalogueEntry | undefined, today: string)
   return `${entry.name} shuts down on ${entry.shutdown}${entry.replacement ? `; its replacement is ${entry.replacement}` : ''}`;
 }
 
+/** How many days ahead a shutdown is named wherever a model is chosen or checked. */
+export const SHUTDOWN_WARNING_DAYS = 30;
+
+/** Whole days from `from` to `to` (YYYY-MM-DD each); negative when `to` is earlier. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** A model whose shutdown is within `days` of today (and not past): its date, how soon, and its replacement. */
+export function shutdownSoon(entry: CatalogueEntry | undefined, today: string, days = SHUTDOWN_WARNING_DAYS): { name: string; shutdown: string; inDays: number; replacement?: string } | undefined {
+  if (!entry?.shutdown) return undefined;
+  const inDays = daysBetween(today, entry.shutdown);
+  if (inDays <= 0 || inDays > days) return undefined;
+  return { name: entry.name, shutdown: entry.shutdown, inDays, ...(entry.replacement ? { replacement: entry.replacement } : {}) };
+}
+
+/** One phrase for a person choosing a model: "shuts down on 2026-11-30 (in 4 days): switch to claude-sonnet-5-5". */
+export function shutdownSoonText(soon: NonNullable<ReturnType<typeof shutdownSoon>>): string {
+  return `shuts down on ${soon.shutdown} (in ${soon.inDays} day${soon.inDays === 1 ? '' : 's'}): switch to ${soon.replacement ?? 'a current model'}`;
+}
+
 export function todayIso(now: Date = new Date()): string {
   return now.toISOString().slice(0, 10);
 }

@@ -53,6 +53,9 @@ function shapeLine(s: ShapeCheck): string {
 export function formatCheckReport(report: CheckReport): string[] {
   const failing = report.roles.filter((r) => !r.works).map((r) => r.role);
   const lines = [`Check Model at ${report.level}: ${failing.length === 0 ? 'every role works' : `${listRoles(failing)} ${failing.length === 1 ? 'does' : 'do'} not work`}`];
+  for (const soon of report.shuttingDown ?? []) {
+    lines.push(`shutting down: ${soon.name} (${listRoles(soon.roles)}) shuts down on ${soon.shutdown}, in ${soon.inDays} day${soon.inDays === 1 ? '' : 's'}; its replacement is ${soon.replacement ?? 'not named'}`);
+  }
   for (const { roles, check } of byModel(report)) {
     lines.push(`${listRoles(roles)}: ${check.model}${check.provider ? ` (provider ${check.provider}, model id ${check.modelId})` : ''}`);
     lines.push(`  catalogue: ${catalogueText(check.catalogue)}`);
@@ -66,6 +69,11 @@ export function formatCheckReport(report: CheckReport): string[] {
   }
   const s = report.spent;
   lines.push(`spent: ${s.inputTokens} input and ${s.outputTokens} output tokens, $${s.costUsd.toFixed(4)}${s.priced ? '' : ' (some calls have no known price)'}`);
+  if (report.catalogue) {
+    const { readOn, ageDays } = report.catalogue;
+    const age = ageDays <= 0 ? 'today' : `${ageDays} day${ageDays === 1 ? '' : 's'} ago`;
+    lines.push(`model catalogue: read on ${readOn} (${age})${ageDays > 31 ? '; older than a month, so shutdowns and prices may have moved: update Ideal State, or correct entries under catalogue: in the models file' : ''}`);
+  }
   return lines;
 }
 

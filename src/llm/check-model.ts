@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCancellation } from '../model/errors';
 import type { Logger } from '../model/log';
 import type { EffortLevel } from '../model';
-import { extendCatalogue, findModel, shippedCatalogue, todayIso, type Catalogue, type ModelLesson } from './catalogue';
+import { daysBetween, extendCatalogue, findModel, shippedCatalogue, shutdownSoon, todayIso, type Catalogue, type ModelLesson } from './catalogue';
 import { adviceFor, catalogueStatusOf, configuredStatusOf, errorCode, unavailableFailure, type CatalogueStatus, type CheckFailure } from './check-model-advice';
 import { routeFor, type ProviderConfig } from './config';
 import { callCancelled, LlmTimeoutError, LlmTruncatedError } from './errors';
@@ -77,6 +77,10 @@ export interface CheckReport {
   /** Manager, specialist, verifier, in that order; roles that share a model share its results. */
   readonly roles: readonly RoleCheck[];
   readonly spent: CheckSpending;
+  /** The catalogue's facts and how old they are (it is re-read from the providers' pages monthly). */
+  readonly catalogue: { readonly readOn: string; readonly ageDays: number };
+  /** Configured models that shut down within 30 days (SHUTDOWN_WARNING_DAYS), each with its replacement. */
+  readonly shuttingDown: readonly { readonly roles: readonly ModelRole[]; readonly name: string; readonly shutdown: string; readonly inDays: number; readonly replacement?: string }[];
 }
 
 export interface CheckOptions {
@@ -175,10 +179,20 @@ export async function checkModels(resolved: ResolvedModels, options: CheckOption
       works: shapes.every((s) => s.outcome !== 'failed'),
     };
   });
+  const shuttingDown: CheckReport['shuttingDown'][number][] = [];
+  for (const r of roles) {
+    const soon = shutdownSoon(r.catalogue.status === 'shutdown-ahead' ? findModel(catalogue, r.catalogue.name) : undefined, today);
+    if (!soon) continue;
+    const same = shuttingDown.find((x) => x.name === soon.name);
+    if (same) (same.roles as ModelRole[]).push(r.role);
+    else shuttingDown.push({ roles: [r.role], ...soon });
+  }
   return {
     level,
     works: roles.every((r) => r.works),
     roles,
+    catalogue: { readOn: catalogue.readOn, ageDays: daysBetween(catalogue.readOn, today) },
+    shuttingDown,
     spent: {
       inputTokens: spent.reduce((n, u) => n + u.inputTokens, 0),
       outputTokens: spent.reduce((n, u) => n + u.outputTokens, 0),

@@ -171,7 +171,11 @@ export class ModelRouter {
     const confidence = confidenceOf ?? ownConfidence;
     return this.withEscalation(role, level, phase, {
       call: async (model) => ({
-        ...(await generateObject(this.budgeted(model, phase), ask, { prices: this.prices, onUsage: (u) => this.report(u, role, level, phase) })),
+        ...(await generateObject(this.budgeted(model, phase), ask, {
+          prices: this.prices,
+          onUsage: (u) => this.report(u, role, level, phase),
+          onAdjusted: (list) => this.logger?.warn(`${role} at ${level}${phase ? ` (${phase})` : ''} on ${model.displayName}: ${list.map((a) => `${a.path} ${a.given} is out of its bounds, ${a.used} used`).join('; ')}`),
+        })),
         model,
       }),
       invalidOf: (r) => r.invalidOutputs,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { LlmTruncatedError, StructuredOutputError, type OutputIssue } from './errors';
-import { toJsonSchema, validateJsonText } from './json-schema';
+import { clampNonEssential, givenAt, type Adjustment } from './bounded';
+import { stripFence, toJsonSchema, validateJsonText, validateValue } from './json-schema';
 import type { PriceTable } from './prices';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from './providers/common';
 import type { ChatMessage, ChatRequest, LanguageModel } from './types';
@@ -19,12 +20,16 @@ export interface ObjectResult<T> {
   readonly usage: readonly UsageRecord[];
   /** Invalid outputs seen before the valid one (0 or 1). */
   readonly invalidOutputs: number;
+  /** Non-essential numbers out of their bounds that were set to the bound (see bounded.ts). */
+  readonly adjusted?: readonly Adjustment[];
 }
 
 export interface ObjectOptions {
   readonly prices?: PriceTable;
   /** Called for every attempt as soon as it returns, so a failing call still accounts its tokens. */
   readonly onUsage?: (usage: UsageRecord) => void;
+  /** Told of each non-essential value set to its bound, to log it. */
+  readonly onAdjusted?: (adjusted: readonly Adjustment[]) => void;
 }
 
 /**
@@ -63,8 +68,18 @@ export async function generateObject<S extends z.ZodType>(model: LanguageModel, 
     options.onUsage?.(record);
     const validated = validateJsonText(schema, result.text);
     if (validated.ok) return { value: validated.value, usage, invalidOutputs: attempt - 1 };
-    issues = validated.issues;
-    messages = [...chat.messages, { role: 'assistant', content: result.text }, { role: 'user', content: repairPrompt(name, schema, issues) }];
+    const data = parsedJson(result.text);
+    // An optional number out of its bounds is set to the bound and said; what is left is asked again, with the values given.
+    const clamped = data === undefined ? undefined : clampNonEssential(schema, data);
+    if (clamped && clamped.adjusted.length > 0) {
+      const again = validateValue(schema, clamped.data);
+      if (again.ok) {
+        options.onAdjusted?.(clamped.adjusted);
+        return { value: again.value, usage, invalidOutputs: attempt - 1, adjusted: clamped.adjusted };
+      }
+      issues = again.issues;
+    } else issues = validated.issues;
+    messages = [...chat.messages, { role: 'assistant', content: result.text }, { role: 'user', content: repairPrompt(name, schema, issues, clamped?.data ?? data) }];
   }
   throw new StructuredOutputError(model.displayName, name, attempts, issues);
 }
@@ -77,8 +92,21 @@ function largerCap(model: LanguageModel, cut: number | undefined): number | unde
   return next > from ? next : undefined;
 }
 
-function repairPrompt(name: string, schema: z.ZodType, issues: readonly OutputIssue[]): string {
-  const list = issues.map((i) => `- ${i.path || '(root)'}: ${i.message}`).join('\n');
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(stripFence(text)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function repairPrompt(name: string, schema: z.ZodType, issues: readonly OutputIssue[], data: unknown): string {
+  const list = issues
+    .map((i) => {
+      const given = givenAt(data, i.path);
+      return `- ${i.path || '(root)'}: ${i.message}${given !== undefined ? ` (you gave ${given})` : ''}`;
+    })
+    .join('\n');
   return [
     `Your reply is not a valid "${name}". Problems:`,
     list,

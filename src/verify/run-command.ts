@@ -86,7 +86,8 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
         setTimeout(settle, 1000).unref();
       }, grace);
     };
-    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+    // A delay past setTimeout's range fires at once (TimeoutOverflowWarning); past it, the longest one it holds.
+    const timer = setTimeout(() => stop('timeout'), Math.max(1, Math.min(options.timeoutMs, 2 ** 31 - 1)));
     const onAbort = () => stop('cancelled');
     options.signal?.addEventListener('abort', onAbort, { once: true });
 

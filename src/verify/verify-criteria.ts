@@ -78,6 +78,17 @@ async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, sign
 
 /** Extra time the engine gives a verifier past its own timeout before it gives up on it. */
 const ENGINE_GRACE_MS = 5000;
+/** The longest a method may ask for by its own `timeoutMs` (issue 27: a model wrote 3068515762312072 ms, which Node turns into 1 ms). */
+export const MAX_METHOD_TIMEOUT_MS = 60 * 60_000;
+/** setTimeout's largest delay; anything above it fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1 - ENGINE_GRACE_MS;
+
+/** A method's own timeout within the product's bound (the run's own, when that is longer), else the run's; always a delay a timer can hold. */
+export function boundedTimeout(own: number | undefined, run: number): number {
+  const runs = Number.isFinite(run) && run > 0 ? Math.min(run, MAX_TIMER_MS) : MAX_METHOD_TIMEOUT_MS;
+  if (own === undefined || !Number.isFinite(own) || own <= 0) return runs;
+  return Math.min(own, Math.max(runs, MAX_METHOD_TIMEOUT_MS), MAX_TIMER_MS);
+}
 
 async function verifyOne(
   criterion: AnyCriterion,
@@ -89,7 +100,9 @@ async function verifyOne(
 ): Promise<{ result: CriterionResult; covered: Coverage }> {
   const started = performance.now();
   const method = criterion.verify;
-  const timeoutMs = method && 'timeoutMs' in method && method.timeoutMs ? method.timeoutMs : options.timeoutMs;
+  const timeoutMs = boundedTimeout(method && 'timeoutMs' in method ? method.timeoutMs : undefined, options.timeoutMs);
+  // The verifiers read the method's own timeout; they get the bounded one (a model may write any number there).
+  if (method && 'timeoutMs' in method && method.timeoutMs !== undefined && method.timeoutMs !== timeoutMs) criterion = { ...criterion, verify: { ...method, timeoutMs } } as AnyCriterion;
   const own = new AbortController();
   const onParentAbort = () => own.abort(parent.reason);
   parent.addEventListener('abort', onParentAbort, { once: true });

@@ -1,6 +1,6 @@
 import { CancelledError } from '../../src/model/errors';
 import * as assert from 'node:assert/strict';
-import { CatalogueEntry, extendCatalogue, profileFor, shippedCatalogue, type CatalogueEntryInput, type ModelProfile } from '../../src/llm/catalogue';
+import { CatalogueEntry, extendCatalogue, findModel, profileFor, shippedCatalogue, shutdownSoon, shutdownSoonText, type CatalogueEntryInput, type ModelProfile } from '../../src/llm/catalogue';
 import { CHECK_MAX_OUTPUT_TOKENS, CHECK_RETRY_MAX_OUTPUT_TOKENS, checkModels, type CheckReport } from '../../src/llm/check-model';
 import { formatCheckReport, summarizeCheck } from '../../src/llm/check-model-text';
 import type { LlmConfigInput } from '../../src/llm/config';
@@ -283,6 +283,38 @@ describe('Check Model (src/llm/check-model.ts)', () => {
     assert.deepEqual(ahead.roles[0]!.catalogue, { status: 'shutdown-ahead', name: dated.name, shutdown: dated.shutdown, replacement: dated.replacement });
     assert.match(ahead.roles[0]!.changes[0]!, new RegExp(`shuts down on ${dated.shutdown}: switch to `));
     assert.match(summarizeCheck(ahead), / works for every role\. Note: .* shuts down on /);
+  });
+
+  it('names a configured model that shuts down within 30 days, with its replacement, and shows the catalogue’s age (issue 27)', async () => {
+    const catalogue = shippedCatalogue();
+    const sonnet = findModel(catalogue, 'claude-sonnet-4-5')!;
+    assert.deepEqual([sonnet.shutdown, sonnet.replacement], ['2026-11-30', 'claude-sonnet-5-5'], 'the catalogue of 2026-11-24 has Sonnet 4.5’s retirement');
+    const now = new Date('2026-11-26T09:00:00Z');
+    const soon = await hosted('claude-sonnet-4-5', answers, { kind: 'anthropic', now });
+    const report = await checkModels(soon.resolved, { level: 'STANDARD', now: () => now });
+    assert.deepEqual(report.shuttingDown, [{ roles: ['manager', 'specialist', 'verifier'], name: sonnet.name, shutdown: '2026-11-30', inDays: 4, replacement: 'claude-sonnet-5-5' }]);
+    assert.deepEqual(report.catalogue, { readOn: catalogue.readOn, ageDays: 2 });
+    const text = formatCheckReport(report);
+    assert.ok(text.includes(`shutting down: ${sonnet.name} (manager, specialist and verifier) shuts down on 2026-11-30, in 4 days; its replacement is claude-sonnet-5-5`), text.join('\n'));
+    assert.ok(text.includes('model catalogue: read on 2026-11-24 (2 days ago)'), text.join('\n'));
+
+    const early = new Date('2026-10-01T09:00:00Z');
+    const far = await checkModels((await hosted('claude-sonnet-4-5', answers, { kind: 'anthropic', now: early })).resolved, { level: 'STANDARD', now: () => early });
+    assert.deepEqual(far.shuttingDown, [], '60 days ahead is not within 30');
+
+    const late = new Date('2027-01-05T09:00:00Z');
+    const old = await checkModels((await hosted(CURRENT, answers, { now: late })).resolved, { level: 'STANDARD', now: () => late });
+    assert.match(formatCheckReport(old).find((l) => l.startsWith('model catalogue:'))!, /read on 2026-11-24 \(42 days ago\); older than a month/);
+  });
+
+  it('says a shutdown within 30 days in one phrase for Select Model, and nothing for one further off or past', () => {
+    const sonnet = findModel(shippedCatalogue(), 'claude-sonnet-4-5');
+    const soon = shutdownSoon(sonnet, '2026-11-26');
+    assert.equal(shutdownSoonText(soon!), 'shuts down on 2026-11-30 (in 4 days): switch to claude-sonnet-5-5');
+    assert.equal(shutdownSoon(sonnet, '2026-10-30'), undefined);
+    assert.equal(shutdownSoon(sonnet, '2026-10-31')?.inDays, 30);
+    assert.equal(shutdownSoon(sonnet, '2026-11-30'), undefined, 'on the day it is retired, refused elsewhere');
+    assert.equal(shutdownSoon(findModel(shippedCatalogue(), CURRENT), '2026-11-26'), undefined);
   });
 
   it('says the cost of an unpriced hosted model is unknown and how to price it', async () => {

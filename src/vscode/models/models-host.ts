@@ -246,7 +246,10 @@ export class ModelsHost {
       // With nothing configured, the editor's model found for the defaults is listed above already.
       if (loaded.source === 'defaults' && slot.ok && slot.model.kind === 'vscode-lm') continue;
       if (slot.ok) {
-        options.push({ id, label: id.endsWith(slot.model.displayName) ? id : `${id} (${slot.model.displayName})`, detail: `${slot.model.kind} · ${slot.model.modelClass} · ${loaded.source}`, available: true });
+        // A model its provider shuts down within 30 days says so where it is chosen, with its replacement.
+        const soon = engine().shutdownSoon(slot.model.profile?.entry, engine().todayIso());
+        const shutdown = soon ? ` · ${engine().shutdownSoonText(soon)}` : '';
+        options.push({ id, label: id.endsWith(slot.model.displayName) ? id : `${id} (${slot.model.displayName})`, detail: `${slot.model.kind} · ${slot.model.modelClass} · ${loaded.source}${shutdown}`, available: true });
       } else {
         const provider = loaded.providers.find((p) => id.startsWith(`${p.id}:`) || slot.reason.includes(`"${p.id}"`));
         options.push({ id, label: id, detail: slot.reason, available: false, providerNeedingKey: provider && (provider.kind === 'openai' || provider.kind === 'anthropic') ? provider.id : undefined });
