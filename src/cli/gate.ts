@@ -143,8 +143,11 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const deadline = startDeadline(deadlineSeconds, io.signal);
   // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
   const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
-  const verify = (file: string, write: boolean) =>
-    verifyPrdFile({
+  // The PRD being verified when the budget runs out is the one the answer names.
+  let verifying = '';
+  const verify = (file: string, write: boolean) => {
+    verifying = path.relative(workspace, file).split(path.sep).join('/');
+    return verifyPrdFile({
       file,
       workspace,
       timeoutSeconds: criterionSeconds,
@@ -156,10 +159,11 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       // stdout belongs to the host's answer; what verify would warn about goes to stderr.
       warn: io.err,
     });
+  };
   const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}) }).finally(() => deadline.dispose());
   if (deadline.expired()) {
     const hostName = HOST_NAMES[request.host] ?? request.host;
-    const late = timedOutVerdict(`the criteria of ${workspace}`, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds);
+    const late = timedOutVerdict(verifying || `the criteria of ${workspace}`, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds);
     const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
     await recordVerdict(counter, request.sessionKey, timedOut.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
     return emit(answerFor(request, timedOut));

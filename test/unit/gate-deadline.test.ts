@@ -8,7 +8,9 @@ import { BUILT_CLI } from './cli-helpers';
 
 function gate(args: readonly string[], stdin: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(process.execPath, [BUILT_CLI, 'gate', ...args], { cwd: os.tmpdir(), stdio: ['pipe', 'pipe', 'pipe'] });
+    // The block counter lives beside the criteria lock, outside the workspace: a folder of the test's own.
+    const env = { ...process.env, IDEAL_STATE_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-state-')) };
+    const proc = spawn(process.execPath, [BUILT_CLI, 'gate', ...args], { cwd: os.tmpdir(), env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -36,7 +38,7 @@ describe('gate: answers within the host’s deadline (issue 25 item 3)', functio
       ['---', 'prd: true', 'id: PRD-20261126-slow', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Slow', '', '## Ideal State Criteria', '- [ ] ISC-1: The slow suite passes | Verify: CLI: sleep 40', '- [ ] ISC-2: The slower suite passes | Verify: CLI: sleep 41', '', '## LOG', ''].join('\n'),
     );
     const payload = JSON.stringify({ session_id: 's', hook_event_name: 'Stop', cwd: dir, stop_hook_active: false });
-    const r = await gate(['--host', 'claude-code', '--yes', '--no-store', '--deadline', '5', '--timeout', '120'], payload);
+    const r = await gate(['--host', 'claude-code', '--workspace', dir, '--yes', '--no-store', '--deadline', '5', '--timeout', '120'], payload);
     assert.equal(r.code, 0, r.err);
     const answer = JSON.parse(r.out);
     assert.equal(answer.decision, 'block');

@@ -136,4 +136,17 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     assert.equal(d.blocked, true, d.text);
     assert.match(d.text, /\.gitignore TAMPERED: the \.gitignore \.gitignore was added/);
   });
+  it("an ISA's principal_stated_goal or frozen moved by the agent is TAMPERED and blocks (issue 27)", async () => {
+    const ws = demoWorkspace();
+    const state = stateDir();
+    edit(ws, DEMO_PRD, (t) => t.replace(/^prd: true$/m, 'prd: true\nprincipal_stated_goal: Ship a changelog with every release\nfrozen: false'));
+    await lockCriteria(ws, { by: 'a person', how: 'terminal', now: new Date(), env: { ...process.env, IDEAL_STATE_STATE_DIR: state } });
+    const stop = () => runGate(['--host', 'claude-code', '--no-store', '--workspace', ws], claudeStop(ws), { state, env: {} });
+    edit(ws, DEMO_PRD, (t) => t.replace('Ship a changelog with every release', 'Ship whatever is there').replace('frozen: false', 'frozen: true'));
+    const d = decision(await stop());
+    assert.equal(d.blocked, true, d.text);
+    assert.match(d.text, /principal_stated_goal was changed/);
+    assert.match(d.text, /- principal_stated_goal: "Ship a changelog with every release"/);
+    assert.match(d.text, /frozen was changed/);
+  });
 });

@@ -1,5 +1,5 @@
 import { protectedGlobsOf, snapshotInputs } from './lock-inputs';
-import { criterionLine, lockedCriterion, readForLock } from './lock';
+import { criterionLine, goalOf, lockedCriterion, readForLock } from './lock';
 import type { LockedCriterion, LockedInput, LockedPrd } from './lock-schema';
 import { prdFolder } from './prds';
 
@@ -43,6 +43,7 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
     changes.push({ id: locked.path, what: 'prd', summary: `${locked.path} is no longer in the PRD folder (idealState.prd.folder)`, diff: [`- idealState.prd.folder: ${locked.prdFolder}`, `+ idealState.prd.folder: ${folder}`] });
   }
   changes.push(...criterionChanges(locked.criteria, source.criteria.map(lockedCriterion)));
+  changes.push(...goalChanges(locked, goalOf(source.document.frontmatter?.data).goal));
   const lockedIds = new Set(locked.criteria.map((c) => c.id));
   const added = source.criteria.filter((c) => !lockedIds.has(c.id)).map((c) => c.id);
 
@@ -55,6 +56,17 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   const current = await snapshotInputs(workspace, lockedCriteria, locked.protectedGlobs, { searches });
   changes.push(...inputChanges(locked.inputs, current.inputs));
   return { changes, added, readable: true };
+}
+
+/** An ISA's stated goal or its `frozen` changed since the lock: the person's words, not the agent's. */
+function goalChanges(locked: LockedPrd, now: LockedPrd['goal']): LockChange[] {
+  const was = locked.goal ?? {};
+  const is = now ?? {};
+  const out: LockChange[] = [];
+  const show = (v: unknown) => (v === undefined ? '(absent)' : JSON.stringify(v));
+  if (was.principalStatedGoal !== is.principalStatedGoal) out.push({ id: locked.path, what: 'prd', summary: `${locked.path}'s principal_stated_goal was changed`, diff: [`- principal_stated_goal: ${show(was.principalStatedGoal)}`, `+ principal_stated_goal: ${show(is.principalStatedGoal)}`] });
+  if (JSON.stringify(was.frozen) !== JSON.stringify(is.frozen)) out.push({ id: locked.path, what: 'prd', summary: `${locked.path}'s frozen was changed`, diff: [`- frozen: ${show(was.frozen)}`, `+ frozen: ${show(is.frozen)}`] });
+  return out;
 }
 
 /** Each locked criterion removed or changed (text, priority, kind, method); added ones are not changes. */

@@ -53,6 +53,11 @@ export const LockedPrd = z
     inputs: z.array(LockedInput),
     /** The walk for protected files and .gitignore files stopped at its bound: files past it are not locked. */
     walkTruncated: z.boolean(),
+    /**
+     * An ISA's `principal_stated_goal` and `frozen` (LifeOS v2.18: the goal is immutable unless a
+     * `refined:` decision changes it): a change is TAMPERED like a criterion's. Absent: neither key.
+     */
+    goal: z.object({ principalStatedGoal: z.string().nullable().optional(), frozen: z.unknown().optional() }).strict().optional(),
   })
   .strict();
 export type LockedPrd = z.infer<typeof LockedPrd>;

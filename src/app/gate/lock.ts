@@ -92,8 +92,19 @@ export async function snapshotPrd(workspace: string, relative: string, options: 
       protectedGlobs: globs.globs,
       inputs: inputs.inputs,
       walkTruncated: inputs.truncated,
+      ...goalOf(read.source.document.frontmatter?.data),
     },
   };
+}
+
+/** The frontmatter keys a person states and an agent may not move (issue 27): `principal_stated_goal`, `frozen`. */
+export function goalOf(data: unknown): Pick<LockedPrd, 'goal'> {
+  if (typeof data !== 'object' || data === null) return {};
+  const record = data as Record<string, unknown>;
+  const goal: NonNullable<LockedPrd['goal']> = {};
+  if ('principal_stated_goal' in record) goal.principalStatedGoal = typeof record.principal_stated_goal === 'string' ? record.principal_stated_goal : record.principal_stated_goal === null ? null : JSON.stringify(record.principal_stated_goal);
+  if ('frozen' in record) goal.frozen = record.frozen;
+  return Object.keys(goal).length > 0 ? { goal } : {};
 }
 
 export function relativeTo(workspace: string, file: string): string | undefined {
