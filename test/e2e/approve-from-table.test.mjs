@@ -61,7 +61,7 @@ describe('approving a run\'s edit from the ISC table, as a person does', () => {
     await workbench.screenshot('isc table with pending verification commands');
     await command.getByRole('button', { name: 'Approve', exact: true }).click();
 
-    const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
+    const done = await workbench.notifications({ containing: 'run complete —', timeoutMs: 90_000 });
     assert.ok(done.some((t) => t.includes('run complete — 5 of 5 criteria pass')), JSON.stringify(done));
     const view = await workbench.webview('ISC · Add a farewell');
     await view.locator('.badge.state[data-state="COMPLETE"]').waitFor({ timeout: 20_000 });

@@ -81,8 +81,8 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     await workbench.statusBarTexts({ containing: 'Ideal State: EXECUTE' });
     await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve');
     await answerApprovalNotification(workbench, 'verification command', 'Approve');
-    const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
-    assert.ok(done.some((t) => t.includes('run COMPLETE')), JSON.stringify(done));
+    const done = await workbench.notifications({ containing: 'run complete —', timeoutMs: 90_000 });
+    assert.ok(done.some((t) => t.includes('run complete —')), JSON.stringify(done));
     const prds = readdirSync(prdsDir()).filter((n) => !prdsBefore.includes(n));
     assert.equal(prds.length, 1);
     firstPrd = join(prdsDir(), prds[0]);

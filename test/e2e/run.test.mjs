@@ -46,7 +46,7 @@ describe('a first run of the Algorithm from the palette', () => {
     assert.ok(commands.some((t) => t.includes('verification command') && t.includes('node -e')), JSON.stringify(commands));
     await answerApprovalNotification(workbench, 'verification command', 'Approve');
 
-    const done = await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
+    const done = await workbench.notifications({ containing: 'run complete —', timeoutMs: 90_000 });
     assert.ok(done.some((t) => t.includes('run complete — 5 of 5 criteria pass')), JSON.stringify(done));
 
     // The file was changed through the editor and saved; the PRD on disk shows the run.
@@ -66,7 +66,7 @@ describe('a first run of the Algorithm from the palette', () => {
     assert.match(log, /\n### /, `a LOG entry:\n${log}`);
 
     // Open PRD from the notification and look at it.
-    await page.locator('.notification-list-item', { hasText: 'run COMPLETE' }).getByRole('button', { name: 'Open PRD' }).first().click();
+    await page.locator('.notification-list-item', { hasText: 'run complete —' }).getByRole('button', { name: 'Open PRD' }).first().click();
     await page.locator('.tabs-container .tab', { hasText: prds[0] }).first().waitFor({ timeout: 15_000 });
     await page.locator('.monaco-editor .view-lines', { hasText: 'status: COMPLETE' }).first().waitFor({ timeout: 15_000 });
     // To the end of the PRD: the checked criteria, the anti-criterion and the LOG entry.

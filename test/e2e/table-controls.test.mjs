@@ -62,7 +62,7 @@ describe('the ISC table header’s run controls, as a person uses them', () => {
 
     // Rate run…: takes the person to the table's own rating (focus on its first score), where
     // a score and a comment are given; once rated, the header offers it no more.
-    // The "run COMPLETE" toast sits over the table's lower right, where the higher scores are.
+    // The "run complete" toast sits over the table's lower right, where the higher scores are.
     await workbench.runCommand('Notifications: Clear All Notifications');
     await view.locator('.actions button[data-action="rate"]').click();
     await view.locator('.run-rating button.rate-score:focus').waitFor({ timeout: 10_000 });

@@ -182,7 +182,7 @@ describe('the ISC table, as a person uses it', () => {
     await workbench.screenshot('isc table waiting for approval');
     await answerApprovalNotification(workbench, 'Edit src/greet.js', 'Approve');
     await answerApprovalNotification(workbench, 'verification command', 'Approve');
-    await workbench.notifications({ containing: 'run COMPLETE', timeoutMs: 90_000 });
+    await workbench.notifications({ containing: 'run complete —', timeoutMs: 90_000 });
 
     let view = await workbench.webview('ISC · Add a farewell');
     await view.locator('.badge.state[data-state="COMPLETE"]').waitFor({ timeout: 20_000 });
