@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { BUILT_CLI } from './cli-helpers';
 
 /**
@@ -164,6 +166,32 @@ describe('planted credentials: nothing the process holds leaves as evidence (iss
     assert.match(answer.reason ?? '', /ISC-1 FAIL/);
     assertClean("the gate's answer", g.out + g.err);
     for (const f of filesUnder(ws.dir)) if (!f.endsWith('leak.js') && !f.endsWith('id_rsa')) assertClean(`the workspace file ${path.relative(ws.dir, f)}`, fs.readFileSync(f));
+    for (const f of filesUnder(path.dirname(ws.store))) assertClean(`the store file ${path.basename(f)}`, fs.readFileSync(f));
+  });
+  it("the MCP server's ideal-state_verify answers FAIL with none of the credentials, over the SDK's stdio client", async () => {
+    const ws = workspace();
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-state-'));
+    const client = new Client({ name: 'planted-client', version: '1.0.0' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUILT_CLI, 'mcp', '--workspace', ws.dir, '--store', ws.store],
+      stderr: 'pipe',
+      env: { ...(getDefaultEnvironment() as Record<string, string>), ...SECRETS, DEPLOY_KEY: PRIVATE_KEY, IDEAL_STATE_STATE_DIR: state },
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    await client.connect(transport);
+    try {
+      const answer = (await client.callTool({ name: 'ideal-state_verify', arguments: { prd: path.relative(ws.dir, ws.prd) } })) as { content: { text: string }[]; structuredContent?: unknown };
+      const text = JSON.stringify(answer);
+      // The commands ran (allow-listed) and failed: the evidence is there, the credentials are not.
+      assert.match(text, /ISC-1/);
+      assert.match(text, /FAIL/);
+      assertClean("the MCP server's answer", text);
+      assertClean("the MCP server's stderr", stderr);
+    } finally {
+      await client.close();
+    }
     for (const f of filesUnder(path.dirname(ws.store))) assertClean(`the store file ${path.basename(f)}`, fs.readFileSync(f));
   });
 });
