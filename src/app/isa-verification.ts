@@ -103,9 +103,26 @@ export function isaResults(doc: IsaDocument, v: IsaVerifiable, set: VerifySetRes
   const summary = summarize(claimsAsCriteria, results, coverage);
   // The whole ISA verified: what LifeOS's Stop gate refuses at close (fog left, progress not M/N) keeps it from done, whatever the claims say.
   const whole = v.criteria.every((c) => set.results.some((r) => r.criterionId === c.id));
-  const unfinished = whole ? isaCompletionProblems(doc) : [];
-  const notDone = unfinished.length === 0 ? {} : { passed: false, summary: `${summary.summary}; not done: ${unfinished.map((p) => `line ${p.line + 1}: ${p.message}`).join('; ')}` };
-  return { ...summary, ...notDone, ...(set.commands ? { commands: set.commands } : {}) };
+  const problems = whole ? isaCompletionProblems(doc) : [];
+  const unfinished = problems.filter((p) => !p.advisory);
+  const advisory = problems.filter((p) => p.advisory);
+  const down = downClaims(doc, results);
+  let text = summary.summary;
+  if (down.length > 0) text = `${text}; down: ${down.join(', ')} (severity: critical) ${down.length === 1 ? 'does' : 'do'} not pass`;
+  if (unfinished.length > 0) text = `${text}; not done: ${unfinished.map((p) => `line ${p.line + 1}: ${p.message}`).join('; ')}`;
+  if (advisory.length > 0) text = `${text}; note: ${advisory.map((p) => `line ${p.line + 1}: ${p.message}`).join('; ')}`;
+  return { ...summary, summary: text, ...(unfinished.length > 0 ? { passed: false } : {}), ...(set.commands ? { commands: set.commands } : {}) };
+}
+
+/**
+ * Claims whose probe says `severity: critical` (LifeOS v2.17: the app does not do its job
+ * while one fails) and that do not pass, in document order. Every ISA claim already blocks
+ * done — an ISA is done when all its claims pass — so severity changes the words, naming these
+ * first as "down", not which claims block.
+ */
+function downClaims(doc: IsaDocument, results: readonly CriterionResult[]): string[] {
+  const critical = new Set(doc.probes.filter((p) => p.severity === 'critical' && p.isc).map((p) => p.isc));
+  return results.filter((r) => critical.has(r.criterionId) && r.outcome !== 'PASS').map((r) => r.criterionId);
 }
 
 function containerResult(id: string, parts: CriterionResult[]): CriterionResult {
