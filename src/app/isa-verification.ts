@@ -103,14 +103,11 @@ export function isaResults(doc: IsaDocument, v: IsaVerifiable, set: VerifySetRes
   const summary = summarize(claimsAsCriteria, results, coverage);
   // The whole ISA verified: what LifeOS's Stop gate refuses at close (fog left, progress not M/N) keeps it from done, whatever the claims say.
   const whole = v.criteria.every((c) => set.results.some((r) => r.criterionId === c.id));
-  const problems = whole ? isaCompletionProblems(doc) : [];
-  const unfinished = problems.filter((p) => !p.advisory);
-  const advisory = problems.filter((p) => p.advisory);
+  const unfinished = whole ? isaCompletionProblems(doc) : [];
   const down = downClaims(doc, results);
   let text = summary.summary;
   if (down.length > 0) text = `${text}; down: ${down.join(', ')} (severity: critical) ${down.length === 1 ? 'does' : 'do'} not pass`;
   if (unfinished.length > 0) text = `${text}; not done: ${unfinished.map((p) => `line ${p.line + 1}: ${p.message}`).join('; ')}`;
-  if (advisory.length > 0) text = `${text}; note: ${advisory.map((p) => `line ${p.line + 1}: ${p.message}`).join('; ')}`;
   return { ...summary, summary: text, ...(unfinished.length > 0 ? { passed: false } : {}), ...(set.commands ? { commands: set.commands } : {}) };
 }
 

@@ -6,12 +6,6 @@ export interface IsaCompletionProblem {
   /** 0-based line the problem is at. */
   readonly line: number;
   readonly message: string;
-  /**
-   * Said, never blocking: fog while the ISA does not claim `phase: complete`. Fog is a
-   * question the work cannot state yet, often one only the person can answer, so an agent
-   * that stops to ask it is not held (LifeOS: "fog must be empty at close").
-   */
-  readonly advisory?: boolean;
 }
 
 const COUNT = /^\d+\/\d+$/;
@@ -20,9 +14,9 @@ const COUNT = /^\d+\/\d+$/;
  * What keeps an ISA from being done besides its claims, as LifeOS's own Stop gate
  * (`LIFEOS/TOOLS/ISAGate.ts`) judges it: fog left in `## Not yet specified`, and at
  * `phase: complete` a `progress` that is not a plain `M/N` count or, when a
- * `principal_stated_goal` is set, a Test Strategy row without `anchors_to`. As there, fog
- * keeps an ISA from done only when it claims `phase: complete`; before that it is reported as
- * advisory (the questions may be the person's to answer). Pure; empty when nothing is wrong.
+ * `principal_stated_goal` is set, a Test Strategy row without `anchors_to`. Fog blocks at
+ * any phase here: the done gate holds an agent at each stop, as it does for a failing claim,
+ * and work whose questions are still open is not done. Pure; empty when nothing is wrong.
  */
 export function isaCompletionProblems(doc: IsaDocument): IsaCompletionProblem[] {
   const problems: IsaCompletionProblem[] = [];
@@ -34,10 +28,7 @@ export function isaCompletionProblems(doc: IsaDocument): IsaCompletionProblem[] 
     problems.push({
       rule: 'fog-left',
       line: doc.fog[0]!.line,
-      message: complete
-        ? `${n} unresolved line${n === 1 ? '' : 's'} in "## Not yet specified" (line${n === 1 ? '' : 's'} ${lines}${n > 8 ? ', …' : ''})${claimed}: the work is not fully specified, so it is not done; graduate each to a claim or drop it with a refined: entry in ## Decisions`
-        : `${n} unresolved line${n === 1 ? '' : 's'} in "## Not yet specified" (line${n === 1 ? '' : 's'} ${lines}${n > 8 ? ', …' : ''}): open questions, fine before phase: complete; each must graduate to a claim or be dropped with a refined: entry in ## Decisions before the ISA can close`,
-      ...(complete ? {} : { advisory: true }),
+      message: `${n} unresolved line${n === 1 ? '' : 's'} in "## Not yet specified" (line${n === 1 ? '' : 's'} ${lines}${n > 8 ? ', …' : ''})${claimed}: the work is not fully specified, so it is not done; graduate each to a claim or drop it with a refined: entry in ## Decisions`,
     });
   }
   if (complete) {
