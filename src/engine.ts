@@ -8,7 +8,7 @@ export { shippedEffortTable } from './model/effort-table';
 export { templateCriteria } from './model/isc-registry';
 export { EFFORT_LEVELS } from './model/effort';
 export { createRun } from './model/runs';
-export { checkPrd, formatVerifySpec, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
+export { checkIsa, checkPrd, formatVerifySpec, recogniseFormat, newPrdId, newPrdText, parsePrd, toCoreCriterion, writeOutcomes } from './prd';
 export { DATABASE_FILE_NAME, Store } from './store/store';
 export {
   budgetFor,

@@ -4,6 +4,9 @@ import { parseYamlBounded } from '../model/yaml-bounded';
 import { diagnostic, rangeOn, type PrdDiagnostic } from './diagnostics';
 import { PRD_LIMITS, sizeText } from './limits';
 import type { SourceLine } from './lines';
+import { frontmatterStart } from './frontmatter-start';
+
+export { frontmatterStart };
 
 /** The YAML between the opening and closing `---` of a PRD. */
 export interface Frontmatter {
@@ -49,38 +52,7 @@ export const PrdFrontmatterFields = z.looseObject({
   frozen: z.boolean(),
 }).partial();
 
-const FENCE = /^---[ \t]*$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
-/** How far down a file its frontmatter may open, after leading comments and blank lines. */
-const MAX_LEAD_LINES = 200;
-
-/**
- * The line where a file's frontmatter opens: the first line, or the first after nothing but
- * blank lines and HTML comments (LifeOS ISAs open with `<!-- Fictitious example … -->`); -1
- * when the file has none. One pass, each line looked at once.
- */
-export function frontmatterStart(lines: readonly SourceLine[]): number {
-  let inComment = false;
-  for (let i = 0; i < lines.length && i < MAX_LEAD_LINES; i++) {
-    let rest = lines[i]!.text;
-    if (!inComment && FENCE.test(rest)) return i;
-    for (;;) {
-      if (inComment) {
-        const end = rest.indexOf('-->');
-        if (end < 0) break;
-        inComment = false;
-        rest = rest.slice(end + 3);
-        continue;
-      }
-      rest = rest.trimStart();
-      if (rest === '') break;
-      if (!rest.startsWith('<!--')) return -1;
-      inComment = true;
-      rest = rest.slice(4);
-    }
-  }
-  return -1;
-}
 
 export function readFrontmatter(lines: readonly SourceLine[], diagnostics: PrdDiagnostic[]): Frontmatter | undefined {
   const open = frontmatterStart(lines);

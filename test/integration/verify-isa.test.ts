@@ -69,3 +69,36 @@ describe('Verify Criteria on a PAI ISA in the editor', () => {
     assert.ok(!open || !open.isDirty, 'the ISA is saved');
   });
 });
+
+/** The ISAs people write (after LifeOS's examples): an HTML comment before the frontmatter, invented check types, loose YAML. */
+describe('LifeOS-shaped ISAs in the editor', () => {
+  const fixtures = ['lifeos-invented-types.md', 'lifeos-loose-yaml.md', 'lifeos-minimal.md', 'lifeos-v218.md'];
+  const uri = (name: string) => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, name);
+  const findings = (u: vscode.Uri) => vscode.languages.getDiagnostics(u).filter((d) => d.source === 'Ideal State');
+
+  before(async () => {
+    await activateIdealState();
+    for (const name of fixtures) {
+      const text = fs.readFileSync(path.resolve(__dirname, '../../../test/fixtures/isa', name), 'utf8');
+      await vscode.workspace.fs.writeFile(uri(name), new TextEncoder().encode(text));
+    }
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const name of fixtures) await vscode.workspace.fs.delete(uri(name), { useTrash: false }).then(undefined, () => undefined);
+  });
+
+  for (const name of fixtures) {
+    it(`${name}: the Problems panel shows its located warnings and no error, though the file opens with a comment`, async function () {
+      this.timeout(30_000);
+      await vscode.window.showTextDocument(uri(name));
+      const deadline = Date.now() + 15_000;
+      while (findings(uri(name)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const list = findings(uri(name));
+      assert.ok(list.length > 0, `${name} was read as an ISA and checked (its fixture has warnings)`);
+      assert.deepEqual(list.filter((d) => d.severity === vscode.DiagnosticSeverity.Error).map((d) => d.message), []);
+      assert.ok(list.every((d) => d.range.start.line > 0), 'every finding is located below the leading comment');
+    });
+  }
+});

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { PrdDiagnostic, Range } from '../../prd';
 import type { DefinitionsHost } from '../definitions-host';
+import { frontmatterStart } from '../../prd/frontmatter-start';
 import { engine } from '../engine';
 
 const DEBOUNCE_MS = 300;
@@ -55,8 +56,8 @@ export class PrdDiagnostics implements vscode.Disposable {
 
   private schedule(document: vscode.TextDocument, delay: number): void {
     if (document.languageId !== 'markdown' || document.uri.scheme === 'output') return;
-    // Only a file that starts with frontmatter can be a PRD; anything else never loads the engine.
-    if (!/^\uFEFF?---[ \t]*$/.test(document.lineAt(0).text) && !this.findings.has(document.uri.toString())) return;
+    // Only a file that opens with frontmatter (after blank lines and HTML comments, as LifeOS ISAs do) can be a PRD; anything else never loads the engine.
+    if (!this.findings.has(document.uri.toString()) && !opensWithFrontmatter(document)) return;
     const key = document.uri.toString();
     clearTimeout(this.timers.get(key));
     this.timers.set(
@@ -76,8 +77,13 @@ export class PrdDiagnostics implements vscode.Disposable {
       () => undefined,
     );
     if (document.isClosed || document.version !== version) return; // a newer check is scheduled
-    const { document: prd, diagnostics } = engine().checkPrd(document.getText(), effortTable ? { effortTable } : {});
-    if (!engine().isPrdDocument(prd)) return this.clear(document.uri);
+    const text = document.getText();
+    const e = engine();
+    // An ISA is checked as `prd check` checks it (its own claims, probes and rules), never by the PRD linter.
+    const isa = e.recogniseFormat(text, document.uri.path) === 'isa';
+    const prd = isa ? undefined : e.checkPrd(text, effortTable ? { effortTable } : {});
+    if (prd && !e.isPrdDocument(prd.document)) return this.clear(document.uri);
+    const diagnostics = prd ? prd.diagnostics : e.checkIsa(text).diagnostics;
     const list = diagnostics.map((d): PrdFinding => {
       const diagnostic = new vscode.Diagnostic(toRange(d.range), d.message, severity(d.severity));
       diagnostic.source = 'Ideal State';
@@ -107,4 +113,10 @@ export class PrdDiagnostics implements vscode.Disposable {
 
 function severity(s: PrdDiagnostic['severity']): vscode.DiagnosticSeverity {
   return s === 'error' ? vscode.DiagnosticSeverity.Error : s === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Information;
+}
+
+/** The first lines are enough: frontmatter opens within the first 200 (see frontmatterStart). */
+function opensWithFrontmatter(document: vscode.TextDocument): boolean {
+  const head = Array.from({ length: Math.min(document.lineCount, 200) }, (_, i) => ({ text: document.lineAt(i).text.replace(/^\uFEFF/, '') }));
+  return frontmatterStart(head) >= 0;
 }
