@@ -57,7 +57,7 @@ export { composeRun } from './app/compose-run';
 export { AUTO, prdEffort, resolveEffort } from './app/effort';
 export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
 // The done gate's answers (issue 17), the same for the editor's tools as for MCP and the stop hook.
-export { criterionRows, verifyAnswer } from './app/done-gate';
+export { coveringAnswer, criterionRows, verifyAnswer } from './app/done-gate';
 export { proposeCriteria } from './app/propose-criteria';
 export { VerifierJudge } from './app/judge';
 export { RunSessions } from './app/run-sessions';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CriteriaAnswer, ProposedCriterion, verifyAnswer, VerifyAnswer } from '../app/done-gate';
+import { coveringAnswer, CriteriaAnswer, ProposedCriterion, ToolVerifyAnswer, verifyAnswer } from '../app/done-gate';
 import { addPendingProposal, recordProposedCommands } from '../app/proposals';
 import { MAX_PROPOSED_CRITERIA, proposeCriteria, type CriteriaProposal } from '../app/propose-criteria';
 import { readPrdFile } from '../app/read-prd-file';
@@ -42,11 +42,8 @@ export const ProposeInput = z.object({
 });
 
 /** ideal-state_verify's answer: allCriticalPass covers every CRITICAL criterion, or is null when only some were verified. */
-export const McpVerifyAnswer = VerifyAnswer.extend({
-  allCriticalPass: z.boolean().nullable(),
-  partial: z.boolean().optional(),
-});
-export type McpVerifyAnswer = z.infer<typeof McpVerifyAnswer>;
+export const McpVerifyAnswer = ToolVerifyAnswer;
+export type McpVerifyAnswer = ToolVerifyAnswer;
 
 export const ProposeAnswer = z.object({
   prd: z.string(),
@@ -99,12 +96,8 @@ export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyI
   if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(named.file).join(named.relative));
   // The file's own ids (an ISA's C1, ISC-2.1) with their priorities, as the editor's tool and the gate answer.
   const answer = verifyAnswer(named.relative, result.prd, result.set, { allowHint: `the user allows commands in ${VERIFY_COMMANDS_FILE}` });
-  if (!only) return answer;
   // Some ids: the verdict covers every CRITICAL criterion of the file, or it is no verdict (issue 23).
-  const verified = new Set(answer.results.map((r) => r.id));
-  const critical = result.prd.ids.filter((id) => (result.prd.info(id)?.priority ?? 'CRITICAL') === 'CRITICAL');
-  const covered = critical.every((id) => verified.has(id));
-  return covered ? { ...answer, partial: false } : { ...answer, allCriticalPass: null, partial: true };
+  return coveringAnswer(answer, result.prd, only);
 }
 
 /**

@@ -69,10 +69,15 @@ describe('the language-model tools in the editor', () => {
     assert.equal(byId['ISC-2']?.outcome, 'FAIL');
     assert.ok((byId['ISC-2']?.evidence ?? '').length > 0, 'a FAIL has evidence');
     assert.equal(v.allCriticalPass, false);
-    // Some criteria only: the verdict is about what was verified.
-    const one = await answer<Verified>('ideal-state_verify', { prd: PRD, criteria: ['ISC-1'] });
+    // Some criteria only: one passing id never says the work is done while another CRITICAL one fails (issue 23, case 11).
+    const one = await answer<Verified & { allCriticalPass: boolean | null; partial?: boolean }>('ideal-state_verify', { prd: PRD, criteria: ['ISC-1'] });
     assert.deepEqual(one.results.map((r) => [r.id, r.outcome]), [['ISC-1', 'PASS']]);
-    assert.equal(one.allCriticalPass, true);
+    assert.equal(one.allCriticalPass, null, 'no verdict on the whole PRD');
+    assert.equal(one.partial, true);
+    // Every CRITICAL id named: the verdict stands.
+    const both = await answer<Verified & { partial?: boolean }>('ideal-state_verify', { prd: PRD, criteria: ['ISC-1', 'ISC-2'] });
+    assert.equal(both.allCriticalPass, false);
+    assert.equal(both.partial, false);
   });
 
   it('lists the criteria with the outcome the store last recorded', async function () {

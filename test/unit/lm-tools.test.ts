@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AnyCriterion, CriterionResult } from '../../src/model';
-import { verifyAnswer } from '../../src/app/done-gate';
+import { coveringAnswer, verifyAnswer } from '../../src/app/done-gate';
 import { cell, chatPrompt, criteriaMarkdown, mcpLaunches, proposeConfirmation, proposeInput, ToolInputError, verifyConfirmation, verifyInput, verifyMarkdown } from '../../src/vscode/agents/tool-text';
 
 const criterion = (id: string, priority: 'CRITICAL' | 'IMPORTANT' | 'NICE'): AnyCriterion => ({ kind: 'criterion', id, text: `criterion ${id}`, priority }) as unknown as AnyCriterion;
@@ -20,6 +20,20 @@ describe('the language-model tools (text and input)', () => {
     // An IMPORTANT failure does not stop the work from being done.
     const done = verifyAnswer('p.md', criteria, { summary: 's', counts: {}, results: [result('ISC-1', 'PASS'), result('ISC-2', 'FAIL'), result('ISC-3', 'PASS')] });
     assert.equal(done.allCriticalPass, true);
+  });
+
+  it('gives no verdict for some ids that leave a CRITICAL criterion out (issue 23, case 11), and the words say so', () => {
+    const criteria = [criterion('ISC-1', 'CRITICAL'), criterion('ISC-2', 'IMPORTANT'), criterion('ISC-3', 'CRITICAL')];
+    const file = { ids: criteria.map((c) => c.id), info: (id: string) => criteria.find((c) => c.id === id) };
+    const one = verifyAnswer('p.md', criteria, { summary: 's', counts: {}, results: [result('ISC-1', 'PASS')] });
+    assert.equal(one.allCriticalPass, true, 'over what was verified alone');
+    const partial = coveringAnswer(one, file, ['ISC-1']);
+    assert.deepEqual([partial.allCriticalPass, partial.partial], [null, true]);
+    assert.match(verifyMarkdown(partial), /NO VERDICT: only some criteria were verified/);
+    const critical = coveringAnswer(verifyAnswer('p.md', criteria, { summary: 's', counts: {}, results: [result('ISC-1', 'PASS'), result('ISC-3', 'PASS')] }), file, ['ISC-1', 'ISC-3']);
+    assert.deepEqual([critical.allCriticalPass, critical.partial], [true, false], 'every CRITICAL id named: the verdict stands, the IMPORTANT one need not be');
+    assert.equal(coveringAnswer(one, file).allCriticalPass, true, 'no ids: the answer is the whole file\'s');
+    assert.equal(coveringAnswer(one, { ids: ['ISC-1', 'ISC-9'], info: () => undefined }, ['ISC-1']).allCriticalPass, null, 'an id of unknown priority counts as CRITICAL');
   });
 
   it('lists the commands that were not run and why', () => {

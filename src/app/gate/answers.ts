@@ -58,6 +58,17 @@ export const VerifyAnswer = z.object({
 });
 export type VerifyAnswer = z.infer<typeof VerifyAnswer>;
 
+/**
+ * A verify answer as an agent's tool gives it: `allCriticalPass` covers every CRITICAL
+ * criterion of the file, or is null with `partial: true` when only some ids were verified and a
+ * CRITICAL one was left out (issue 23, case 11: one passing id never says the work is done).
+ */
+export const ToolVerifyAnswer = VerifyAnswer.extend({
+  allCriticalPass: z.boolean().nullable(),
+  partial: z.boolean().optional(),
+});
+export type ToolVerifyAnswer = z.infer<typeof ToolVerifyAnswer>;
+
 /** A criterion an agent proposes to add to a PRD (ideal-state_propose_criteria). */
 export const ProposedCriterion = z.object({
   text: z.string().min(1).describe('The end state, e.g. "The README documents the --json option"'),
@@ -151,6 +162,18 @@ export function verifyAnswer(prd: string, priorities: Priorities, set: VerifiedS
 function lookup(list: readonly { readonly id: string; readonly priority: string }[]): (id: string) => string | undefined {
   const byId = new Map(list.map((c) => [c.id, c.priority]));
   return (id) => byId.get(id);
+}
+
+/**
+ * The answer for a verification of some ids: the verdict stands only when every CRITICAL
+ * criterion of the file was among them. `file` names the file's ids and priorities (a
+ * prepared PRD or ISA); without `only` the answer is the whole file's.
+ */
+export function coveringAnswer(answer: VerifyAnswer, file: { readonly ids: readonly string[]; info(id: string): { priority: string } | undefined }, only?: readonly string[]): ToolVerifyAnswer {
+  if (!only) return answer;
+  const verified = new Set(answer.results.map((r) => r.id));
+  const covered = file.ids.filter((id) => (file.info(id)?.priority ?? 'CRITICAL') === 'CRITICAL').every((id) => verified.has(id));
+  return covered ? { ...answer, partial: false } : { ...answer, allCriticalPass: null, partial: true };
 }
 
 /** The CRITICAL criteria of an answer that do not pass, then the others: what the agent must still do. */

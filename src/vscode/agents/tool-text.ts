@@ -2,7 +2,7 @@
 // here, so the unit tier checks it in plain Node (test/unit/lm-tools.test.ts).
 // The answers' shapes and their builder are the done gate's (src/app/done-gate.ts), reached
 // at run time through the engine bundle; only their types are needed here.
-import type { CriterionRow, ProposedCriterion, VerifyAnswer } from '../../app/done-gate';
+import type { CriterionRow, ProposedCriterion, ToolVerifyAnswer } from '../../app/done-gate';
 import type { Priority } from '../../model';
 
 /** A tool input the model got wrong: the message says which field and what is expected. */
@@ -83,8 +83,13 @@ export function criteriaMarkdown(prd: string, rows: readonly CriterionRow[]): st
   return lines.join('\n');
 }
 
-export function verifyMarkdown(answer: VerifyAnswer): string {
-  const verdict = answer.allCriticalPass ? 'Every CRITICAL criterion passes.' : 'NOT DONE: a CRITICAL criterion does not pass.';
+export function verifyMarkdown(answer: ToolVerifyAnswer): string {
+  const verdict =
+    answer.allCriticalPass === null
+      ? 'NO VERDICT: only some criteria were verified and a CRITICAL one was not among them; verify them all before saying the work is done.'
+      : answer.allCriticalPass
+        ? 'Every CRITICAL criterion passes.'
+        : 'NOT DONE: a CRITICAL criterion does not pass.';
   const lines = [`**${cell(answer.prd)}** — ${cell(answer.summary)}. ${verdict}`, '', '| Id | Priority | Outcome | Evidence | Repair |', '|---|---|---|---|---|'];
   for (const r of answer.results) lines.push(`| ${cell(r.id)} | ${r.priority} | ${r.outcome} | ${cell(r.evidence)} | ${cell(r.repairTarget ?? '')} |`);
   for (const s of answer.skippedCommands) lines.push('', `Not run: \`${cell(s.command)}\` (${cell(s.reason)})`);

@@ -10,7 +10,7 @@ import type { PrdVerifier } from '../verify/verify-prd';
 import { criteriaRows, preparedTarget } from './editor-criteria';
 import { resolvePrdTarget } from './prd-target';
 import { proposeEdit } from './propose';
-import type { CriteriaAnswer, VerifyAnswer } from '../../app/done-gate';
+import type { CriteriaAnswer, ToolVerifyAnswer } from '../../app/done-gate';
 import { criteriaInput, proposeConfirmation, proposeInput, ToolInputError, verifyConfirmation, verifyInput } from './tool-text';
 
 export const TOOL_NAMES = { criteria: 'ideal-state_criteria', verify: 'ideal-state_verify', propose: 'ideal-state_propose_criteria' } as const;
@@ -56,7 +56,7 @@ export class AgentOperations {
   }
 
   /** `confirmed`: true when the call went through the tool's confirmation (the language-model tool), false for /verify in chat. */
-  async verify(input: unknown, token: vscode.CancellationToken, confirmed = false): Promise<VerifyAnswer> {
+  async verify(input: unknown, token: vscode.CancellationToken, confirmed = false): Promise<ToolVerifyAnswer> {
     if (!vscode.workspace.isTrusted) throw new ToolInputError(RESTRICTED);
     const wanted = verifyInput(input);
     const target = await resolvePrdTarget(wanted.prd);
@@ -67,7 +67,8 @@ export class AgentOperations {
       // A command the PRD gained since the confirmation was shown is not in the list, so it is asked for.
       const v = await this.deps.verifier.verify(target.uri, { signal: abort.signal, ...(wanted.criteria ? { only: wanted.criteria } : {}), ...(confirmedCommands ? { confirmedCommands } : {}) });
       // Under the file's own ids (an ISA's C1, ISC-2.1), with their priorities: the answer the MCP server and the gate give.
-      return engine().verifyAnswer(v.path, v.prepared, v.shown);
+      // Some ids: the verdict covers every CRITICAL criterion of the file, or there is none (partial), as the MCP server answers.
+      return engine().coveringAnswer(engine().verifyAnswer(v.path, v.prepared, v.shown), v.prepared, wanted.criteria);
     } finally {
       abort.dispose();
     }
