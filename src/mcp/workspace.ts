@@ -1,5 +1,6 @@
 import * as path from 'node:path';
-import { criteriaPrds, listPrds } from '../app/gate/prds';
+import { heldSet } from '../app/gate/held';
+import { listPrds } from '../app/gate/prds';
 import { freeTextProblem } from '../app/propose-criteria';
 import { confinePath } from '../verify/confine';
 
@@ -24,9 +25,10 @@ export interface NamedPrd {
 
 /**
  * The PRD a tool call is about: the one it names (workspace-relative or absolute, and inside
- * the workspace, symbolic links included), else the one the done gate holds an agent to when
- * it names none (src/app/gate: the newest PRD with criteria in the PRD folder), so
- * "verify" here and the stop hook judge the same file.
+ * the workspace, symbolic links included), else the one the done gate holds an agent to
+ * (src/app/gate/held.ts: the locked PRD, the session baseline's, or the newest with criteria
+ * where nothing was locked), so "verify" here and the stop hook judge the same file. Where the
+ * gate holds several, the call must name one: the refusal lists them.
  */
 export async function resolvePrd(workspace: string, named: string | undefined): Promise<NamedPrd> {
   if (named !== undefined) {
@@ -37,9 +39,20 @@ export async function resolvePrd(workspace: string, named: string | undefined): 
     if (!confined.exists) throw new BadArgument(`no file ${confined.relative} in the workspace ${workspace}`);
     return { file: confined.absolute, relative: confined.relative };
   }
-  const held = (await criteriaPrds(workspace))[0];
-  if (!held) throw new ToolRefusal(`no PRD in the workspace ${workspace}: none in its PRD folder; name one with "prd"`);
-  return confined(workspace, held.relative);
+  const held = await heldSet(workspace);
+  switch (held.kind) {
+    case 'damaged':
+      throw new ToolRefusal(`the criteria the done gate holds cannot be read: ${held.message}`);
+    case 'none':
+      throw new ToolRefusal(`no PRD in the workspace ${workspace}: none in its PRD folder; name one with "prd"`);
+    case 'newest':
+      return confined(workspace, relativeTo(workspace, held.file));
+    default: {
+      if (held.prds.length === 1) return confined(workspace, held.prds[0]!.path);
+      const which = held.kind === 'locked' ? 'locked' : 'held since the person last spoke';
+      throw new BadArgument(`prd: the done gate holds ${held.prds.length} PRDs ${which} (${held.prds.map((p) => p.path).join(', ')}); name one with "prd"`);
+    }
+  }
 }
 
 /** The workspace's PRDs (the PRD folder's), each confined like a tool's path: one that leads outside is left out, and logged. */

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BUILT_CLI, runCli } from './cli-helpers';
+import { lockCriteria } from '../../src/app/gate/lock';
 
 /**
  * The MCP server under attack (issues 23 case 10–11, 24 item 4, 25 item 4), each through the
@@ -304,6 +305,24 @@ describe('ideal-state mcp under attack (the SDK’s client over stdio)', functio
     c = await connect(ws);
     const answer = await structured(c.client, 'ideal-state_criteria', {});
     assert.equal(answer.prd, '.ideal-state/prds/PRD-20261126-newer.md');
+  });
+
+  it('with no prd holds the locked PRD, not a newer file an agent wrote; several locked must be named', async () => {
+    const env = { ...process.env, IDEAL_STATE_STATE_DIR: ws.state };
+    await lockCriteria(ws.dir, { files: [ws.prd], by: 'a person', how: 'terminal', now: new Date(), env });
+    const newer = path.join(ws.dir, '.ideal-state', 'prds', 'PRD-20261126-newer.md');
+    fs.writeFileSync(newer, PRD.replace('PRD-20261126-attacks', 'PRD-20261126-newer'));
+    const later = new Date(Date.now() + 10_000);
+    fs.utimesSync(newer, later, later);
+    c = await connect(ws);
+    const answer = await structured(c.client, 'ideal-state_criteria', {});
+    assert.equal(answer.prd, path.relative(ws.dir, ws.prd).split(path.sep).join('/'), 'the PRD a person locked, as the stop gate holds it');
+    await c.client.close();
+    await lockCriteria(ws.dir, { files: [newer], by: 'a person', how: 'terminal', now: new Date(), env });
+    c = await connect(ws);
+    const refused = await rpcError(c.client.callTool({ name: 'ideal-state_verify', arguments: {} }));
+    assert.equal(refused.code, -32602);
+    assert.match(refused.message, /the done gate holds 2 PRDs locked \(.*PRD-20261126-attacks\.md, .*PRD-20261126-newer\.md\); name one with "prd"/);
   });
 });
 
