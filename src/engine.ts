@@ -88,3 +88,4 @@ export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/r
 export { parseVerifySpec } from './prd';
 // The progress of a stored loop, as the editor's matrix shows it.
 export { progressOf } from './app/loop';
+export { allowProposedCommand, commandsAwaitingPerson, recordProposedCommands } from './app/proposals';

@@ -12,7 +12,8 @@ const PRD = '.ideal-state/prds/PRD-20261122-verify-demo.md';
  * scripted agent model (test/fixtures/scripted-agent-model) is one, and says it is not a real model.
  */
 describe('@ideal-state and the tools in the chat view', () => {
-  const workbench = useWorkbench({ trusted: true, agentModel: true });
+  // A user's allow-list that covers the command an agent will propose below.
+  const workbench = useWorkbench({ trusted: true, agentModel: true, settings: { 'idealState.verify.allowedCommands': ['node -e *'] } });
   const prdText = () => readFileSync(join(workbench.workspace, PRD), 'utf8');
   /** A table cell may break an id over lines: compare without the breaks. */
   const flat = (text) => text.replace(/\s+/g, ' ').replace(/(?<=[A-Z])-\s+/g, '-');
@@ -110,5 +111,39 @@ describe('@ideal-state and the tools in the chat view', () => {
     const text = answered.find((t) => t.includes('ideal-state_verify answered'));
     assert.match(text, /"id": "ISC-DEMO-005"/);
     assert.match(text, /"outcome": "PASS"/);
+  });
+
+  it("a command an agent's proposal brought is asked for once, though the allow-list matches it, then runs", async () => {
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    const command = 'node -e "process.exit(0)"';
+    await agentCalls('ideal-state_propose_criteria', { prd: PRD, criteria: [{ text: 'The node runtime starts and exits cleanly here', verify: `CLI: ${command}` }] });
+    let asked = await dialog();
+    await asked.box.getByRole('button', { name: 'Yes' }).click();
+    await workbench.notifications({ containing: 'ideal-state_propose_criteria answered' });
+    const id = /^- \[ \] (ISC-DEMO-\d+): .*The node runtime starts and exits cleanly here/m.exec(prdText())?.[1];
+    assert.ok(id, prdText());
+
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await agentCalls('ideal-state_verify', { prd: PRD, criteria: [id] });
+    asked = await dialog();
+    await asked.box.getByRole('button', { name: 'Yes' }).click();
+    // VS Code's confirmation of the tool is not the person's yes to the command: Ideal State asks, naming where it came from.
+    const ours = workbench.page.locator('.monaco-dialog-box', { hasText: "added through an agent's proposal" });
+    await ours.waitFor({ timeout: 60_000 });
+    asked = { box: ours, text: (await ours.innerText()).replace(/\s+/g, ' ') };
+    assert.match(asked.text, /node -e "process\.exit\(0\)" \(added through an agent's proposal\)/);
+    assert.match(asked.text, /asked for even when the allow-list matches it/);
+    await workbench.screenshot('a proposed command asked for despite the allow-list');
+    await asked.box.getByRole('button', { name: 'Run It' }).click();
+    let answered = await workbench.notifications({ containing: 'ideal-state_verify answered', timeoutMs: 60_000 });
+    assert.match(answered.find((t) => t.includes('ideal-state_verify answered')), /"outcome": "PASS"/);
+
+    // Allowed once by a person: the allow-list covers it from now on, and nothing asks.
+    await workbench.runCommand('Notifications: Clear All Notifications');
+    await agentCalls('ideal-state_verify', { prd: PRD, criteria: [id] });
+    asked = await dialog();
+    await asked.box.getByRole('button', { name: 'Yes' }).click();
+    answered = await workbench.notifications({ containing: 'ideal-state_verify answered', timeoutMs: 60_000 });
+    assert.match(answered.find((t) => t.includes('ideal-state_verify answered')), /"outcome": "PASS"/);
   });
 });

@@ -60,6 +60,8 @@ async function runPhase({ phase, profile, workspace, browser, port }) {
       IDEAL_STATE_TEST_RESULTS: resultsFile,
       IDEAL_STATE_TEST_HANDOFF: join(profile.root, 'handoff'),
       IDEAL_STATE_TEST_USER_DATA: profile.userDataDir,
+      // The criteria lock and the gate's records go to the profile, never the tester's own state folder.
+      IDEAL_STATE_STATE_DIR: join(profile.root, 'state'),
     },
   });
   const context = await browser.newContext();

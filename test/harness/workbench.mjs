@@ -21,7 +21,7 @@ export class Workbench {
     // The chat view answers only with a model: the scripted agent model (a test fixture) is one.
     if (agentModel) installScriptedAgentModel(profile);
     const workspace = copySampleWorkspace(profile);
-    const server = await startServer({ profile });
+    const server = await startServer({ profile, env: testEnv(profile) });
     const browser = await launchBrowser();
     const page = await openWorkbench(browser, server.url(workspace));
     return new Workbench({ profile, server, browser, page, workspace });
@@ -182,7 +182,7 @@ export class Workbench {
     await this.browser.close();
     await this.server.stop();
     await between?.();
-    this.server = await startServer({ profile: this.profile, port: this.server.port });
+    this.server = await startServer({ profile: this.profile, port: this.server.port, env: testEnv(this.profile) });
     this.browser = await launchBrowser();
     this.page = await openWorkbench(this.browser, this.server.url(this.workspace));
   }
@@ -277,4 +277,9 @@ export class Workbench {
       has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }),
     }).first();
   }
+}
+
+/** The criteria lock and the gate's records go to the profile, never the tester's own state folder. */
+function testEnv(profile) {
+  return { IDEAL_STATE_STATE_DIR: join(profile.root, 'state') };
 }

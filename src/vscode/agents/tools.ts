@@ -88,6 +88,8 @@ export class AgentOperations {
     const workspaceEdit = minimalEdit(document, edit.after);
     if (!workspaceEdit || !(await vscode.workspace.applyEdit(workspaceEdit))) throw new ToolInputError(`the editor refused the edit of ${target.relative}; nothing was written`);
     await document.save();
+    // The person confirmed the criteria; each command in them still waits for their yes before it runs (as through the MCP server).
+    await engine().recordProposedCommands(target.folder.uri.fsPath, edit.commands.map((c) => ({ command: c.command, prd: target.relative, criterion: c.id, addedAt: new Date().toISOString() })));
     this.deps.log.info(`${target.relative}: added ${edit.added.join(', ')} as criteria version ${edit.version} (ideal-state_propose_criteria)`);
     return { prd: target.relative, criteriaVersion: edit.version, added: edit.added, lines: edit.lines, note: `Added as criteria version ${edit.version}. Verify them with ideal-state_verify before saying the work is done.` };
   }

@@ -4,6 +4,7 @@ import type { Logger } from '../../model/log';
 import type { Settings } from '../../model/settings';
 import type { CommandApprover } from '../../verify/types';
 import { allowList } from '../../verify/allowed-commands';
+import { engine } from '../engine';
 
 const APPROVED_KEY = 'idealState.verify.approvedCommandSets';
 /** Enough for every PRD a workspace holds; the oldest approvals go first. */
@@ -20,6 +21,12 @@ export interface ApproverOptions {
    * which names every command (VS Code asks before the tool runs): not asked a second time.
    */
   readonly confirmed?: readonly string[];
+  /**
+   * The workspace folder: commands a criterion gained through a proposal (an agent's
+   * ideal-state_propose_criteria) wait there for a person's yes, whatever the allow-list, a
+   * run's approvals, a remembered answer or a tool's confirmation say (issue 23).
+   */
+  readonly workspace?: string;
 }
 
 /**
@@ -44,9 +51,16 @@ export class EditorCommandApprover implements CommandApprover {
     const unique = [...new Set(commands.map((c) => c.trim()).filter(Boolean))].sort();
     const list = allowList(this.settings.get('verifyAllowedCommands'));
     for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
+    let proposed: ReadonlySet<string>;
+    try {
+      proposed = this.options.workspace ? await engine().commandsAwaitingPerson(this.options.workspace) : new Set<string>();
+    } catch (e) {
+      return { approved: false, reason: `the record of proposed commands cannot be read, so none runs: ${(e as Error).message}` };
+    }
     const byRun = new Set(this.options.run?.approvedCommands ?? []);
     const confirmed = new Set((this.options.confirmed ?? []).map((c) => c.trim()));
-    const toConfirm = unique.filter((c) => list.match(c) === undefined && !byRun.has(c) && !confirmed.has(c));
+    const awaiting = unique.filter((c) => proposed.has(c));
+    const toConfirm = unique.filter((c) => proposed.has(c) || (list.match(c) === undefined && !byRun.has(c) && !confirmed.has(c)));
     const covered = unique.filter((c) => byRun.has(c)).length;
     if (covered > 0) this.log.info(`${covered} command${covered === 1 ? '' : 's'} of ${this.options.prdPath} approved in ${this.options.run!.id}, not asked again`);
     const inTool = unique.filter((c) => confirmed.has(c)).length;
@@ -55,7 +69,7 @@ export class EditorCommandApprover implements CommandApprover {
 
     const hash = createHash('sha256').update(JSON.stringify([this.options.prdPath, toConfirm])).digest('hex');
     const remembered = this.state.get<string[]>(APPROVED_KEY, []);
-    if (remembered.includes(hash)) return { approved: true };
+    if (awaiting.length === 0 && remembered.includes(hash)) return { approved: true };
     if (signal.aborted) return { approved: false, reason: 'verification was cancelled before the commands were confirmed' };
 
     const run = toConfirm.length === 1 ? 'Run It' : 'Run Them';
@@ -63,7 +77,7 @@ export class EditorCommandApprover implements CommandApprover {
       `${this.options.prdPath} runs ${toConfirm.length === 1 ? 'this command' : `these ${toConfirm.length} commands`} to verify its criteria. Run ${toConfirm.length === 1 ? 'it' : 'them'}?`,
       {
         modal: true,
-        detail: `${toConfirm.map((c) => `• ${c}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes. Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
+        detail: `${toConfirm.map((c) => `• ${c}${proposed.has(c) ? ' (added through an agent\'s proposal)' : ''}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes.${awaiting.length > 0 ? ' A command an agent proposed is asked for even when the allow-list matches it.' : ''} Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
       },
       run,
     );
@@ -72,6 +86,8 @@ export class EditorCommandApprover implements CommandApprover {
       return { approved: false, reason: 'the commands were not confirmed' };
     }
     await this.state.update(APPROVED_KEY, [...remembered.filter((h) => h !== hash), hash].slice(-MAX_REMEMBERED));
+    // The person's yes, kept where the command line and the MCP server see it too.
+    for (const c of awaiting) await engine().allowProposedCommand(this.options.workspace!, c, new Date());
     this.log.info(`commands of ${this.options.prdPath} confirmed: ${toConfirm.length}`);
     return { approved: true };
   }

@@ -128,7 +128,7 @@ export class PrdVerifier {
       workspaceRoot: folder.uri.fsPath,
       tasks: this.tasks,
       diagnostics: new EditorDiagnosticsSource(folder.uri.fsPath),
-      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath, ...(runId ? { run: { id: runId, approvedCommands } } : {}), ...(confirmed ? { confirmed } : {}) }),
+      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath, workspace: folder.uri.fsPath, ...(runId ? { run: { id: runId, approvedCommands } } : {}), ...(confirmed ? { confirmed } : {}) }),
       excludeGlobs: filesExcludeGlobs(folder.uri),
       ...optional('judge', await this.judges.judge(level, folder).catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
       // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
