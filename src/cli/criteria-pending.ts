@@ -1,13 +1,11 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as readline from 'node:readline';
-import * as tty from 'node:tty';
 import { parseArgs } from 'node:util';
 import { allowProposedCommand, pendingProposals, proposedCommands, recordProposedCommands, removePendingProposal } from '../app/proposals';
 import { proposeCriteria } from '../app/propose-criteria';
 import { readPrdFile } from '../app/read-prd-file';
 import { writeAtomically } from '../app/verify-prd-file';
 import { confinePath } from '../verify/confine';
+import { openControllingTerminal, type TerminalOpen, type TerminalPort } from './terminal';
 import type { VerifyIo } from './verify';
 
 export const CRITERIA_PENDING_USAGE = `Usage: ideal-state criteria pending [--workspace DIR]
@@ -18,44 +16,7 @@ each command such criteria would run, which never runs until a person allows it 
 on the controlling terminal (/dev/tty) and refuses without one: an agent's shell has none.
 `;
 
-/** A question and its answer on the controlling terminal. */
-export interface Terminal {
-  ask(question: string): Promise<string>;
-  say(text: string): void;
-  close(): void;
-}
-
-/** The controlling terminal, or why there is none (a process without one cannot open /dev/tty). */
-export function openTerminal(): { ok: true; terminal: Terminal } | { ok: false; reason: string } {
-  let fd: number;
-  try {
-    fd = fs.openSync('/dev/tty', 'r+');
-  } catch (error) {
-    return { ok: false, reason: `/dev/tty: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
-  }
-  const input = new tty.ReadStream(fd);
-  const lines = readline.createInterface({ input, terminal: false });
-  const waiting: ((line: string) => void)[] = [];
-  const queued: string[] = [];
-  lines.on('line', (line) => (waiting.length > 0 ? waiting.shift()!(line) : queued.push(line)));
-  lines.on('close', () => waiting.splice(0).forEach((w) => w('')));
-  return {
-    ok: true,
-    terminal: {
-      say: (text) => fs.writeSync(fd, `${text}\n`),
-      ask: (question) => {
-        fs.writeSync(fd, question);
-        return queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise((resolve) => waiting.push(resolve));
-      },
-      close: () => {
-        lines.close();
-        input.destroy();
-      },
-    },
-  };
-}
-
-export async function criteriaPendingCommand(argv: string[], io: VerifyIo, open: typeof openTerminal = openTerminal): Promise<number> {
+export async function criteriaPendingCommand(argv: string[], io: VerifyIo, open: () => TerminalOpen = openControllingTerminal): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
@@ -83,7 +44,8 @@ export async function criteriaPendingCommand(argv: string[], io: VerifyIo, open:
 
 const yes = (answer: string) => /^(y|yes)$/i.test(answer.trim());
 
-async function review(workspace: string, term: Terminal, io: VerifyIo): Promise<number> {
+async function review(workspace: string, terminal: TerminalPort, io: VerifyIo): Promise<number> {
+  const term = { say: (text: string) => terminal.write(`${text}\n`), ask: (question: string) => terminal.ask(question) };
   const proposals = await pendingProposals(workspace);
   let added = 0;
   if (proposals.length === 0) term.say('No criteria proposals wait for you.');
@@ -93,7 +55,7 @@ async function review(workspace: string, term: Terminal, io: VerifyIo): Promise<
     const header = `Proposal ${p.id} from ${p.client ? `the MCP client "${p.client}"` : 'an MCP client'} at ${p.proposedAt}, for ${p.prd}:`;
     if (!where.ok || read === undefined || !read.ok) {
       term.say(`${header}\n  cannot be shown: ${!where.ok ? where.reason : read === undefined ? 'the PRD no longer exists' : !read.ok ? read.reason : ''}`);
-      if (yes(await term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
+      if (yes(term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
       continue;
     }
     const proposal = proposeCriteria(read.text, p.prd, p.criteria, {
@@ -103,12 +65,12 @@ async function review(workspace: string, term: Terminal, io: VerifyIo): Promise<
     });
     if (!proposal.ok) {
       term.say(`${header}\n  cannot be added as it stands:\n${proposal.message.replace(/^/gm, '  ')}`);
-      if (yes(await term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
+      if (yes(term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
       continue;
     }
     // Exactly the lines that are written, each on its own line (criteria version N+1).
     term.say(`${header}\n${proposal.lines.map((l) => `  ${l}`).join('\n')}${proposal.commands.length > 0 ? `\n  (their commands: ${proposal.commands.map((c) => c.command).join(', ')}; asked about next)` : ''}`);
-    const answer = (await term.ask(`Add ${proposal.added.length === 1 ? 'it' : `these ${proposal.added.length}`} to ${p.prd} as criteria version ${proposal.version}? [y]es adds, [d]rop discards the proposal, anything else keeps it waiting: `)).trim().toLowerCase();
+    const answer = (term.ask(`Add ${proposal.added.length === 1 ? 'it' : `these ${proposal.added.length}`} to ${p.prd} as criteria version ${proposal.version}? [y]es adds, [d]rop discards the proposal, anything else keeps it waiting: `)).trim().toLowerCase();
     if (answer === 'd' || answer === 'drop') {
       await removePendingProposal(workspace, p.id);
       continue;
@@ -126,7 +88,7 @@ async function review(workspace: string, term: Terminal, io: VerifyIo): Promise<
     term.say(`Added ${proposal.added.join(', ')} to ${p.prd}.`);
   }
   for (const c of (await proposedCommands(workspace)).filter((k) => k.allowedAt === undefined)) {
-    const answer = await term.ask(`${c.criterion} of ${c.prd} (added through an agent's proposal) runs \`${c.command}\`. Allow it to run when criteria are verified without you? [y/N] `);
+    const answer = term.ask(`${c.criterion} of ${c.prd} (added through an agent's proposal) runs \`${c.command}\`. Allow it to run when criteria are verified without you? [y/N] `);
     if (yes(answer)) {
       await allowProposedCommand(workspace, c.command, new Date());
       term.say(`Allowed \`${c.command}\` (the allow-list in .ideal-state/verify-commands.yaml still decides where there is no terminal).`);

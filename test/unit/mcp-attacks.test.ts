@@ -208,7 +208,7 @@ describe('ideal-state mcp under attack (the SDK’s client over stdio)', functio
     // No controlling terminal (as an agent's shell tool): refused, nothing written.
     const refused = await run(['criteria', 'pending', '--workspace', ws.dir], { state: ws.state, detached: true });
     assert.equal(refused.code, 2, refused.err);
-    assert.match(refused.err, /a person answers this on a terminal, and this process has none \(\/dev\/tty: ENXIO\)/);
+    assert.match(refused.err, /a person answers this on a terminal, and this process has none \(there is no controlling terminal\)/);
     assert.equal(fs.readFileSync(ws.prd, 'utf8'), PRD);
 
     // On a terminal (a pseudo-terminal from util-linux `script`): the person sees the line and says yes; the command is not allowed.
