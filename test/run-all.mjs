@@ -1,7 +1,8 @@
 // `npm test`: unit tests in plain Node, integration tests inside the real VS Code
 // extension host, e2e tests driving the real workbench. Any failing tier fails the run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runIntegration } from './harness/integration.mjs';
 import { repoRoot, resultsDir } from './harness/paths.mjs';
@@ -39,7 +40,10 @@ function mocha(name, extraArgs) {
   rmSync(tally, { force: true });
   const args = ['mocha', '--reporter', join(repoRoot, 'test/harness/tally-reporter.cjs'), ...extraArgs];
   if (process.env.CI) args.push('--forbid-only');
-  const result = spawnSync('npx', args, { cwd: repoRoot, env: { ...process.env, IDEAL_STATE_TALLY: tally }, stdio: 'inherit' });
+  // The tier's temporary folders (thousands of test workspaces and stores) go in one folder, removed after it.
+  const scratch = mkdtempSync(join(tmpdir(), `ideal-state-${name}-tier-`));
+  const result = spawnSync('npx', args, { cwd: repoRoot, env: { ...process.env, IDEAL_STATE_TALLY: tally, TMPDIR: scratch }, stdio: 'inherit' });
+  rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
   if (!existsSync(tally)) throw new Error(`mocha exited with ${result.status} before reporting results`);
   const counts = JSON.parse(readFileSync(tally, 'utf8'));
   if (result.status !== 0 && counts.failed === 0) counts.failed = 1; // e.g. forbidOnly tripped
