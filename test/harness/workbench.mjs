@@ -14,14 +14,14 @@ const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
 const slug = (text) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
 
 export class Workbench {
-  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings. */
-  static async open({ trusted = true, settings = {}, agentModel = false } = {}) {
+  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings, `env` in the server's (and extension host's) environment. */
+  static async open({ trusted = true, settings = {}, agentModel = false, env = {} } = {}) {
     const profile = makeProfile({ trusted, settings });
     installVsix(profile);
     // The chat view answers only with a model: the scripted agent model (a test fixture) is one.
     if (agentModel) installScriptedAgentModel(profile);
     const workspace = copySampleWorkspace(profile);
-    const server = await startServer({ profile });
+    const server = await startServer({ profile, env });
     const browser = await launchBrowser();
     const page = await openWorkbench(browser, server.url(workspace));
     return new Workbench({ profile, server, browser, page, workspace });

@@ -28,7 +28,8 @@ describe('the criteria lock for the editor: approve, revert and status in src/ap
     const held = await heldRecord(ws, env);
     assert.ok(held && !('error' in held));
     const lockedPrd = held.prds.find((p) => p.path === DEMO_PRD)!;
-    assert.equal((await compareWithLock(ws, lockedPrd, new Date())).changes.length, 1, 'the edit is TAMPERED before');
+    // The criterion, and the task it no longer names (its verification input as the gate now reads it).
+    assert.deepEqual((await compareWithLock(ws, lockedPrd, new Date())).changes.map((c) => c.id), ['ISC-DEMO-004', 'check: changelog exists'], 'the edit is TAMPERED before');
     const reverted = revertCriterionText(fs.readFileSync(path.join(ws, DEMO_PRD), 'utf8'), lockedPrd, 'ISC-DEMO-004');
     assert.ok(reverted.ok, reverted.ok ? '' : reverted.message);
     assert.deepEqual(reverted.restored, ['text', 'priority', 'verification method']);
