@@ -91,7 +91,7 @@ export function shownLock(root: HTMLElement, body: HTMLElement): ShownTable['loc
   const labels = (el: ParentNode) => Array.from(el.querySelectorAll<HTMLElement>('button'), (b) => b.textContent ?? '');
   return {
     state: root.querySelector('.lock-badge')?.getAttribute('data-lock') ?? '',
-    text: (root.querySelector('.lock-head')?.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    text: Array.from(root.querySelector('.lock-head')?.children ?? [], (el) => el.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim(),
     buttons: labels(root.querySelector('.lock-head') ?? root),
     tampered: Array.from(body.querySelectorAll<HTMLElement>('.row.tampered'), (tr) => ({ id: tr.dataset.id ?? '', buttons: labels(tr.querySelector('.lock-row-actions') ?? document.createElement('span')) })),
   };
