@@ -31,8 +31,11 @@ describe('the criteria lock in the ISC table, as a person uses it', () => {
     const { page } = workbench;
 
     // A verification of the demo PRD is a run with criteria; its table is where the lock is offered.
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget .quick-input-box input').fill(DEMO);
+    await workbench.quickPickRow(DEMO).click({ timeout: 15_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'ISC-DEMO-001' }).first().waitFor({ timeout: 15_000 });
     await workbench.runCommand('Ideal State: Verify Criteria');
-    await workbench.quickPickRow(DEMO).click({ timeout: 30_000 }).catch(() => undefined);
     const asked = page.locator(DIALOG);
     await asked.waitFor({ timeout: 30_000 });
     await asked.getByRole('button', { name: 'Run Them' }).click();
