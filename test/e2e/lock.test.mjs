@@ -70,8 +70,9 @@ describe('the criteria lock in the ISC table, as a person uses it', () => {
     const row = table.locator('.row.tampered[data-id="ISC-DEMO-004"]');
     await row.waitFor({ timeout: 15_000 });
     assert.equal(await row.locator('.c-outcome [data-outcome]').getAttribute('data-outcome'), 'TAMPERED');
-    assert.deepEqual((await row.locator('.lock-row-actions button').allInnerTexts()).map((t) => t.trim()), ['Approve', 'Revert']);
-    assert.match(await row.locator('.lock-diff').innerText(), /- ISC-DEMO-004: \[CRITICAL\] A changelog file at the top level records the releases \| Verify: Task: check: changelog exists/);
+    // Text content: a row off screen is not rendered (content-visibility), so it has no innerText.
+    assert.deepEqual((await row.locator('.lock-row-actions button').allTextContents()).map((t) => t.trim()), ['Approve', 'Revert']);
+    assert.match(await row.locator('.lock-diff').textContent(), /- ISC-DEMO-004: \[CRITICAL\] A changelog file at the top level records the releases \| Verify: Task: check: changelog exists/);
     await row.scrollIntoViewIfNeeded();
     await workbench.screenshot('isc table tampered row');
 
