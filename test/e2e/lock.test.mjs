@@ -89,7 +89,8 @@ describe('the criteria lock in the ISC table, as a person uses it', () => {
     await again.getByRole('button', { name: 'Approve ISC-DEMO-004' }).click();
     await asked.waitFor({ timeout: 30_000 });
     const shownDiff = (await asked.innerText()).replace(/\s+/g, ' ');
-    assert.match(shownDiff, /Approve 1 change to locked criteria\?/, shownDiff);
+    assert.match(shownDiff, /Approve 2 changes to locked criteria\?/, shownDiff);
+    assert.match(shownDiff, /the task check: changelog exists was deleted/, shownDiff);
     assert.match(shownDiff, /- ISC-DEMO-004: \[CRITICAL\] A changelog file at the top level/, shownDiff);
     assert.match(shownDiff, /\+ ISC-DEMO-004: \[NICE\] A changelog file may exist \| Verify: CLI: node --version/, shownDiff);
     await workbench.screenshot('approve dialog with the diff');
