@@ -89,3 +89,5 @@ export { parseVerifySpec } from './prd';
 // The progress of a stored loop, as the editor's matrix shows it.
 export { progressOf } from './app/loop';
 export { allowProposedCommand, commandsAwaitingPerson, recordProposedCommands } from './app/proposals';
+// The criteria lock (issue 23): the editor's Lock, Approve and Revert call the same functions as `ideal-state criteria`.
+export { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';

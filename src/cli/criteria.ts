@@ -1,12 +1,8 @@
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { commitLock, compareWithLock, criteriaPrds, criterionLine, lockFilePath, prepareLock, readLock, type LockChange, type LockedPrd, type LockKind } from '../app/gate';
-import { applyEdits } from '../prd';
+import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks } from '../app/gate';
 import { openControllingTerminal, type TerminalOpen } from './terminal';
 import type { VerifyIo } from './verify';
-import { writeAtomically } from './verify-prd';
 
 export const CRITERIA_USAGE = `  criteria lock [FILE…]      lock the PRDs' criteria (default: every PRD with criteria in the PRD
                              folder): the done gate holds an agent to them; asks on the terminal
@@ -59,21 +55,13 @@ export async function criteriaCommand(argv: string[], io: CriteriaIo): Promise<n
 
 type Terminal = Extract<TerminalOpen, { ok: true }>['terminal'];
 
-function who(): string {
-  try {
-    return os.userInfo().username || 'a person';
-  } catch {
-    return 'a person';
-  }
-}
-
 function yes(answer: string): boolean {
   return /^(y|yes)$/i.test(answer.trim());
 }
 
 async function lock(workspace: string, files: readonly string[], env: NodeJS.ProcessEnv, terminal: Terminal, io: CriteriaIo): Promise<number> {
   const now = new Date();
-  const prepared = await prepareLock(workspace, { ...(files.length > 0 ? { files } : {}), by: who(), how: 'terminal', now, env });
+  const prepared = await prepareLock(workspace, { ...(files.length > 0 ? { files } : {}), by: whoLocks(), how: 'terminal', now, env });
   for (const w of prepared.warnings) terminal.write(`warning: ${w}\n`);
   for (const r of prepared.refused) terminal.write(`not locked: ${r.path}: ${r.message}\n`);
   if (prepared.locked.length === 0) {
@@ -90,26 +78,6 @@ async function lock(workspace: string, files: readonly string[], env: NodeJS.Pro
   return 0;
 }
 
-function describeLock(p: LockedPrd): string {
-  const inputs = p.inputs.filter((i) => i.digest !== null);
-  return [
-    `${p.path} — criteria version ${p.version}`,
-    ...p.criteria.map((c) => `  ${criterionLine(c)}`),
-    `  and ${inputs.length} input${inputs.length === 1 ? '' : 's'} their verification depends on: ${inputs.map((i) => i.name).join(', ') || 'none'}`,
-    ...(p.walkTruncated ? ['  (the search for protected files stopped at its limit; files past it are not locked)'] : []),
-  ].join('\n');
-}
-
-/** The record the gate holds the workspace to now: the lock, else the baseline. */
-async function heldRecord(workspace: string, env: NodeJS.ProcessEnv): Promise<{ kind: LockKind; prds: readonly LockedPrd[] } | { error: string } | undefined> {
-  for (const kind of ['lock', 'baseline'] as const) {
-    const read = await readLock(workspace, kind, env);
-    if (!read.ok) return { error: read.message };
-    if (read.record && read.record.prds.length > 0) return { kind, prds: read.record.prds };
-  }
-  return undefined;
-}
-
 async function approve(workspace: string, files: readonly string[], env: NodeJS.ProcessEnv, terminal: Terminal, io: CriteriaIo): Promise<number> {
   const now = new Date();
   const held = await heldRecord(workspace, env);
@@ -121,69 +89,30 @@ async function approve(workspace: string, files: readonly string[], env: NodeJS.
     io.err(`ideal-state criteria approve: ${held.error}; lock the criteria again with \`ideal-state criteria lock\``);
     return 2;
   }
-  const wanted = files.length > 0 ? new Set(files.map((f) => path.relative(workspace, path.resolve(workspace, f)).split(path.sep).join('/'))) : undefined;
-  const changed: { locked: LockedPrd; changes: LockChange[]; gone: boolean }[] = [];
-  for (const locked of held.prds) {
-    if (wanted && !wanted.has(locked.path)) continue;
-    const c = await compareWithLock(workspace, locked, now);
-    if (c.changes.length > 0) changed.push({ locked, changes: c.changes, gone: !c.readable && c.changes.some((x) => x.what === 'prd') });
-  }
+  const changed = await changesSinceLock(workspace, held, { files, now });
   if (changed.length === 0) {
     io.out('Nothing changed since the criteria were locked; nothing to approve.');
     return 0;
   }
-  const shown = changed.map((c) => [`${c.locked.path} (locked as criteria version ${c.locked.version} by ${c.locked.by}, ${c.locked.at}):`, ...c.changes.flatMap((x) => [`  ${x.summary}`, ...x.diff.map((d) => `    ${d}`)])].join('\n'));
-  terminal.write(shown.join('\n'));
+  terminal.write(describeChanges(changed));
   if (!yes(terminal.ask('\nApprove these changes? The agent is then held to the criteria as they are now. [y/N] '))) {
     io.err('ideal-state criteria approve: not approved; the gate keeps blocking until the files are put back or a person approves');
     return 1;
   }
-  const by = who();
-  const present = changed.filter((c) => !c.gone).map((c) => c.locked.path);
-  const prepared = await prepareLock(workspace, { files: present, by, how: 'terminal', now, kind: held.kind, env });
-  for (const r of prepared.refused) io.err(`ideal-state criteria approve: ${r.path} not approved: ${r.message}`);
-  const file = await commitLock(workspace, held.kind, prepared.locked, { env, drop: changed.filter((c) => c.gone).map((c) => c.locked.path) });
-  for (const p of prepared.locked) {
-    const c = changed.find((x) => x.locked.path === p.path)!;
-    if (p.format === 'prd') await logApproval(path.join(workspace, p.path), p, c.changes, now).catch((error: Error) => io.err(`warning: the approval was not logged in ${p.path}: ${error.message}`));
-  }
-  io.out(`Approved: ${[...prepared.locked.map((p) => `${p.path} is criteria version ${p.version}`), ...changed.filter((c) => c.gone).map((c) => `${c.locked.path} is no longer locked`)].join('; ')} (${file})`);
+  const result = await approveChanges(workspace, held.kind, changed, { by: whoLocks(), how: 'terminal', now, env });
+  for (const r of result.refused) io.err(`ideal-state criteria approve: ${r.path} not approved: ${r.message}`);
+  for (const p of result.logProblems) io.err(`warning: ${p}`);
+  io.out(`Approved: ${[...result.approved.map((p) => `${p.path} is criteria version ${p.version}`), ...result.dropped.map((p) => `${p} is no longer locked`)].join('; ')} (${result.file})`);
   return 0;
 }
 
-/** Who approved what and when, in the PRD's LOG; its criteria_version follows the lock's. */
-async function logApproval(file: string, locked: LockedPrd, changes: readonly LockChange[], now: Date): Promise<void> {
-  const text = await fs.readFile(file, 'utf8');
-  const next = applyEdits(text, [
-    { kind: 'setFrontmatter', key: 'criteria_version', value: locked.version },
-    {
-      kind: 'appendLog',
-      entry: {
-        iteration: 0,
-        date: now.toISOString().slice(0, 10),
-        phase: 'CRITERIA APPROVED',
-        criteria: `version ${locked.version}`,
-        work: `Criteria changes approved by ${locked.by} on a terminal at ${now.toISOString()}: ${changes.map((c) => c.summary).join('; ')}`,
-        failing: [],
-      },
-    },
-  ]);
-  await writeAtomically(file, next);
-}
-
 async function status(workspace: string, env: NodeJS.ProcessEnv, json: boolean, io: CriteriaIo): Promise<number> {
-  const now = new Date();
-  const held = await heldRecord(workspace, env);
-  if (held !== undefined && 'error' in held) {
-    io.err(`ideal-state criteria status: ${held.error}`);
+  const status = await lockStatus(workspace, { env, now: new Date() });
+  if ('error' in status) {
+    io.err(`ideal-state criteria status: ${status.error}`);
     return 2;
   }
-  const rows: { path: string; held: LockKind | 'not locked'; version?: number; by?: string; at?: string; changes: LockChange[] }[] = [];
-  for (const locked of held?.prds ?? []) {
-    const c = await compareWithLock(workspace, locked, now);
-    rows.push({ path: locked.path, held: held!.kind, version: locked.version, by: locked.by, at: locked.at, changes: c.changes });
-  }
-  for (const p of await criteriaPrds(workspace)) if (!rows.some((r) => r.path === p.relative)) rows.push({ path: p.relative, held: 'not locked', changes: [] });
+  const rows = status.rows;
   const changed = rows.some((r) => r.changes.length > 0);
   if (json) io.out(JSON.stringify({ workspace, lockFile: await lockFilePath(workspace, 'lock', env), prds: rows }));
   else {

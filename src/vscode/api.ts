@@ -8,6 +8,7 @@ import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
 import type { RunsSupport } from './isc-table';
 import type { LoopSupport } from './loop';
+import type { LockSupport } from './lock';
 import type { RunService } from './run/run-service';
 import type { EffortLevel, Run } from '../model';
 import type { Definitions } from '../model/definitions';
@@ -49,6 +50,8 @@ export interface IdealStateApi {
   readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
   /** Loops of this window (their changes, the ones going, Restricted Mode), their matrices, and the hook that answers their approvals. */
   readonly loops: { readonly service: Pick<LoopSupport['service'], 'onDidChange' | 'activeLoops' | 'simulateTrust' | 'progress' | 'list'>; readonly matrices: LoopSupport['matrices']; answerApprovalsWith: LoopSupport['engine']['answerApprovalsWith'] };
+  /** The criteria lock (issue 23): what its dialogs asked, a hook that answers them instead of a person, and Restricted Mode. */
+  readonly lock?: { readonly dialogs: Pick<LockSupport['locks']['dialogs'], 'asked' | 'answerWith'>; simulateTrust: LockSupport['locks']['simulateTrust']; state: LockSupport['locks']['state'] };
 }
 
 /**
@@ -57,6 +60,11 @@ export interface IdealStateApi {
  * changes trust: those are the tests' hooks, given only in `ExtensionMode.Test`.
  */
 export type PublicIdealStateApi = Pick<IdealStateApi, 'applyPrdUpdate'> & { readonly runs: Pick<IdealStateApi['runs'], 'onDidChangeRun' | 'activeRuns'> };
+
+/** The criteria lock's test hooks (added by `activate` in ExtensionMode.Test only). */
+export function lockTestHooks(locks: LockSupport): NonNullable<IdealStateApi['lock']> {
+  return { dialogs: locks.locks.dialogs, simulateTrust: (trusted) => locks.locks.simulateTrust(trusted), state: (folder, prdPath) => locks.locks.state(folder, prdPath) };
+}
 
 export function createApi(
   stores: StoreHost,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { createApi, type IdealStateApi, type PublicIdealStateApi } from './api';
+import { createApi, lockTestHooks, type IdealStateApi, type PublicIdealStateApi } from './api';
 import { registerListIscDefinitions } from './commands/list-isc-definitions';
 import { registerLearningSupport } from './learning';
 import { registerSelectModel } from './commands/select-model';
@@ -22,6 +22,7 @@ import { registerVerify } from './verify';
 import { registerRunsSupport } from './isc-table';
 import { registerAgentSupport } from './agents';
 import { registerLoopSupport } from './loop';
+import { registerLockSupport } from './lock';
 
 let stores: StoreHost | undefined;
 
@@ -40,7 +41,9 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
   const runs = registerRuns({ settings, definitions, stores, models, sessions }, log.child('run'));
   // Loop mode: the Algorithm over many files, its sub-runs on this window's single-writer path (src/vscode/loop).
   const loops = registerLoopSupport(context, { settings, definitions, stores, models, sessions, runs: runs.service, proposals: runs.proposals, tasks: runs.tasks }, log.child('loop'));
-  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness, loops: loops.service }, log.child('runs'));
+  // The criteria lock from the editor (issue 23): Lock Criteria, Approve Criteria Changes, the ISC table's badge and buttons.
+  const locks = registerLockSupport(context, log.child('lock'));
+  const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness, loops: loops.service, locks }, log.child('runs'));
 
   context.subscriptions.push(
     channel,
@@ -60,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     verify.disposable,
     runs.disposable,
     tables,
+    locks,
     loops,
     bridgeRunsToLearning(runs.service, learning.host),
     registerAgentSupport(context, { verifier: verify.verifier, stores, definitions, log: log.child('agents') }),
@@ -67,7 +71,9 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms, ${engineLoaded() ? 'engine bundle loaded' : 'engine bundle not loaded'}`);
   // Test hooks (answering approvals, Restricted Mode, the store) only for the extension's own tests.
-  return createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables, loops, context.extensionMode === vscode.ExtensionMode.Test);
+  const testing = context.extensionMode === vscode.ExtensionMode.Test;
+  const api = createApi(stores, definitions, models, new PrdSync(log.child('prd')), learning, verify.tests, runs.service, tables, loops, testing);
+  return testing ? { ...api, lock: lockTestHooks(locks) } : api;
 }
 
 export async function deactivate(): Promise<void> {

@@ -14,17 +14,20 @@ const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
 const slug = (text) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
 
 export class Workbench {
-  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings. */
-  static async open({ trusted = true, settings = {}, agentModel = false } = {}) {
+  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings, `env` in the server's (and extension host's) environment. */
+  static async open({ trusted = true, settings = {}, agentModel = false, env = {} } = {}) {
     const profile = makeProfile({ trusted, settings });
     installVsix(profile);
     // The chat view answers only with a model: the scripted agent model (a test fixture) is one.
     if (agentModel) installScriptedAgentModel(profile);
     const workspace = copySampleWorkspace(profile);
-    const server = await startServer({ profile, env: testEnv(profile) });
+    const serverEnv = { ...testEnv(profile), ...env };
+    const server = await startServer({ profile, env: serverEnv });
     const browser = await launchBrowser();
     const page = await openWorkbench(browser, server.url(workspace));
-    return new Workbench({ profile, server, browser, page, workspace });
+    const workbench = new Workbench({ profile, server, browser, page, workspace });
+    workbench.serverEnv = serverEnv;
+    return workbench;
   }
 
   constructor({ profile, server, browser, page, workspace }) {
@@ -182,7 +185,7 @@ export class Workbench {
     await this.browser.close();
     await this.server.stop();
     await between?.();
-    this.server = await startServer({ profile: this.profile, port: this.server.port, env: testEnv(this.profile) });
+    this.server = await startServer({ profile: this.profile, port: this.server.port, env: this.serverEnv ?? testEnv(this.profile) });
     this.browser = await launchBrowser();
     this.page = await openWorkbench(this.browser, this.server.url(this.workspace));
   }

@@ -4,6 +4,7 @@ import { renderApprovals, shownApprovals, type ApprovalActions } from './approva
 import { renderHeader, tickTime, type HeaderActions, type TimeBar } from './header';
 import type { ApprovalAnswer, EvidenceLocation, IscTableProtocol, IscTableState, RequestResult, SortKey, TableDelta, TableFilter, TableRow, TableSnapshot } from './protocol';
 import { keepInView, placeRows } from './blocks';
+import { decorateRow, renderLock, shownLock, type LockActions } from './lock';
 import { attachRowTools } from './row-tools';
 import { RatingSection } from './rating';
 import { FullRows } from './full-rows';
@@ -18,7 +19,7 @@ const TICK_MS = 1000;
  * The ISC table of one run. The host sends a snapshot when the view (re)loads and then only
  * deltas — one row, the header, the approvals — which change just those elements.
  */
-export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
+export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, LockActions {
   private snapshot: TableSnapshot | undefined;
   private readonly rows = new Map<string, TableRow>();
   private order: string[] = [];
@@ -34,6 +35,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
 
   private readonly headerEl = h('header', { class: 'run-header' });
   private readonly approvalsEl = h('section', { class: 'approvals', attrs: { 'aria-label': 'Pending approvals' } });
+  private readonly lockEl = h('section', { class: 'lock-strip', attrs: { 'aria-label': 'Criteria lock', hidden: true } });
   private readonly toolbarEl = h('div', { class: 'toolbar', attrs: { role: 'search' } });
   private readonly countEl = h('span', { class: 'count muted', attrs: { 'aria-live': 'polite' } });
   private readonly statusEl = h('div', { class: 'status-line', attrs: { role: 'status' } });
@@ -47,7 +49,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     const saved = bridge.state;
     this.state = { runId: saved?.runId ?? '', filter: { ...ALL_ROWS, ...saved?.filter }, sort: saved?.sort ?? { key: 'id', descending: false }, expanded: saved?.expanded ?? [], ...(saved?.focusedId ? { focusedId: saved.focusedId } : {}) };
     document.body.append(
-      h('main', { class: 'isc-table' }, this.headerEl, this.approvalsEl, this.toolbarEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl, this.rating.el),
+      h('main', { class: 'isc-table' }, this.headerEl, this.lockEl, this.approvalsEl, this.toolbarEl, h('div', { class: 'table-wrap' }, h('div', { class: 'criteria', attrs: { role: 'grid', 'aria-label': 'Ideal State Criteria' } }, this.theadRow, this.tbody)), this.emptyEl, this.rating.el),
     );
     replaceChildren(this.headerEl, h('p', { class: 'muted' }, 'Loading the run…'));
     this.renderToolbar();
@@ -84,6 +86,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     this.renderTop();
     this.renderToolbar();
     this.renderBody(true);
+    this.renderLock();
     this.save();
   }
 
@@ -95,7 +98,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
         this.rows.set(delta.row.id, delta.row);
         if (!known) this.order.push(delta.row.id);
         const tr = this.elements.get(delta.row.id);
-        if (tr) fillRow(tr, delta.row, this.isExpanded(delta.row.id), this);
+        if (tr) this.fill(tr, delta.row);
         this.renderBody(false);
         this.renderTop();
         break;
@@ -125,6 +128,19 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
         this.snapshot.abilities = delta.abilities;
         this.renderTop();
         break;
+      case 'lock': {
+        const before = new Set((this.snapshot.lock?.changes ?? []).map((c) => c.id));
+        if (delta.lock) this.snapshot.lock = delta.lock;
+        else delete this.snapshot.lock;
+        // Rows whose TAMPERED mark comes or goes (or whose diff changed) are built again.
+        for (const id of new Set([...before, ...(delta.lock?.changes ?? []).map((c) => c.id)])) {
+          const tr = this.elements.get(id);
+          const row = this.rows.get(id);
+          if (tr && row && !isLight(tr)) this.fill(tr, row);
+        }
+        this.renderLock();
+        break;
+      }
     }
   }
 
@@ -216,7 +232,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
             // first screen of them is made whole before the frame (FullRows.fillScreen); a
             // row added later is built whole.
             const light = rebuild && !this.isExpanded(row.id) && row.id !== this.state.focusedId;
-            tr = light ? lightRow(row) : rowElement(row, this.isExpanded(row.id), this);
+            tr = light ? lightRow(row) : this.decorate(rowElement(row, this.isExpanded(row.id), this));
             this.elements.set(row.id, tr);
           }
           return tr;
@@ -235,7 +251,24 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
   /** Builds a light row whole, in place. */
   private fillWhole(tr: HTMLElement): void {
     const row = tr.dataset.id ? this.rows.get(tr.dataset.id) : undefined;
-    if (row) fillRow(tr, row, this.isExpanded(row.id), this);
+    if (row) this.fill(tr, row);
+  }
+
+  /** Builds a row whole in place, with its TAMPERED mark when the lock says so. */
+  private fill(tr: HTMLElement, row: TableRow): void {
+    fillRow(tr, row, this.isExpanded(row.id), this);
+    this.decorate(tr);
+  }
+
+  private decorate(tr: HTMLElement): HTMLElement {
+    const lock = this.snapshot?.lock;
+    const change = lock?.changes.find((c) => c.what === 'criterion' && c.id === tr.dataset.id);
+    decorateRow(tr, change, lock?.canAct ?? false);
+    return tr;
+  }
+
+  private renderLock(): void {
+    renderLock(this.lockEl, this.snapshot?.lock, new Set(this.rows.keys()), this);
   }
 
   private updateTabStop(): void {
@@ -271,7 +304,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     this.state = { ...this.state, expanded };
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
-    if (row && tr) fillRow(tr, row, this.isExpanded(id), this);
+    if (row && tr) this.fill(tr, row);
     this.save();
   }
 
@@ -304,6 +337,18 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     void this.ask('', this.bridge.request('showDiff', { approvalId }));
   }
 
+  lockCriteria(): void {
+    void this.ask('Locking: answer the dialog…', this.bridge.request('lockCriteria', {}));
+  }
+
+  approveCriteria(): void {
+    void this.ask('Approving: answer the dialog…', this.bridge.request('approveCriteria', {}));
+  }
+
+  revertCriterion(id: string): void {
+    void this.ask(`Putting ${id} back as locked…`, this.bridge.request('revertCriterion', { id }));
+  }
+
   startEdit(id: string): void {
     const row = this.rows.get(id);
     const tr = this.elements.get(id);
@@ -318,7 +363,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
       if (done) return;
       done = true;
       input.remove();
-      fillRow(tr, this.rows.get(id) ?? row, this.isExpanded(id), this);
+      this.fill(tr, this.rows.get(id) ?? row);
       tr.focus();
       if (commit && input.value.trim() !== row.text) void this.ask(`Saving ${id}…`, this.bridge.request('editCriterion', { id, text: input.value }));
     };
@@ -360,6 +405,8 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
     const button = e.target instanceof Element ? e.target.closest<HTMLElement>('button[data-action]') : null;
     if (button?.dataset.action === 'reverify') return this.reverify(tr.dataset.id);
     if (button?.dataset.action === 'edit') return this.startEdit(tr.dataset.id);
+    if (button?.dataset.action === 'lock-approve') return this.approveCriteria();
+    if (button?.dataset.action === 'lock-revert') return this.revertCriterion(tr.dataset.id);
     if (e.target instanceof Element && e.target.closest('a, button, input, .detail')) return;
     this.focusRow(tr.dataset.id);
     this.toggle(tr.dataset.id);
@@ -431,6 +478,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions {
         timeUsed: Number(this.headerEl.querySelector('[data-budget="time"]')?.getAttribute('aria-valuenow') ?? NaN),
       },
       approvals: shownApprovals(this.approvalsEl),
+      ...(this.lockEl.hidden ? {} : { lock: shownLock(this.lockEl, this.tbody) }),
       ...(this.rating.el.hidden ? {} : { rating: this.rating.el.textContent ?? '' }),
     };
   }

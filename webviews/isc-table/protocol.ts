@@ -110,6 +110,37 @@ export interface TableSnapshot {
   rows: TableRow[];
   approvals: PendingApproval[];
   abilities: TableAbilities;
+  /** The criteria lock of the run's PRD (issue 23); absent when the run has no PRD. */
+  lock?: TableLock;
+}
+
+/** One change since the lock, as the gate shows it (src/app/gate/lock-changes.ts). Every string is text. */
+export interface TableLockChange {
+  /** A criterion's id, the PRD's path, or an input's name. */
+  id: string;
+  what: 'criterion' | 'prd' | 'input';
+  summary: string;
+  /** `- ` what was locked, `+ ` what is there now. */
+  diff: string[];
+  /** Revert can put this criterion's locked line back into the PRD. */
+  revertible: boolean;
+}
+
+/**
+ * The lock badge: `locked` (as a person locked it), `tampered` (changed since: the done gate
+ * blocks until approved or put back), `not-locked`, `baseline` (only the session baseline
+ * holds it) or `damaged` (the lock record cannot be read).
+ */
+export interface TableLock {
+  prdPath: string;
+  state: 'locked' | 'tampered' | 'not-locked' | 'baseline' | 'damaged';
+  version?: number;
+  by?: string;
+  at?: string;
+  changes: TableLockChange[];
+  /** Lock, Approve and Revert work here (a trusted workspace, a folder open). */
+  canAct: boolean;
+  error?: string;
 }
 
 /**
@@ -123,7 +154,8 @@ export type TableDelta =
   | { type: 'order'; ids: string[] }
   | { type: 'header'; header: TableHeader }
   | { type: 'approvals'; approvals: PendingApproval[] }
-  | { type: 'abilities'; abilities: TableAbilities };
+  | { type: 'abilities'; abilities: TableAbilities }
+  | { type: 'lock'; lock: TableLock | undefined };
 
 /** What the view shows, read back from its DOM (for the editor's tests and `api.iscTables`). */
 export interface ShownTable {
@@ -138,6 +170,8 @@ export interface ShownTable {
   approvals?: { id: string; kind: string; what: string; buttons: string[] }[];
   /** The text of "How did this go?" when it is shown (the run has ended). */
   rating?: string;
+  /** The lock badge as shown: its state, its words, its buttons, and the TAMPERED rows with their buttons. */
+  lock?: { state: string; text: string; buttons: string[]; tampered: { id: string; buttons: string[] }[] };
 }
 
 /** "How did this go?" at the end of the table (see rating.ts); every string is text. */
@@ -169,6 +203,10 @@ export interface IscTableProtocol extends Protocol {
     control: { params: { action: 'cancel' | 'resume' | 'rate' }; result: RequestResult };
     /** The inline rating: a number 1–10 and/or a comment. */
     rateRun: { params: { rating?: number; comment: string }; result: RequestResult };
+    /** The criteria lock of the run's PRD: Lock (modal), Approve the changes (modal with the diff), Revert one criterion. */
+    lockCriteria: { params: Record<string, never>; result: RequestResult };
+    approveCriteria: { params: Record<string, never>; result: RequestResult };
+    revertCriterion: { params: { id: string }; result: RequestResult };
     /** The answer to a `probe` event. */
     shown: { params: ShownTable; result: null };
   };

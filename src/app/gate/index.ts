@@ -25,3 +25,5 @@ export * from './prds';
 export * from './state-folder';
 export * from './verdict';
 export * from './criteria-from';
+export * from './approve';
+export * from './revert';

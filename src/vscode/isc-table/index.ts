@@ -12,7 +12,9 @@ import { RUNS_VIEW_ID, RunsTreeProvider, type LoopListing } from '../runs/runs-t
 import type { StoreHost } from '../store-host';
 import type { RunStaleness } from '../verify/run-staleness';
 import type { PrdVerifier } from '../verify/verify-prd';
+import type { LockSupport } from '../lock';
 import { IscTables } from './isc-tables';
+import { TableLocks } from './table-lock';
 import { TableSteering } from './table-steering';
 
 export interface RunsSupport extends vscode.Disposable {
@@ -24,13 +26,13 @@ export interface RunsSupport extends vscode.Disposable {
 /** The ISC table panels, the sidebar's Runs view and their commands. */
 export function registerRunsSupport(
   context: vscode.ExtensionContext,
-  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; sessions: SessionsHost; staleness?: RunStaleness; loops?: LoopListing },
+  hosts: { stores: StoreHost; definitions: DefinitionsHost; verifier: PrdVerifier; learning: LearningSupport; service: RunService; sessions: SessionsHost; staleness?: RunStaleness; loops?: LoopListing; locks?: LockSupport },
   log: Logger,
 ): RunsSupport {
   const watch = new RunWatch(hosts.stores, hosts.sessions, log.child('watch'));
   const control = new LiveRunControl(hosts.service);
   const steering = new TableSteering(hosts.stores, hosts.definitions, hosts.verifier, control, watch, hosts.learning.host, hosts.sessions, log);
-  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.sessions, hosts.staleness, new TableRatings(hosts.learning.host));
+  const tables = new IscTables(context.extensionUri, hosts.stores, steering, watch, log.child('table'), hosts.sessions, hosts.staleness, new TableRatings(hosts.learning.host), hosts.locks ? new TableLocks(hosts.stores, hosts.locks.locks, hosts.locks.offers) : undefined);
   const runs = new RunsTreeProvider(hosts.stores, control, watch, log.child('runs'), hosts.loops);
   const view = vscode.window.createTreeView(RUNS_VIEW_ID, { treeDataProvider: runs, showCollapseAll: false });
   let watching: vscode.Disposable | undefined;

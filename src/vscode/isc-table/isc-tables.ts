@@ -9,6 +9,7 @@ import { ISC_TABLE_VIEW_TYPE, IscTablePanel, type SentMessage } from './table-pa
 import { TableInputCache } from './table-inputs';
 import { loadTableSnapshot } from './table-source';
 import type { SessionsHost } from '../runs/sessions-host';
+import type { TableLocks } from './table-lock';
 import type { TableSteering } from './table-steering';
 
 /** The open ISC tables, one panel per run, and the serializer that brings them back after a reload. */
@@ -26,6 +27,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
     sessions: SessionsHost,
     private readonly staleness?: Pick<RunStaleness, 'staleIds'>,
     private readonly ratings?: TableRatings,
+    private readonly locks?: TableLocks,
   ) {
     this.inputs = new TableInputCache(stores);
     const refresh = (runId: string | undefined) => {
@@ -43,6 +45,8 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
         refresh(runId);
       }),
       steering.control.onDidChange(refresh),
+      // The lock or a held PRD changed (a lock, an approval, a PRD edited on disk): every badge is read again.
+      ...(locks ? [locks.onDidChange(() => refresh(undefined))] : []),
       vscode.window.registerWebviewPanelSerializer(ISC_TABLE_VIEW_TYPE, this),
     );
   }
@@ -71,7 +75,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
-    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.inputs, this.steering, id, this.staleness), this.steering, this.log, this.ratings);
+    const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.inputs, this.steering, id, this.staleness, this.locks), this.steering, this.log, this.ratings, this.locks);
     this.panels.set(runId, panel);
     const watching = this.watch.watch(panel);
     panel.onDidDispose(() => {

@@ -1,7 +1,8 @@
 // Pure: no editor imports, so the row model and the deltas are unit-tested in plain Node.
 import type { AnyCriterion, Run, RunEvent, VerificationReport, VerificationMethod } from '../../model';
-import type { PendingApproval, TableAbilities, TableDelta, TableHeader, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
+import type { PendingApproval, TableAbilities, TableDelta, TableHeader, TableLock, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { compareIds } from '../../../webviews/isc-table/view-model';
+import type { PrdLockState } from '../lock/criteria-locks';
 
 const EXIT_STATES = new Set(['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED']);
 
@@ -22,6 +23,8 @@ export interface SnapshotInput {
   /** A run going in this window: its time as of now (the stored elapsed time is as of the last step). */
   live?: LiveTime;
   abilities: TableAbilities;
+  /** The criteria lock of the run's PRD (absent: the run has no PRD). */
+  lock?: TableLock;
 }
 
 /** A going run's time as of now; waiting for a person is not in `elapsedMs`. */
@@ -41,7 +44,7 @@ export function tableSnapshot(input: SnapshotInput): TableSnapshot {
   for (const report of newestFirst) for (const result of report.results) if (!results.has(result.criterionId)) results.set(result.criterionId, { result, at: report.createdAt, version: report.criteriaVersion });
   const rows = input.criteria.map((c) => tableRow(c, results.get(c.id), input.run.criteriaVersion, input.staleIds?.has(c.id) ?? false));
   rows.sort(compareIds);
-  return { header: tableHeader(input), rows, approvals: [...(input.approvals ?? [])], abilities: input.abilities };
+  return { header: tableHeader(input), rows, approvals: [...(input.approvals ?? [])], abilities: input.abilities, ...(input.lock ? { lock: input.lock } : {}) };
 }
 
 interface Verdict {
@@ -146,6 +149,7 @@ export function tableDeltas(before: TableSnapshot, after: TableSnapshot): TableD
   if (!same(before.rows.map((r) => r.id), order)) deltas.push({ type: 'order', ids: order });
   if (!same(before.approvals, after.approvals)) deltas.push({ type: 'approvals', approvals: after.approvals });
   if (!same(before.abilities, after.abilities)) deltas.push({ type: 'abilities', abilities: after.abilities });
+  if (!same(before.lock, after.lock)) deltas.push({ type: 'lock', lock: after.lock });
   return deltas;
 }
 
@@ -176,6 +180,11 @@ export function applyDeltas(snapshot: TableSnapshot, deltas: readonly TableDelta
       case 'abilities':
         next = { ...next, abilities: d.abilities };
         break;
+      case 'lock': {
+        const { lock: _gone, ...rest } = next;
+        next = d.lock ? { ...rest, lock: d.lock } : rest;
+        break;
+      }
     }
   }
   return { ...next, rows: order.map((id) => rows.get(id)).filter((r): r is TableRow => r !== undefined) };
@@ -183,4 +192,19 @@ export function applyDeltas(snapshot: TableSnapshot, deltas: readonly TableDelta
 
 function same(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The lock's part of a table snapshot (pure: unit-tested). */
+export function tableLock(state: PrdLockState, canAct: boolean): TableLock {
+  const revertible = new Set(state.revertible);
+  return {
+    prdPath: state.prdPath,
+    state: state.state,
+    ...(state.version !== undefined ? { version: state.version } : {}),
+    ...(state.by ? { by: state.by } : {}),
+    ...(state.at ? { at: state.at } : {}),
+    changes: state.changes.map((c) => ({ id: c.id, what: c.what, summary: c.summary, diff: [...c.diff], revertible: c.what === 'criterion' && revertible.has(c.id) })),
+    canAct,
+    ...(state.error ? { error: state.error } : {}),
+  };
 }

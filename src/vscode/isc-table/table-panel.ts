@@ -5,6 +5,7 @@ import type { TableRatings } from '../learning/table-rating';
 import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
 import type { RequestHandlers } from '../webview/bridge';
 import { tableDeltas } from './snapshot';
+import type { TableLocks } from './table-lock';
 import type { TableSteering } from './table-steering';
 
 export const ISC_TABLE_VIEW_TYPE = 'idealState.iscTable';
@@ -40,6 +41,7 @@ export class IscTablePanel implements vscode.Disposable {
     steering: TableSteering,
     private readonly log: Logger,
     private readonly ratings?: TableRatings,
+    locks?: TableLocks,
   ) {
     panel.webview.options = webviewOptions(extensionUri);
     panel.webview.html = webviewHtml(panel.webview, extensionUri, { entry: 'isc-table', title: 'ISC table' });
@@ -75,6 +77,13 @@ export class IscTablePanel implements vscode.Disposable {
           throw new WebviewRequestRefused(`no action "${String(action)}"`, 'bad-request');
         }),
       rateRun: (params) => (ratings ? act(() => ratings.rate(runId, params)) : Promise.resolve({ ok: false, message: 'Rating is not available here.' })),
+      // The criteria lock of the run's PRD: each asks in a modal (CriteriaLocks), then the badge is read again.
+      lockCriteria: () => (locks ? act(() => locks.lock(runId)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' })),
+      approveCriteria: () => (locks ? act(() => locks.approve(runId)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' })),
+      revertCriterion: ({ id }) => {
+        if (typeof id !== 'string') throw new WebviewRequestRefused('Revert needs a criterion id', 'bad-request');
+        return locks ? act(() => locks.revert(runId, id)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' });
+      },
       shown: (shown) => {
         for (const resolve of this.probes.splice(0)) resolve(shown);
         return null;
@@ -136,7 +145,7 @@ export class IscTablePanel implements vscode.Disposable {
   }
 
   /** For the editor's tests: handles a request exactly as if the view had sent it (a button's click). */
-  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify'>(method: M, params: Parameters<RequestHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
+  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify' | 'lockCriteria' | 'approveCriteria' | 'revertCriterion'>(method: M, params: Parameters<RequestHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
     const handler = this.handlers[method] as (p: typeof params) => RequestResult | Promise<RequestResult>;
     return handler(params);
   }

@@ -4,10 +4,11 @@ import type { StoreHost } from '../store-host';
 import type { TableInputCache } from './table-inputs';
 import type { RunStaleness } from '../verify/run-staleness';
 import { isFinished, tableSnapshot } from './snapshot';
+import type { TableLocks } from './table-lock';
 import type { TableSteering } from './table-steering';
 
 /** A run's table from its inputs (the store, kept up to date by the run's deltas), with a re-verification in progress laid over it. */
-export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCache, steering: TableSteering, runId: string, staleness?: Pick<RunStaleness, 'staleIds'>): Promise<TableSnapshot | undefined> {
+export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCache, steering: TableSteering, runId: string, staleness?: Pick<RunStaleness, 'staleIds'>, locks?: TableLocks): Promise<TableSnapshot | undefined> {
   const held = await inputs.get(runId);
   if (!held) return undefined;
   const store = await stores.get();
@@ -22,6 +23,8 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
   const control = steering.control;
   // A going run's time as of now (the store has it as of its last step), waiting for a person apart.
   const time = control.time?.(runId);
+  // The lock badge of the run's PRD (and, its criteria shown unlocked for the first time, the offer to lock them).
+  const lock = locks ? await locks.state(run, criteria.length) : undefined;
   return tableSnapshot({
     run,
     criteria,
@@ -32,6 +35,7 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
     ...(staleness ? { staleIds: staleness.staleIds(runId, criteria, reports.filter((r) => r.id !== 'live'), store.staleMarks.list(runId)) } : {}),
     approvals: control.approvals(runId),
     ...(time ? { live: time } : {}),
+    ...(lock ? { lock } : {}),
     abilities: {
       verify: steering.canVerify() && !live && !store.readOnly,
       edit: !store.readOnly,

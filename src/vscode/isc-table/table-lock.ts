@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import type { Run } from '../../model';
+import type { RequestResult, TableLock } from '../../../webviews/isc-table/protocol';
+import type { CriteriaLocks, LockOffers } from '../lock';
+import { tableLock } from './snapshot';
+import type { StoreHost } from '../store-host';
+
+/**
+ * The ISC table's side of the criteria lock: the badge of the run's PRD, its Lock button,
+ * Approve and Revert on TAMPERED rows — each through the same CriteriaLocks as the commands
+ * (one way to do each thing). The first time a run's criteria are shown unlocked, the lock is
+ * offered (LockOffers: a notification that never holds the run up).
+ */
+export class TableLocks {
+  constructor(
+    private readonly stores: StoreHost,
+    private readonly locks: CriteriaLocks,
+    private readonly offers: LockOffers,
+  ) {}
+
+  readonly onDidChange = (listener: () => void): vscode.Disposable => this.locks.onDidChange(listener);
+
+  /** The lock of a run's PRD, and the offer when its criteria are shown unlocked for the first time. */
+  async state(run: Run, criteriaShown: number): Promise<TableLock | undefined> {
+    const where = this.where(run);
+    if (!where) return undefined;
+    const state = await this.locks.state(where.folder, where.prdPath);
+    if (state.state === 'not-locked' && criteriaShown > 0) this.offers.offer(where.folder, state.prdPath);
+    return tableLock(state, this.locks.trusted());
+  }
+
+  async lock(runId: string): Promise<RequestResult> {
+    const where = await this.of(runId);
+    return 'message' in where ? where : this.locks.lock(where.folder, [where.prdPath]);
+  }
+
+  async approve(runId: string): Promise<RequestResult> {
+    const where = await this.of(runId);
+    return 'message' in where ? where : this.locks.approve(where.folder, [where.prdPath]);
+  }
+
+  async revert(runId: string, id: string): Promise<RequestResult> {
+    const where = await this.of(runId);
+    return 'message' in where ? where : this.locks.revert(where.folder, where.prdPath, id);
+  }
+
+  private async of(runId: string): Promise<{ folder: string; prdPath: string } | RequestResult> {
+    const run = (await this.stores.get()).runs.get(runId);
+    if (!run) return { ok: false, message: `There is no run ${runId} in the store.` };
+    return this.where(run) ?? { ok: false, message: `${runId} has no PRD in an open folder to lock.` };
+  }
+
+  private where(run: Run): { folder: string; prdPath: string } | undefined {
+    if (!run.prdPath) return undefined;
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const folder = folders.find((f) => f.name === run.workspaceFolder) ?? folders[0];
+    if (!folder || folder.uri.scheme !== 'file') return undefined;
+    return { folder: folder.uri.fsPath, prdPath: run.prdPath };
+  }
+}

@@ -1,0 +1,187 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { LockChange, LockStatusRow } from '../../app/gate';
+import type { Logger } from '../../model/log';
+import { engine } from '../engine';
+import { replaceDocumentText } from '../prd/document-edits';
+import type { LockDialogs } from './lock-dialogs';
+
+export const LOCK_CHOICE = 'Lock';
+export const APPROVE_CHOICE = 'Approve';
+
+/** What an act on the lock did, in the words shown to the person. */
+export interface LockActResult {
+  ok: boolean;
+  message: string;
+}
+
+/** One PRD's lock as the ISC table shows it. */
+export interface PrdLockState {
+  prdPath: string;
+  state: 'locked' | 'tampered' | 'not-locked' | 'baseline' | 'damaged';
+  version?: number;
+  by?: string;
+  at?: string;
+  changes: LockChange[];
+  /** Criterion ids whose change Revert can put back (the PRD is a PRD, the criterion is locked). */
+  revertible: string[];
+  /** The lock record cannot be read (the gate blocks on it): what is wrong. */
+  error?: string;
+}
+
+const RESTRICTED = 'Locking and approving criteria writes your state folder and the PRD, so it is off in Restricted Mode. Trust this workspace first.';
+
+/**
+ * The editor's side of the criteria lock (issue 23): "Ideal State: Lock Criteria", "Approve
+ * Criteria Changes" and the ISC table's Lock / Approve / Revert. Each shows the person what it
+ * will do in a modal, then does it through `src/app/gate` — the same functions as
+ * `ideal-state criteria` — so the lock lands in the user's state folder, where the done gate
+ * reads it. A copy of each lock written here is kept in the extension's global storage (a
+ * record; the gate never reads it). Nothing here runs in Restricted Mode.
+ */
+export class CriteriaLocks implements vscode.Disposable {
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** The lock or a held PRD may have changed: views showing it read it again. */
+  readonly onDidChange = this._onDidChange.event;
+  private trustOverride: boolean | undefined;
+  private readonly memo = new Map<string, { at: number; state: Promise<PrdLockState> }>();
+  private readonly disposables: vscode.Disposable[] = [this._onDidChange];
+
+  constructor(
+    readonly dialogs: LockDialogs,
+    private readonly globalStorage: vscode.Uri | undefined,
+    private readonly log: Logger,
+  ) {
+    // A PRD saved or changed on disk (by the agent, too) may be TAMPERED now.
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{md,json,yaml,yml}');
+    const changed = () => this.changed();
+    this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed), vscode.workspace.onDidSaveTextDocument(changed));
+  }
+
+  /** For the extension's tests: behave as in a trusted (true) or untrusted (false) workspace; undefined: as it is. */
+  simulateTrust(trusted: boolean | undefined): void {
+    this.trustOverride = trusted;
+  }
+
+  trusted(): boolean {
+    return this.trustOverride ?? vscode.workspace.isTrusted;
+  }
+
+  /** Forget what was read and tell the views. */
+  changed(): void {
+    this.memo.clear();
+    this._onDidChange.fire();
+  }
+
+  /** The lock of one PRD of a folder (read at most every second and a half, and again after any change). */
+  state(folder: string, prdPath: string): Promise<PrdLockState> {
+    const key = `${folder}\0${prdPath}`;
+    const held = this.memo.get(key);
+    if (held && Date.now() - held.at < 1500) return held.state;
+    const state = this.readState(folder, prdPath).catch((error: Error): PrdLockState => ({ prdPath, state: 'damaged', changes: [], revertible: [], error: error.message }));
+    this.memo.set(key, { at: Date.now(), state });
+    return state;
+  }
+
+  private async readState(folder: string, prdPath: string): Promise<PrdLockState> {
+    const gate = engine();
+    const relative = gate.relativeTo(folder, prdPath) ?? prdPath;
+    const status = await gate.lockStatus(folder, { now: new Date(), only: [relative] });
+    if ('error' in status) return { prdPath: relative, state: 'damaged', changes: [], revertible: [], error: status.error };
+    const row: LockStatusRow | undefined = status.rows[0];
+    if (!row || row.held === 'not locked') return { prdPath: relative, state: 'not-locked', changes: [], revertible: [] };
+    const held = await gate.heldRecord(folder);
+    const locked = held && !('error' in held) ? held.prds.find((p) => p.path === relative) : undefined;
+    const lockedIds = new Set(locked?.format === 'prd' ? locked.criteria.map((c) => c.id) : []);
+    const revertible = row.changes.filter((c) => c.what === 'criterion' && lockedIds.has(c.id)).map((c) => c.id);
+    const state = row.changes.length > 0 ? 'tampered' : row.held === 'lock' ? 'locked' : 'baseline';
+    return { prdPath: relative, state, ...(row.version !== undefined ? { version: row.version } : {}), ...(row.by ? { by: row.by } : {}), ...(row.at ? { at: row.at } : {}), changes: row.changes, revertible };
+  }
+
+  /** Lock Criteria: shows what will be locked (how many criteria, their ids, the protected inputs), then locks it as shown. */
+  async lock(folder: string, files?: readonly string[]): Promise<LockActResult> {
+    if (!this.trusted()) return { ok: false, message: RESTRICTED };
+    const gate = engine();
+    const prepared = await gate.prepareLock(folder, { ...(files && files.length > 0 ? { files } : {}), by: gate.whoLocks(), how: 'editor', now: new Date() });
+    const refused = prepared.refused.map((r) => `Not locked: ${r.path}: ${r.message}`);
+    if (prepared.locked.length === 0) return { ok: false, message: ['Nothing to lock: no PRD with criteria.', ...refused].join(' ') };
+    const count = prepared.locked.reduce((n, p) => n + p.criteria.length, 0);
+    const names = prepared.locked.map((p) => p.path).join(', ');
+    const message = `Lock ${count} criteri${count === 1 ? 'on' : 'a'} of ${names}? An agent under the done gate is then held to them as they are now; only you can approve a change.`;
+    const detail = [...prepared.locked.map((p) => gate.describeLock(p)), ...prepared.warnings.map((w) => `warning: ${w}`), ...refused].join('\n\n');
+    const answer = await this.dialogs.ask({ kind: 'lock', message, detail, choices: [LOCK_CHOICE] });
+    if (answer !== LOCK_CHOICE) return { ok: false, message: 'Not locked.' };
+    const file = await gate.commitLock(folder, 'lock', prepared.locked);
+    await this.keepCopy(folder, file);
+    this.log.info(`criteria locked in the editor: ${prepared.locked.map((p) => `${p.path} v${p.version}`).join(', ')} (${file})`);
+    this.changed();
+    return { ok: true, message: `Locked ${prepared.locked.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')}.` };
+  }
+
+  /** Approve Criteria Changes: shows the diff of every change since the lock, then makes them the next criteria version, logged in the PRD. */
+  async approve(folder: string, files?: readonly string[]): Promise<LockActResult> {
+    if (!this.trusted()) return { ok: false, message: RESTRICTED };
+    const gate = engine();
+    const now = new Date();
+    const held = await gate.heldRecord(folder);
+    if (held === undefined) return { ok: false, message: 'Nothing is locked here: lock the criteria first ("Ideal State: Lock Criteria").' };
+    if ('error' in held) return { ok: false, message: `${held.error}. Lock the criteria again ("Ideal State: Lock Criteria").` };
+    const changed = await gate.changesSinceLock(folder, held, { ...(files ? { files } : {}), now });
+    if (changed.length === 0) return { ok: true, message: 'Nothing changed since the criteria were locked; nothing to approve.' };
+    const count = changed.reduce((n, c) => n + c.changes.length, 0);
+    const message = `Approve ${count} change${count === 1 ? '' : 's'} to locked criteria? The agent is then held to ${changed.length === 1 ? changed[0]!.locked.path : `these ${changed.length} PRDs`} as they are now.`;
+    const answer = await this.dialogs.ask({ kind: 'approve', message, detail: gate.describeChanges(changed), choices: [APPROVE_CHOICE] });
+    if (answer !== APPROVE_CHOICE) return { ok: false, message: 'Not approved: the gate keeps blocking until the files are put back or you approve.' };
+    const result = await gate.approveChanges(folder, held.kind, changed, { by: gate.whoLocks(), how: 'editor', now });
+    await this.keepCopy(folder, result.file);
+    for (const p of [...result.refused.map((r) => `${r.path} not approved: ${r.message}`), ...result.logProblems]) this.log.warn(p);
+    this.log.info(`criteria changes approved in the editor: ${result.approved.map((p) => `${p.path} v${p.version}`).join(', ')}`);
+    this.changed();
+    const said = [...result.approved.map((p) => `${p.path} is criteria version ${p.version}`), ...result.dropped.map((p) => `${p} is no longer locked`)].join('; ');
+    return { ok: result.refused.length === 0, message: `Approved: ${said}.${result.refused.length > 0 ? ` Not approved: ${result.refused.map((r) => `${r.path} (${r.message})`).join('; ')}.` : ''}` };
+  }
+
+  /** Revert: the locked criterion's line back in the PRD, through the editor (an undoable edit, then saved); every other byte stays. */
+  async revert(folder: string, prdPath: string, id: string): Promise<LockActResult> {
+    if (!this.trusted()) return { ok: false, message: RESTRICTED };
+    const gate = engine();
+    const held = await gate.heldRecord(folder);
+    if (held === undefined || 'error' in held) return { ok: false, message: held ? held.error : 'Nothing is locked here.' };
+    const relative = gate.relativeTo(folder, prdPath) ?? prdPath;
+    const locked = held.prds.find((p) => p.path === relative);
+    if (!locked) return { ok: false, message: `${relative} is not locked.` };
+    const uri = vscode.Uri.file(path.join(folder, relative));
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(uri);
+    } catch {
+      return { ok: false, message: `${relative} is not there to put ${id} back into.` };
+    }
+    const reverted = gate.revertCriterionText(document.getText(), locked, id);
+    if (!reverted.ok) return { ok: false, message: `${id} not put back: ${reverted.message}.` };
+    if (reverted.restored.length === 0) return { ok: true, message: `${id} is as it was locked.` };
+    if (!(await replaceDocumentText(document, reverted.text))) return { ok: false, message: `${relative} changed while ${id} was put back; try again.` };
+    await document.save();
+    this.log.info(`${relative}: ${id} put back as locked (${reverted.restored.join(', ')})`);
+    this.changed();
+    return { ok: true, message: `${id} is back as locked (${reverted.restored.join(', ')}).` };
+  }
+
+  /** A record of the lock in the extension's global storage; the state folder stays what the gate reads. */
+  private async keepCopy(folder: string, file: string): Promise<void> {
+    if (!this.globalStorage) return;
+    try {
+      const bytes = await vscode.workspace.fs.readFile(vscode.Uri.file(file));
+      const name = `${path.basename(path.dirname(file))}-${path.basename(file)}`;
+      const dir = vscode.Uri.joinPath(this.globalStorage, 'criteria-locks');
+      await vscode.workspace.fs.createDirectory(dir);
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, name), bytes);
+    } catch (error) {
+      this.log.warn(`the copy of the lock ${file} in global storage was not written: ${(error as Error).message} (${folder})`);
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}

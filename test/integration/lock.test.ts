@@ -1,0 +1,199 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { heldSet, readLock } from '../../src/app/gate';
+import type { AnyCriterion, Run } from '../../src/model';
+import type { LockQuestion } from '../../src/vscode/lock';
+import { activateIdealState, type IdealStateApi } from './ideal-state';
+
+const PRD = '.ideal-state/prds/PRD-20261126-lock-editor.md';
+const LINE_2 = '- [ ] ISC-LOCK-2: The release notes name every change | Verify: Grep: release notes';
+const TEXT = ['---', 'prd: true', 'id: PRD-20261126-lock-editor', 'status: CRITERIA_DEFINED', 'effort_level: FAST', '---', '', '# Lock from the editor', '', '## Ideal State Criteria', '- [ ] ISC-LOCK-1: The greeting module is present | Verify: Read: src/greet.js', LINE_2, '', '## LOG', ''].join('\n');
+
+/** What the commands return (src/vscode/lock/criteria-locks.ts). */
+interface Acted {
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * The criteria lock from the editor (issue 23): Lock Criteria and Approve Criteria Changes
+ * ask in a modal — answered here through the test hook, as a person would click — and write
+ * through src/app/gate into the state folder the done gate reads (IDEAL_STATE_STATE_DIR, a
+ * temporary folder: never the real home). The ISC table shows the badge, marks a TAMPERED row
+ * with Approve and Revert, and Revert puts the locked line back. Nothing of it in Restricted Mode.
+ */
+describe('the criteria lock from the editor', () => {
+  let api: IdealStateApi;
+  let asked: LockQuestion[] = [];
+  const stateBefore = process.env.IDEAL_STATE_STATE_DIR;
+  const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  const prdFile = () => path.join(folder(), PRD);
+  const answer = (choice: string | undefined) => api.lock!.dialogs.answerWith((q) => (asked.push(q), choice));
+  const lock = () => vscode.commands.executeCommand<Acted>('idealState.lockCriteria', { prdPath: PRD });
+  const approve = () => vscode.commands.executeCommand<Acted>('idealState.approveCriteriaChanges', { prdPath: PRD });
+
+  before(async () => {
+    api = await activateIdealState();
+    assert.ok(api.lock, 'the lock test hooks are there in ExtensionMode.Test');
+    // The extension host's own environment: the gate functions read it at each call.
+    process.env.IDEAL_STATE_STATE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-lock-it-'));
+    fs.writeFileSync(prdFile(), TEXT);
+  });
+
+  beforeEach(() => {
+    asked = [];
+  });
+
+  afterEach(() => {
+    api.lock!.dialogs.answerWith(undefined);
+    api.lock!.simulateTrust(undefined);
+  });
+
+  after(() => {
+    fs.rmSync(prdFile(), { force: true });
+    if (stateBefore === undefined) delete process.env.IDEAL_STATE_STATE_DIR;
+    else process.env.IDEAL_STATE_STATE_DIR = stateBefore;
+  });
+
+  it('refuses Lock, Approve and Revert in Restricted Mode, without asking and without writing a lock', async () => {
+    api.lock!.simulateTrust(false);
+    answer('Lock');
+    for (const result of [await lock(), await approve()]) {
+      assert.equal(result.ok, false);
+      assert.match(result.message, /off in Restricted Mode\. Trust this workspace first/);
+    }
+    assert.deepEqual(asked, [], 'no dialog');
+    const read = await readLock(folder(), 'lock');
+    assert.ok(read.ok && read.record === undefined, 'nothing locked');
+  });
+
+  it('Lock Criteria shows what it locks in a modal; declined, nothing is locked; accepted, the gate holds the PRD as locked', async () => {
+    answer(undefined);
+    const declined = await lock();
+    assert.equal(declined.ok, false);
+    assert.equal((await heldSet(folder())).kind === 'locked', false, 'declined: nothing locked');
+    answer('Lock');
+    const result = await lock();
+    assert.equal(result.ok, true, result.message);
+    const question = asked.at(-1)!;
+    assert.equal(question.kind, 'lock');
+    assert.match(question.message, /^Lock 2 criteria of \.ideal-state\/prds\/PRD-20261126-lock-editor\.md\?/);
+    assert.match(question.detail, /ISC-LOCK-1: \[CRITICAL\] The greeting module is present \| Verify: Read: src\/greet\.js/);
+    assert.match(question.detail, /ISC-LOCK-2: \[CRITICAL\] The release notes name every change/);
+    assert.match(question.detail, /inputs? their verification depends on: .*\.gitignore|inputs? their verification depends on/);
+    const held = await heldSet(folder());
+    assert.equal(held.kind, 'locked');
+    assert.deepEqual(held.kind === 'locked' ? held.prds.map((p) => [p.path, p.version, p.how, p.criteria.map((c) => c.id)]) : [], [[PRD, 1, 'editor', ['ISC-LOCK-1', 'ISC-LOCK-2']]]);
+  });
+
+  it('Approve Criteria Changes shows the diff in its modal; approved, the PRD is the next criteria version, logged in its LOG', async () => {
+    fs.writeFileSync(prdFile(), TEXT.replace('ISC-LOCK-2: The release', 'ISC-LOCK-2: [NICE] The release'));
+    answer(undefined);
+    const declined = await approve();
+    assert.equal(declined.ok, false);
+    assert.match(declined.message, /Not approved/);
+    answer('Approve');
+    const result = await approve();
+    assert.equal(result.ok, true, result.message);
+    const question = asked.at(-1)!;
+    assert.equal(question.kind, 'approve');
+    assert.match(question.message, /^Approve 1 change to locked criteria\?/);
+    assert.match(question.detail, /ISC-LOCK-2 was changed \(priority CRITICAL → NICE\)/);
+    assert.match(question.detail, /- ISC-LOCK-2: \[CRITICAL\] The release notes/);
+    assert.match(question.detail, /\+ ISC-LOCK-2: \[NICE\] The release notes/);
+    const read = await readLock(folder(), 'lock');
+    assert.ok(read.ok && read.record);
+    assert.equal(read.record.prds[0]!.version, 2);
+    assert.equal(read.record.prds[0]!.criteria[1]!.priority, 'NICE');
+    const text = fs.readFileSync(prdFile(), 'utf8');
+    assert.match(text, /^criteria_version: 2$/m);
+    assert.match(text, /Criteria changes approved by .+ in the editor at \d{4}-\d\d-\d\dT/);
+  });
+
+  it('the ISC table shows the badge, a TAMPERED row with Approve and Revert, and Revert puts the locked line back byte for byte', async () => {
+    const runId = `run-${Date.now().toString(36)}lock`;
+    const store = await api.store();
+    const at = new Date().toISOString();
+    const run: Run = { id: runId, request: 'Integration: the lock badge', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: PRD, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name };
+    const criterion = (id: string, text: string): AnyCriterion => ({ kind: 'criterion', id, text, priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at }) as AnyCriterion;
+    store.batch((tx) => {
+      tx.runs.save(run);
+      tx.criteria.saveVersion(runId, 1, [criterion('ISC-LOCK-1', 'The greeting module is present'), criterion('ISC-LOCK-2', 'The release notes name every change')]);
+    });
+    const locked = fs.readFileSync(prdFile(), 'utf8');
+    const panel = api.iscTable.tables.open(runId);
+    let shown = await api.iscTable.tables.shown(runId);
+    assert.equal(shown.lock?.state, 'locked');
+    assert.match(shown.lock!.text, /Locked .*criteria v2/);
+    assert.deepEqual(shown.lock!.tampered, []);
+
+    // The agent re-words the locked criterion: the row is TAMPERED, with Approve and Revert on it.
+    const tamperedText = locked.replace('ISC-LOCK-2: [NICE] The release notes name every change', 'ISC-LOCK-2: [NICE] Release notes may exist');
+    assert.notEqual(tamperedText, locked);
+    fs.writeFileSync(prdFile(), tamperedText);
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      await api.iscTable.tables.refresh(runId);
+      shown = await api.iscTable.tables.shown(runId);
+      if (shown.lock?.state === 'tampered' || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.equal(shown.lock?.state, 'tampered', JSON.stringify(shown.lock));
+    assert.deepEqual(shown.lock!.tampered, [{ id: 'ISC-LOCK-2', buttons: ['Approve', 'Revert'] }]);
+    assert.equal(shown.rows.find((r) => r.id === 'ISC-LOCK-2')!.outcome, 'TAMPERED');
+    assert.deepEqual(shown.lock!.buttons, ['Approve changes…']);
+
+    // Revert, as the row's button asks it: the file is as it was locked, every byte.
+    const reverted = await panel.requestAsView('revertCriterion', { id: 'ISC-LOCK-2' });
+    assert.equal(reverted.ok, true, reverted.message);
+    assert.equal(fs.readFileSync(prdFile(), 'utf8'), locked);
+    await api.iscTable.tables.refresh(runId);
+    shown = await api.iscTable.tables.shown(runId);
+    assert.equal(shown.lock?.state, 'locked');
+    assert.deepEqual(shown.lock!.tampered, []);
+
+    // Revert refuses in Restricted Mode.
+    api.lock!.simulateTrust(false);
+    const refused = await panel.requestAsView('revertCriterion', { id: 'ISC-LOCK-2' });
+    assert.equal(refused.ok, false);
+    assert.match(refused.message, /Restricted Mode/);
+    api.iscTable.tables.close(runId);
+  });
+
+  it('offers the lock once when a run\'s unlocked criteria are first shown; "Not now" is not asked again', async () => {
+    const other = '.ideal-state/prds/PRD-20261126-lock-offer.md';
+    fs.writeFileSync(path.join(folder(), other), TEXT.replace('id: PRD-20261126-lock-editor', 'id: PRD-20261126-lock-offer'));
+    try {
+      const store = await api.store();
+      const at = new Date().toISOString();
+      const runId = `run-${Date.now().toString(36)}offer`;
+      store.batch((tx) => {
+        tx.runs.save({ id: runId, request: 'Integration: the lock offer', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: other, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
+        tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
+      });
+      answer('Not now');
+      api.iscTable.tables.open(runId);
+      const shown = await api.iscTable.tables.shown(runId);
+      assert.equal(shown.lock?.state, 'not-locked');
+      assert.deepEqual(shown.lock!.buttons, ['Lock…']);
+      const offers = () => asked.filter((q) => q.kind === 'offer');
+      const deadline = Date.now() + 10_000;
+      while (offers().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(offers().map((q) => q.message), [`Lock these criteria so the agent cannot change them? (${other})`]);
+      assert.deepEqual(offers()[0]!.choices, ['Lock', 'Not now']);
+      // Answered: shown again (closed and reopened), it is not offered again.
+      api.iscTable.tables.close(runId);
+      api.iscTable.tables.open(runId);
+      await api.iscTable.tables.shown(runId);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(offers().length, 1, 'not asked again');
+      assert.equal((await readLock(folder(), 'lock')).ok, true);
+      api.iscTable.tables.close(runId);
+    } finally {
+      fs.rmSync(path.join(folder(), other), { force: true });
+    }
+  });
+});
