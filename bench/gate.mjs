@@ -19,7 +19,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { makeGateWorkspace, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
+import * as esbuild from 'esbuild';
+import { makeGateWorkspace, makeSamplesTree, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
 import { knob, smoke } from './harness/smoke.mjs';
 
 const ROUNDS = knob('IDEAL_STATE_BENCH_GATE_ROUNDS', 20, 1);
@@ -27,6 +28,8 @@ const RSS_SAMPLES = smoke ? 1 : 3;
 const SOURCE_FILES = knob('IDEAL_STATE_BENCH_GATE_FILES', 1000, 200);
 const SEARCH_FILES = knob('IDEAL_STATE_BENCH_SEARCH_FILES', 100_000, 2000);
 const SEARCH_ROUNDS = knob('IDEAL_STATE_BENCH_SEARCH_ROUNDS', 3, 1);
+const PROBES = knob('IDEAL_STATE_BENCH_GATE_PROBES', 5, 1);
+const SAMPLES_ROUNDS = knob('IDEAL_STATE_BENCH_SAMPLES_ROUNDS', 5, 1);
 const TARGETS = { gate_ratio: 2.0, verify_ratio: 2.0, mcp_ratio: 1.15, gate_peak_rss_mb: 80, search_ratio: 3 };
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -148,7 +151,39 @@ const loadedBytes = loaded.reduce((n, f) => n + f.bytes, 0);
 const loadedText = loaded.map((f) => fs.readFileSync(path.join(root, f.file), 'utf8')).join('\n');
 const sdkLoaded = ['@anthropic-ai/sdk', 'openai/', 'anthropic-version', 'OpenAI-Organization', 'claude-opus', 'gpt-5'].filter((marker) => loadedText.includes(marker));
 const shippedBytes = fs.readdirSync(path.join(root, 'dist')).filter((f) => /^cli.*\.(m?js)$/.test(f)).reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0);
+
+// What one verification costs the store in a cold process (sql.js WASM load and compile, open,
+// commit, close) against the pending record the gate now leaves, and the main thread's CPU per
+// spawned check: bench/harness/gate-probe.cjs, PROBES fresh processes, medians.
+const lib = path.join(root, 'out', 'bench', 'gate-lib.js');
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'gate-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: lib, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+const probeStore = path.join(tmp, 'probe', 'ideal-state.sqlite');
+fs.mkdirSync(path.dirname(probeStore), { recursive: true });
+const probes = [];
+for (let i = 0; i < PROBES; i++) probes.push(JSON.parse((await timed(process.execPath, [path.join(root, 'bench', 'harness', 'gate-probe.cjs'), lib, prd, probeStore, smoke ? '2' : '10'])).out.trim().split('\n').at(-1)));
+const probe = Object.fromEntries(Object.keys(probes[0]).map((k) => [k, median(probes.map((p) => p[k]))]));
 fs.rmSync(tmp, { recursive: true, force: true });
+
+// The real-repository figure: a generated tree of microsoft/vscode-extension-samples' shape
+// (about 1,200 files) and 12 criteria, `verify --json` with rg on PATH and with none.
+const samplesTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-samples-'));
+const samplesPrd = makeSamplesTree(samplesTmp);
+const samplesFiles = fs.readdirSync(samplesTmp, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+const samplesRuns = {
+  rg: (environment) => timed(process.execPath, [cli, 'verify', samplesPrd, '--json', '--no-store'], { cwd: samplesTmp, environment }),
+};
+const samplesSamples = { rg: [], builtin: [] };
+for (let r = -1; r < SAMPLES_ROUNDS; r++) {
+  for (const [name, environment] of [['rg', env], ['builtin', noRgEnv]]) {
+    const result = await samplesRuns.rg(environment);
+    const json = JSON.parse(result.out);
+    if (json.counts?.PASS !== 12) throw new Error(`the samples tree (${name}): ${JSON.stringify(json.counts)}`);
+    const engines = json.results.filter((x) => /matching line/.test(x.evidence)).map((x) => (/\(JS search\)/.test(x.evidence) ? 'builtin' : 'rg'));
+    if (engines.some((e) => e !== name)) throw new Error(`the samples tree: the ${name} run used ${engines.join(', ')}`);
+    if (r >= 0) samplesSamples[name].push(result.ms);
+  }
+}
+fs.rmSync(samplesTmp, { recursive: true, force: true });
 
 // The search: one GREP criterion over SEARCH_FILES files, the built-in search against rg.
 const searchTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-search-'));
@@ -192,6 +227,9 @@ const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, rg ${rg}`);
 for (const name of names) console.log(`  ${name.padEnd(7)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / p50.node).toFixed(2)} node -e 0`);
 console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
+console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
+console.log(`  main-thread CPU per spawned check ${probe.spawn_cpu_ms} ms (Node's bare spawn of /bin/true: ${probe.bare_spawn_cpu_ms} ms)`);
+console.log(`  samples-shaped tree (${samplesFiles} files, 12 criteria): verify ${median(samplesSamples.rg).toFixed(0)} ms with rg, ${median(samplesSamples.builtin).toFixed(0)} ms without`);
 console.log(`  search over ${SEARCH_FILES} files (generated in ${(generatedMs / 1000).toFixed(1)} s): built-in ${median(searchSamples.builtin).toFixed(0)} ms, rg ${median(searchSamples.rg).toFixed(0)} ms, ×${searchRatio.toFixed(2)}; ${expected} matching lines each`);
 console.log(
   JSON.stringify({
@@ -212,6 +250,16 @@ console.log(
     gate_loaded_bytes: loadedBytes,
     cli_shipped_bytes: shippedBytes,
     gate_loaded: loaded,
+    store_wasm_ms: probe.wasm_ms,
+    store_open_ms: probe.open_ms,
+    store_commit_ms: probe.commit_ms,
+    store_close_ms: probe.close_ms,
+    store_pending_ms: probe.pending_ms,
+    spawn_main_thread_cpu_ms: probe.spawn_cpu_ms,
+    bare_spawn_cpu_ms: probe.bare_spawn_cpu_ms,
+    samples_files: samplesFiles,
+    samples_verify_rg_ms_p50: round(median(samplesSamples.rg), 1),
+    samples_verify_builtin_ms_p50: round(median(samplesSamples.builtin), 1),
     search_files: SEARCH_FILES,
     search_matches: expected,
     search_builtin_ms_p50: round(median(searchSamples.builtin), 1),

@@ -86,3 +86,57 @@ export function makeSearchTree(dir, count, marker) {
   for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(dir, 'build', `o${i}.js`), `// ${marker}\n`);
   return matches;
 }
+
+/**
+ * A tree of the same shape as microsoft/vscode-extension-samples (about 1,200 files): about a
+ * hundred sample folders, each with package.json, tsconfig.json, README.md, a .vscode folder, an
+ * eslint config and a src folder of TypeScript; a root README, .gitignore'd node_modules and out
+ * folders. Generated, never committed. Returns the PRD (12 criteria: 8 Grep, 4 Read) that
+ * `verify` is timed on, relative to the tree; every criterion passes.
+ */
+export function makeSamplesTree(dir, samples = 120) {
+  const write = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  write('.gitignore', 'node_modules/\nout/\n*.vsix\n');
+  write('README.md', `# VS Code Extension Samples\n\n| Sample | API |\n| --- | --- |\n${Array.from({ length: samples }, (_, i) => `| sample-${i} | vscode.commands |`).join('\n')}\n\n## Prerequisites\n\nnpm install\n`);
+  write('.github/workflows/ci.yml', 'name: CI\non: [push]\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm run compile\n');
+  const apis = ['commands', 'window', 'workspace', 'languages', 'debug', 'tasks', 'scm', 'authentication'];
+  for (let s = 0; s < samples; s++) {
+    const name = `sample-${s}`;
+    const api = apis[s % apis.length];
+    write(`${name}/package.json`, `${JSON.stringify({ name, displayName: `Sample ${s}`, version: '0.0.1', engines: { vscode: '^1.74.0' }, activationEvents: [], main: './out/extension.js', contributes: { commands: [{ command: `${name}.helloWorld`, title: 'Hello World' }] }, scripts: { compile: 'tsc -p ./', lint: 'eslint' }, devDependencies: { '@types/vscode': '^1.74.0', typescript: '^5.4.0' } }, null, 2)}\n`);
+    write(`${name}/tsconfig.json`, `${JSON.stringify({ compilerOptions: { module: 'commonjs', target: 'ES2022', outDir: 'out', lib: ['ES2022'], sourceMap: true, rootDir: 'src', strict: true } }, null, 2)}\n`);
+    write(`${name}/README.md`, `# Sample ${s}\n\nThis sample shows the vscode.${api} API.\n\n## Running the Sample\n\n- Run \`npm install\`\n- F5 to start debugging\n`);
+    write(`${name}/.vscode/launch.json`, `${JSON.stringify({ version: '0.2.0', configurations: [{ name: 'Run Extension', type: 'extensionHost', request: 'launch', args: ['--extensionDevelopmentPath=${workspaceFolder}'] }] }, null, 2)}\n`);
+    write(`${name}/.vscode/tasks.json`, `${JSON.stringify({ version: '2.0.0', tasks: [{ type: 'npm', script: 'watch', problemMatcher: '$tsc-watch', isBackground: true }] }, null, 2)}\n`);
+    write(`${name}/eslint.config.mjs`, `export default [{ files: ['**/*.ts'], rules: { curly: 'warn', eqeqeq: 'warn' } }];\n`);
+    write(`${name}/src/extension.ts`, `import * as vscode from 'vscode';\n\nexport function activate(context: vscode.ExtensionContext) {\n  const disposable = vscode.commands.registerCommand('${name}.helloWorld', () => {\n    vscode.window.showInformationMessage('Hello World from ${name}!');\n  });\n  context.subscriptions.push(disposable);\n}\n\nexport function deactivate() {}\n`);
+    const extra = s % 3 === 0 ? 4 : s % 3 === 1 ? 2 : 1;
+    for (let f = 0; f < extra; f++) {
+      const body = Array.from({ length: 40 }, (_, i) => `  const value${i} = vscode.workspace.getConfiguration('${name}').get<number>('setting${i}') ?? ${i};`).join('\n');
+      write(`${name}/src/provider-${f}.ts`, `import * as vscode from 'vscode';\n\nexport class Provider${f} implements vscode.Disposable {\n  update(): void {\n${body}\n  }\n  dispose(): void {}\n}\n`);
+    }
+    // What a developer's machine has and the search must leave out.
+    if (s % 8 === 0) write(`${name}/out/extension.js`, `"use strict";\n// registerTreeDataProvider compiled\n`);
+  }
+  for (let i = 0; i < 40; i++) write(`node_modules/pkg-${i}/index.js`, `module.exports = function registerTreeDataProvider() {};\n`);
+  const criteria = [
+    'Grep: registerCommand | glob: **/*.ts',
+    'Grep: showInformationMessage\\(',
+    'Grep: "engines"',
+    'Grep: extensionHost | glob: **/launch.json',
+    'Grep: implements vscode\\.Disposable',
+    'Grep: \\$tsc-watch',
+    'Grep: getConfiguration\\(.sample-95.\\)',
+    'Grep: runs-on: ubuntu',
+    'Read: README.md | contains: Prerequisites',
+    'Read: sample-0/README.md | contains: Running the Sample',
+    `Read: sample-${samples - 1}/package.json | contains: "compile"`,
+    'Read: sample-7/tsconfig.json | contains: "strict": true',
+  ];
+  const prd = '.ideal-state/prds/PRD-20261126-samples.md';
+  write(prd, `---\nprd: true\nid: PRD-20261126-samples\nstatus: IN_PROGRESS\neffort_level: STANDARD\n---\n\n# Samples hold together\n\n## Ideal State Criteria\n${criteria.map((c, i) => `- [ ] ISC-${i + 1}: Samples tree check number ${i + 1} holds | Verify: ${c}`).join('\n')}\n`);
+  return prd;
+}

@@ -10,6 +10,7 @@ import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic, PrdDocument } from '../prd';
 import { defaultCliStoreFile, Store } from '../store/store';
 import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';
+import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
 import { printStoreWarnings, storeWarningsJson } from './store-warnings';
@@ -43,6 +44,12 @@ export interface VerifyPrdRequest {
   write?: { by: (set: VerifySetResult) => string };
   /** The store to record the report in (default: the workspace's), or false for none. */
   store: string | false | undefined;
+  /**
+   * Leave the report for the store's next writer (a pending record beside it, folded in when
+   * the store is next opened for writing) instead of opening the store now: a one-shot process
+   * that says nothing of the store in its answer (the stop hook's gate) then never loads SQLite.
+   */
+  storeLater?: boolean;
   /** Warnings and the terminal's approval prompt (stderr). */
   warn: (s: string) => void;
   /** Each criterion's result as it comes (the MCP server's progress notifications). */
@@ -168,7 +175,14 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   }
   let stored: { runId: string; reportId: string; store: string } | undefined;
   let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
-  if (request.store !== false) {
+  if (request.store !== false && request.storeLater) {
+    const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
+    try {
+      recordVerificationLater(storeFile, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document: prd.document, text, criteria: prd.criteria, set, effortTable: effortTable.table, effort: prd.level, workspaceFolder: workspace, now });
+    } catch (error) {
+      request.warn(`warning: verification report not left for ${storeFile}: ${(error as Error).message}`);
+    }
+  } else if (request.store !== false) {
     const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
     try {
       const store = await Store.open({ file: storeFile });

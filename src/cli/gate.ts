@@ -156,6 +156,8 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       signal: deadline.signal,
       ...(values['no-log'] || !write ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
       store: values['no-store'] ? false : values.store,
+      // The answer says nothing of the store: the report is left for its next writer (src/store/pending.ts).
+      storeLater: true,
       // stdout belongs to the host's answer; what verify would warn about goes to stderr.
       warn: io.err,
     });

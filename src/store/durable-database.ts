@@ -20,7 +20,7 @@ export interface Migration {
   readonly sql: string;
 }
 
-export type StoreWarningKind = 'corrupt-database' | 'corrupt-journal' | 'torn-journal' | 'read-only' | 'newer-schema';
+export type StoreWarningKind = 'corrupt-database' | 'corrupt-journal' | 'torn-journal' | 'read-only' | 'newer-schema' | 'pending-write';
 export interface StoreWarning {
   readonly kind: StoreWarningKind;
   readonly message: string;

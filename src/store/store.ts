@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { DurableDatabase, type SqlParam, type SqlStatement, type StoreWarning } from './durable-database';
 import type { RowReader, StatementSink } from './json-table';
 import { MIGRATIONS } from './migrations';
+import { foldPending } from './pending';
 import { LoopRepository } from './loops';
 import { ModelLessonRepository } from './model-lessons';
 import {
@@ -76,6 +77,9 @@ export class Store extends Repositories {
   private batchTarget: SqlStatement[] | undefined;
   private batchRepositories: Repositories | undefined;
 
+  /** Problems met folding in the pending writes of one-shot processes (src/store/pending.ts). */
+  private readonly pendingWarnings: StoreWarning[] = [];
+
   private constructor(private readonly database: DurableDatabase) {
     super(
       { query: <T>(sql: string, params?: readonly SqlParam[]) => database.query<T>(sql, params) },
@@ -85,7 +89,10 @@ export class Store extends Repositories {
 
   static async open(options: StoreOptions): Promise<Store> {
     const database = await DurableDatabase.open({ ...options, migrations: MIGRATIONS });
-    return new Store(database);
+    const store = new Store(database);
+    // What a one-shot process left for the writer (a stop hook's verification) comes in first.
+    if (!store.readOnly) for (const message of foldPending(store, options.file).problems) store.pendingWarnings.push({ kind: 'pending-write', message });
+    return store;
   }
 
   get location(): string {
@@ -99,7 +106,7 @@ export class Store extends Repositories {
   }
   /** What went wrong while opening (damaged files moved aside, read-only mode), for the user. */
   get warnings(): readonly StoreWarning[] {
-    return this.database.warnings;
+    return this.pendingWarnings.length === 0 ? this.database.warnings : [...this.database.warnings, ...this.pendingWarnings];
   }
   get journalBytes(): number {
     return this.database.journalBytes;

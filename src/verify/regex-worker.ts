@@ -1,45 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import { SearchWorkers, type WorkerReply } from './search-worker';
 
 /**
- * Where the JS search runs its regex: a worker thread of its own, so a pattern that
- * backtracks catastrophically (`(a+)+$` over a long line) blocks that thread only. The
- * search's thread keeps its timers and its AbortSignal, and ends the worker with
- * `terminate()`, which V8 honours even inside a running match.
- *
- * The worker's code is a string started with `eval: true`, so every bundle (the command
- * line, the extension, the engine, a test) carries it without a file of its own. It only
- * matches: reading files, ignore rules and the collector stay on the search's thread.
- * Each job is some whole lines of one file; the reply gives, per job with a match, its
- * matching line numbers, and the jobs whose match threw (e.g. the regex ran out of stack),
- * whose content is then unknown.
+ * Where the JS search matches the lines of a file too large to read whole: one worker thread
+ * of the built-in search's kind (src/verify/search-worker.ts), given whole lines in batches.
+ * Reading the file, ignore rules and the collector stay on the search's thread.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const line = new RegExp(workerData.source, workerData.flags);
-const prefilter = new RegExp(workerData.source, workerData.flags + 'm');
-parentPort.on('message', ({ id, texts, firstLines }) => {
-  const found = [];
-  const failed = [];
-  for (let j = 0; j < texts.length; j++) {
-    const text = texts[j];
-    try {
-      if (!prefilter.test(text)) continue;
-      const lines = [];
-      let n = firstLines[j];
-      for (let start = 0; start <= text.length; n++) {
-        let end = text.indexOf('\\n', start);
-        if (end === -1) end = text.length;
-        if (line.test(text.slice(start, end))) lines.push(n);
-        start = end + 1;
-      }
-      if (lines.length > 0) found.push([j, lines]);
-    } catch {
-      failed.push(j);
-    }
-  }
-  parentPort.postMessage({ id, found, failed });
-});
-`;
 
 /** Lines are sent in batches of about this many characters, one message each. */
 const BATCH_CHARS = 256 * 1024;
@@ -53,12 +18,6 @@ interface Batch {
   chars: number;
 }
 
-interface Reply {
-  id: number;
-  found: [number, number[]][];
-  failed: number[];
-}
-
 export interface RegexWorkerSink {
   match(file: string, line: number): void;
   /** The match threw on this file's text: its content is unknown. */
@@ -66,30 +25,22 @@ export interface RegexWorkerSink {
 }
 
 export class RegexWorker {
-  private readonly worker: Worker;
+  private readonly worker: SearchWorkers<Batch>;
   private batch: Batch = emptyBatch();
-  private readonly sent = new Map<number, Batch>();
-  private nextId = 0;
-  private inFlight = 0;
   private flushScheduled = false;
-  private waiting: (() => void)[] = [];
-  private ended = false;
-  private readonly endedPromise: Promise<void>;
-  private markEnded!: () => void;
-  /** Why the worker died on its own (a crash, out of memory); undefined while it works or after `stop`. */
-  failure: string | undefined;
 
   constructor(regex: RegExp, private readonly sink: RegexWorkerSink) {
-    this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source: regex.source, flags: regex.flags } });
-    this.worker.on('message', (reply: Reply) => this.receive(reply));
-    this.worker.on('error', (error) => this.fail(error.message));
-    this.worker.on('exit', (code) => this.fail(`the search's worker thread exited (${code})`));
+    this.worker = new SearchWorkers<Batch>(regex, { threads: 1, maxBytes: 0 }, (reply, b) => this.receive(reply, b));
+  }
+
+  /** Why the worker died on its own (a crash, out of memory); undefined while it works or after `stop`. */
+  get failure(): string | undefined {
+    return this.worker.failure;
   }
 
   /** Queues some whole lines of a file (joined by `\n`, the first numbered `firstLine`); waits while too much is unanswered. */
   async submit(file: string, text: string, firstLine: number): Promise<void> {
-    if (this.ended) return;
+    if (this.worker.isEnded) return;
     const b = this.batch;
     b.files.push(file);
     b.texts.push(text);
@@ -100,64 +51,36 @@ export class RegexWorker {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
-    while (!this.ended && this.inFlight > MAX_IN_FLIGHT_CHARS) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    while (!this.worker.isEnded && this.worker.inFlight > MAX_IN_FLIGHT_CHARS) await this.worker.changed();
   }
 
   /** Resolves when every queued line has been answered, or at once when the worker ended. */
   async finish(): Promise<void> {
     this.flush();
-    while (!this.ended && this.sent.size > 0) await Promise.race([new Promise<void>((resolve) => this.waiting.push(resolve)), this.endedPromise]);
+    while (!this.worker.isEnded && this.worker.pending > 0) await this.worker.changed();
   }
 
   /** Resolves when the worker ends: by `stop` or by failing. */
   get whenEnded(): Promise<void> {
-    return this.endedPromise;
+    return this.worker.whenEnded;
   }
 
   /** Ends the worker now, even in the middle of a match; every wait returns. */
   stop(): void {
-    if (this.ended) return;
-    this.end();
-    void this.worker.terminate();
+    this.worker.stop();
   }
 
   private flush(): void {
     this.flushScheduled = false;
     const b = this.batch;
-    if (this.ended || b.texts.length === 0) return;
+    if (this.worker.isEnded || b.texts.length === 0) return;
     this.batch = emptyBatch();
-    const id = this.nextId++;
-    this.sent.set(id, b);
-    this.inFlight += b.chars;
-    this.worker.postMessage({ id, texts: b.texts, firstLines: b.firstLines });
+    this.worker.send(b, { texts: b.texts, firstLines: b.firstLines }, b.chars);
   }
 
-  private receive(reply: Reply): void {
-    const b = this.sent.get(reply.id);
-    if (!b || this.ended) return;
-    this.sent.delete(reply.id);
-    this.inFlight -= b.chars;
+  private receive(reply: WorkerReply, b: Batch): void {
     for (const [j, lines] of reply.found) for (const n of lines) this.sink.match(b.files[j]!, n);
     for (const j of reply.failed) this.sink.unreadable(b.files[j]!);
-    this.release();
-  }
-
-  private fail(reason: string): void {
-    if (this.ended) return;
-    this.failure = reason;
-    this.end();
-  }
-
-  private end(): void {
-    this.ended = true;
-    this.markEnded();
-    this.release();
-  }
-
-  private release(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const resolve of waiting) resolve();
   }
 }
 

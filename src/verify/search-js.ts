@@ -86,10 +86,12 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
       if (entry.isDirectory()) {
         if (!scope.excluded(relative, true) && !ignoredBy(stack, relative, true)) work.push(walk(relative, stack));
       } else if (entry.isFile()) {
-        if (scope.admitsFile(relative) && !ignoredBy(stack, relative, false)) work.push(pool.submit(relative));
+        if (scope.admitsFile(relative) && !ignoredBy(stack, relative, false)) pool.add(relative);
       }
       // Symlinks are not followed, as ripgrep does not follow them.
     }
+    // Once per folder, not per file: the walk waits while the workers have plenty queued.
+    await pool.room();
     await Promise.all(work);
   };
 

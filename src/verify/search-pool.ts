@@ -1,86 +1,20 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { SearchWorkers, type WorkerReply } from './search-worker';
 
 /**
  * Where the built-in search reads and matches files: a few worker threads (one per core, at
- * most four), each given batches of file paths. A worker reads each file with blocking reads
- * (its own thread, so the search's thread keeps its timers, the timeout and Ctrl+C), skips
- * binary files, skips at once a file without the pattern's required literal (found in the raw
- * bytes, before any decoding), and matches the rest line by line as RegexWorker does. A file
- * past `maxBytes` is handed back unread: the search streams it itself, so memory stays bounded.
- *
- * Like RegexWorker, the code is a string started with `eval: true`, so every bundle carries it.
+ * most four; src/verify/search-worker.ts), each given batches of file paths to read and match.
+ * The walk hands files over with `add`, which only queues (no promise per file: with 100,000
+ * files the waiting itself had cost the walk's thread more than the reading cost the workers),
+ * and waits on `room()` once per folder while the queue is long, so memory stays bounded.
  */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const fs = require('node:fs');
-const line = new RegExp(workerData.source, workerData.flags);
-const prefilter = new RegExp(workerData.source, workerData.flags + 'm');
-const literal = workerData.literal === undefined ? undefined : Buffer.from(workerData.literal, 'utf8');
-const maxBytes = workerData.maxBytes;
-parentPort.on('message', ({ id, root, files }) => {
-  const found = [];
-  const failed = [];
-  const unreadable = [];
-  const large = [];
-  for (let j = 0; j < files.length; j++) {
-    let buffer;
-    try {
-      const fd = fs.openSync(root + '/' + files[j], 'r');
-      try {
-        const size = fs.fstatSync(fd).size;
-        if (size > maxBytes) { large.push(j); continue; }
-        buffer = Buffer.allocUnsafe(size);
-        let read = 0;
-        while (read < size) {
-          const n = fs.readSync(fd, buffer, read, size - read, read);
-          if (n === 0) break;
-          read += n;
-        }
-        if (read < size) buffer = buffer.subarray(0, read);
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      unreadable.push(j);
-      continue;
-    }
-    if (buffer.length === 0 || buffer.includes(0)) continue;
-    if (literal !== undefined && buffer.indexOf(literal) === -1) continue;
-    let text = buffer.toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.endsWith('\\n')) text = text.slice(0, -1);
-    try {
-      if (!prefilter.test(text)) continue;
-      const lines = [];
-      let n = 1;
-      for (let start = 0; start <= text.length; n++) {
-        let end = text.indexOf('\\n', start);
-        if (end === -1) end = text.length;
-        if (line.test(text.slice(start, end))) lines.push(n);
-        start = end + 1;
-      }
-      if (lines.length > 0) found.push([j, lines]);
-    } catch {
-      failed.push(j);
-    }
-  }
-  parentPort.postMessage({ id, found, failed, unreadable, large });
-});
-`;
 
 /** Files per message: large enough that messaging costs little per file, small enough to spread over the workers. */
-const BATCH_FILES = 64;
-/** Batches sent to one worker and not yet answered, before `submit` waits. */
-const MAX_IN_FLIGHT_PER_WORKER = 4;
-
-interface Reply {
-  id: number;
-  found: [number, number[]][];
-  failed: number[];
-  unreadable: number[];
-  large: number[];
-}
+const BATCH_FILES = 128;
+/** Batches one worker has unanswered before the next waits in the queue. */
+const MAX_IN_FLIGHT_PER_WORKER = 3;
+/** Queued files past which the walk waits (`room`). */
+const QUEUE_HIGH = 8 * 1024;
 
 export interface SearchPoolSink {
   match(file: string, line: number): void;
@@ -91,17 +25,11 @@ export interface SearchPoolSink {
 }
 
 export class SearchPool {
-  private readonly workers: Worker[] = [];
-  private readonly inFlight: number[] = [];
-  private readonly sent = new Map<number, { worker: number; files: string[] }>();
-  private batch: string[] = [];
-  private nextId = 0;
-  private waiting: (() => void)[] = [];
-  private ended = false;
-  private readonly endedPromise: Promise<void>;
-  private markEnded!: () => void;
-  /** Why a worker died on its own (a crash, out of memory); undefined while they work or after `stop`. */
-  failure: string | undefined;
+  private readonly workers: SearchWorkers<string[]>;
+  private queue: string[] = [];
+  /** The first queued file not yet sent. */
+  private head = 0;
+  private finishing = false;
 
   constructor(
     regex: RegExp,
@@ -109,92 +37,74 @@ export class SearchPool {
     private readonly sink: SearchPoolSink,
     options: { maxBytes: number; threads?: number },
   ) {
-    this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
-    const literal = requiredLiteral(regex.source);
     const threads = options.threads ?? Math.max(1, Math.min(availableParallelism(), 4));
-    for (let i = 0; i < threads; i++) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source: regex.source, flags: regex.flags, literal, maxBytes: options.maxBytes } });
-      worker.on('message', (reply: Reply) => this.receive(reply));
-      worker.on('error', (error) => this.fail(error.message));
-      worker.on('exit', (code) => this.fail(`a search worker thread exited (${code})`));
-      this.workers.push(worker);
-      this.inFlight.push(0);
-    }
+    const literal = requiredLiteral(regex.source);
+    this.workers = new SearchWorkers<string[]>(regex, { threads, maxBytes: options.maxBytes, ...(literal !== undefined ? { literal } : {}) }, (reply, files) => this.receive(reply, files));
   }
 
-  /** Queues a file (relative to the root, `/`-separated); waits while every worker has enough to do. */
-  async submit(file: string): Promise<void> {
-    if (this.ended) return;
-    this.batch.push(file);
-    if (this.batch.length >= BATCH_FILES) await this.flush();
+  /** Why a worker died on its own; undefined while they work or after `stop`. */
+  get failure(): string | undefined {
+    return this.workers.failure;
+  }
+
+  /** Queues a file (relative to the root, `/`-separated); sends a batch when one is full and a worker has room. */
+  add(file: string): void {
+    if (this.workers.isEnded) return;
+    this.queue.push(file);
+    if (this.queued >= BATCH_FILES) this.pump();
+  }
+
+  /** Resolves once the queue is short enough to add more (or the pool ended). */
+  async room(): Promise<void> {
+    while (!this.workers.isEnded && this.queued > QUEUE_HIGH) await this.workers.changed();
   }
 
   /** Resolves when every queued file has been answered, or at once when the pool ended. */
   async finish(): Promise<void> {
-    await this.flush();
-    while (!this.ended && this.sent.size > 0) await Promise.race([new Promise<void>((resolve) => this.waiting.push(resolve)), this.endedPromise]);
+    this.finishing = true;
+    this.pump();
+    while (!this.workers.isEnded && (this.queued > 0 || this.workers.pending > 0)) {
+      await this.workers.changed();
+      this.pump();
+    }
   }
 
   get whenEnded(): Promise<void> {
-    return this.endedPromise;
+    return this.workers.whenEnded;
   }
 
   /** Ends every worker now, even in the middle of a match; every wait returns. */
   stop(): void {
-    if (this.ended) return;
-    this.end();
-    for (const w of this.workers) void w.terminate();
+    this.workers.stop();
   }
 
-  private async flush(): Promise<void> {
-    if (this.batch.length === 0) return;
-    const files = this.batch;
-    this.batch = [];
-    for (;;) {
-      if (this.ended) return;
-      let least = 0;
-      for (let i = 1; i < this.workers.length; i++) if (this.inFlight[i]! < this.inFlight[least]!) least = i;
-      if (this.inFlight[least]! < MAX_IN_FLIGHT_PER_WORKER) {
-        const id = this.nextId++;
-        this.sent.set(id, { worker: least, files });
-        this.inFlight[least]!++;
-        this.workers[least]!.postMessage({ id, root: this.root, files });
-        return;
+  /** Sends full batches (a partial one too once finishing) while some worker has room. */
+  private pump(): void {
+    while (!this.workers.isEnded && (this.queued >= BATCH_FILES || (this.finishing && this.queued > 0)) && this.workers.lightest < MAX_IN_FLIGHT_PER_WORKER) {
+      const end = Math.min(this.head + BATCH_FILES, this.queue.length);
+      const files = this.queue.slice(this.head, end);
+      this.head = end;
+      if (this.head === this.queue.length) {
+        this.queue = [];
+        this.head = 0;
+      } else if (this.head >= QUEUE_HIGH) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
       }
-      await Promise.race([new Promise<void>((resolve) => this.waiting.push(resolve)), this.endedPromise]);
+      this.workers.send(files, { root: this.root, files }, 1);
     }
   }
 
-  private receive(reply: Reply): void {
-    const sent = this.sent.get(reply.id);
-    if (!sent || this.ended) return;
-    this.sent.delete(reply.id);
-    this.inFlight[sent.worker]!--;
-    const files = sent.files;
+  private get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  private receive(reply: WorkerReply, files: string[]): void {
     for (const [j, lines] of reply.found) for (const n of lines) this.sink.match(files[j]!, n);
     for (const j of reply.failed) this.sink.unreadable(files[j]!);
-    for (const j of reply.unreadable) this.sink.unreadable(files[j]!);
-    for (const j of reply.large) this.sink.large(files[j]!);
-    this.release();
-  }
-
-  private fail(reason: string): void {
-    if (this.ended) return;
-    this.failure = reason;
-    this.end();
-    for (const w of this.workers) void w.terminate();
-  }
-
-  private end(): void {
-    this.ended = true;
-    this.markEnded();
-    this.release();
-  }
-
-  private release(): void {
-    const waiting = this.waiting;
-    this.waiting = [];
-    for (const resolve of waiting) resolve();
+    for (const j of reply.unreadable ?? []) this.sink.unreadable(files[j]!);
+    for (const j of reply.large ?? []) this.sink.large(files[j]!);
+    this.pump();
   }
 }
 

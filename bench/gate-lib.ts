@@ -1,0 +1,10 @@
+// What bench/gate.mjs measures inside one process: the store's cost for one verification (the
+// sql.js WASM load and compile, the open, the commit, the close) against the pending record the
+// gate writes instead, and the main thread's CPU per spawned check. Bundled once per bench run.
+export { Store } from '../src/store/store';
+export { loadSqlJs } from '../src/store/sqljs';
+export { recordVerification, recordVerificationLater } from '../src/verify/store-verification';
+export { preparePrd } from '../src/app/verify-prd';
+export { shippedEffortTable } from '../src/model/effort-table';
+export { runCommand } from '../src/verify/run-command';
+export { scrubEnvironment } from '../src/verify/secret-env';
