@@ -51,8 +51,9 @@ describe('gate: answers within the host’s deadline (issue 25 item 3)', functio
     assert.equal(r.code, 0, r.err);
     const answer = JSON.parse(r.out);
     assert.equal(answer.decision, 'block');
-    // It names what was still running, and how each is verified.
-    assert.match(answer.reason, /^Ideal State: verification did not finish in time: ISC-1 \(sleep 40\), ISC-2 \(sleep 41\) still running \(\.ideal-state\/prds\/PRD-20261126-slow\.md\) when the gate's 3 s budget ran out \(Claude Code waits 5 s for the hook\)\./);
+    // It names what was still running, and how each is verified: ISC-1 ended at its own 2 s bound
+    // (a FAIL, not running) unless the machine was slow to start it; ISC-2 was unfinished either way.
+    assert.match(answer.reason, /^Ideal State: verification did not finish in time: (ISC-1 \(sleep 40\), )?ISC-2 \(sleep 41\) still running \(\.ideal-state\/prds\/PRD-20261126-slow\.md\) when the gate's 3 s budget ran out \(Claude Code waits 5 s for the hook\)\./);
     assert.match(answer.reason, /each bounded to 2 s/);
   });
 });

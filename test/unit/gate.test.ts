@@ -150,7 +150,7 @@ describe('command line: gate (stop hooks)', function () {
     const answer = JSON.parse(blocked.out);
     assert.equal(answer.cancel, false, 'told Cline by the payload’s shape, without --host; a cancel could not hold a completed task');
     assert.match(answer.contextModification, /needs: CHANGELOG\.md exists/);
-    assert.match(fs.readFileSync(ws.prd, 'utf8'), /\(Cline TaskComplete\), which .*; Cline does not read the answer .*nothing was held/);
+    assert.match(fs.readFileSync(ws.prd, 'utf8'), /\(Cline TaskComplete, session [0-9a-f]{8}\), which .*; Cline does not read the answer .*nothing was held/);
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
     const allowed = await gate(['--no-store', '--workspace', ws.dir], payload('cline-task-complete.json', ws.dir));
     assert.equal(JSON.parse(allowed.out).cancel, false);
