@@ -295,7 +295,9 @@ describe('hosts: the real agent programs, held by the installed gate', function 
         const stateDir = tempDir('ideal-state-host-state-');
         await lockAsAPerson(dir, stateDir);
         const original = locked(dir);
-        const fix = () => [shellWrite(path.join(dir, DEMO_PRD), original), `rm -f '${path.join(dir, '.ideal-state', 'prds', 'PRD-20261127-easy.md')}'`, shellWrite(path.join(dir, 'CHANGELOG.md'))].join(' && ');
+        // The locked PRD put back and the work done. A newer PRD may stay: it is not what the lock holds
+        // (and Codex refuses `rm -f` from a model).
+        const fix = () => [shellWrite(path.join(dir, DEMO_PRD), original), shellWrite(path.join(dir, 'CHANGELOG.md'))].join(' && ');
         const script = new CheatScript({ when: cheat.when, cheat: () => cheat.cheat(dir, stateDir), fix });
         const label = `${host.name}-cheat-${CHEATS.indexOf(cheat) + 1}`;
         const { log } = await runHost(host, installed, { dir, script, stateDir, prd: DEMO_PRD, label });
