@@ -14,7 +14,11 @@ async function lockModule() {
   if (!bundled) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-hosts-lock-'));
     const outfile = path.join(dir, 'lock.cjs');
-    await build({ entryPoints: [path.join(repoRoot, 'src', 'app', 'gate', 'lock.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', external: ['vscode'], loader: { '.yaml': 'text' } });
+    // A failed build leaves no folder behind.
+    await build({ entryPoints: [path.join(repoRoot, 'src', 'app', 'gate', 'lock.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', external: ['vscode'], loader: { '.yaml': 'text' } }).catch((error) => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      throw error;
+    });
     bundled = { module: createRequire(import.meta.url)(outfile), dir };
   }
   return bundled.module;
