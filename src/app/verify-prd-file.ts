@@ -40,8 +40,11 @@ export interface VerifyPrdRequest {
   signal?: AbortSignal;
   /** Verify only these criterion ids (all when absent). */
   only?: readonly string[];
-  /** Write outcomes back into the PRD; `by` names who verified, for the LOG entry. */
-  write?: { by: (set: VerifySetResult) => string };
+  /**
+   * Write outcomes back into the PRD; `by` names who verified, for the LOG entry; `finish`
+   * reworks the written text (the gate keeps one LOG entry per agent session).
+   */
+  write?: { by: (set: VerifySetResult) => string; finish?: (text: string) => string };
   /** The store to record the report in (default: the workspace's), or false for none. */
   store: string | false | undefined;
   /**
@@ -54,6 +57,8 @@ export interface VerifyPrdRequest {
   warn: (s: string) => void;
   /** Each criterion's result as it comes (the MCP server's progress notifications). */
   onResult?: (done: number, total: number, criterionId: string) => void;
+  /** The criteria about to be verified (the gate names those still running when its budget ends). */
+  onStart?: (criteria: readonly AnyCriterion[]) => void;
 }
 
 export type VerifyPrdOutcome =
@@ -147,6 +152,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   };
   let done = 0;
   const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;
+  request.onStart?.(prd.criteria);
   let set: VerifySetResult;
   try {
     set = await verifyPrepared(prd, {
@@ -169,7 +175,8 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     const current = await fs.readFile(file, 'utf8').catch(() => undefined);
     if (current !== text) request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
     else {
-      await writeAtomically(file, prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: request.write.by(shown) }));
+      const output = prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: request.write.by(shown) });
+      await writeAtomically(file, request.write.finish ? request.write.finish(output) : output);
       written = true;
     }
   }

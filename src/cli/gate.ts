@@ -1,6 +1,10 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
+import { startDeadline, timedOutVerdict, type Unfinished } from '../app/gate/deadline';
+import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
+import type { AnyCriterion } from '../model';
+import { methodCommand } from '../model/verification-method';
+import { formatVerifySpec } from '../prd/verify-spec';
 import { blocksSoFar, checkHeld, gateStateFile, gateVerdict, gateWorkspace, heldSet, recordBaseline, recordVerdict } from '../app/gate';
 import { redactEvidence } from '../verify/secret-env';
 import type { VerifySetResult } from '../verify/types';
@@ -143,10 +147,14 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const deadline = startDeadline(deadlineSeconds, io.signal);
   // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
   const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
-  // The PRD being verified when the budget runs out is the one the answer names.
+  // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
   let verifying = '';
+  let pending = new Map<string, AnyCriterion>();
+  // One LOG entry per session: its latest verdict replaces the session's earlier ones (the store keeps them all).
+  const mark = sessionMark(request.sessionKey);
   const verify = (file: string, write: boolean) => {
     verifying = path.relative(workspace, file).split(path.sep).join('/');
+    pending = new Map();
     return verifyPrdFile({
       file,
       workspace,
@@ -154,7 +162,9 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       yes: values.yes,
       noCommands: false,
       signal: deadline.signal,
-      ...(values['no-log'] || !write ? {} : { write: { by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
+      onStart: (criteria) => (pending = new Map(criteria.map((c) => [c.id, c]))),
+      onResult: (_done, _total, id) => pending.delete(id),
+      ...(values['no-log'] || !write ? {} : { write: { finish: (text: string) => keepLastSessionEntry(text, mark), by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
       store: values['no-store'] ? false : values.store,
       // The answer says nothing of the store: the report is left for its next writer (src/store/pending.ts).
       storeLater: true,
@@ -165,7 +175,8 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}) }).finally(() => deadline.dispose());
   if (deadline.expired()) {
     const hostName = HOST_NAMES[request.host] ?? request.host;
-    const late = timedOutVerdict(verifying || `the criteria of ${workspace}`, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds);
+    const unfinished: Unfinished[] = [...pending.values()].map((c) => ({ id: c.id, ...(c.verify ? { how: methodCommand(c.verify) ?? formatVerifySpec(c.verify, c.text) } : {}) }));
+    const late = timedOutVerdict(verifying || `the criteria of ${workspace}`, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinished);
     const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
     await recordVerdict(counter, request.sessionKey, timedOut.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
     return emit(answerFor(request, timedOut));

@@ -14,7 +14,9 @@ import { startAnthropic } from './fake-anthropic.mjs';
 import { startGemini } from './fake-gemini.mjs';
 import { startOpenAi } from './fake-openai.mjs';
 import { ensureHost, hostsCache } from './install.mjs';
-import { ModelScript, REASON_MARK } from './script.mjs';
+import { lockAsAPerson, removeLockBundle } from './lock.mjs';
+import { serveOpencode } from './opencode-serve.mjs';
+import { CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite } from './script.mjs';
 
 const CLI = path.join(repoRoot, 'dist', 'cli.js');
 const LAUNCHER = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`;
@@ -50,7 +52,7 @@ const HOSTS = [
     provider: startAnthropic,
     // https://code.claude.com/docs/en/settings#environment-variables; -p runs one prompt.
     env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' }),
-    args: () => ['-p', PROMPT, '--allowedTools', 'Write', '--output-format', 'json'],
+    args: () => ['-p', PROMPT, '--allowedTools', 'Write', 'Bash', '--output-format', 'json'],
   },
   {
     name: 'codex',
@@ -86,6 +88,22 @@ const HOSTS = [
     env: (url) => ({ COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
     args: () => ['-p', PROMPT, '--allow-all-tools'],
   },
+  {
+    name: 'opencode',
+    gate: 'opencode',
+    provider: startOpenAi,
+    // https://opencode.ai/docs/providers#custom-provider: an OpenAI-compatible provider in the
+    // project's opencode.json (beside the `mcp` entry gate install wrote), its model chosen;
+    // https://opencode.ai/docs/permissions: edits and shell allowed without asking.
+    workspace: (dir, url) => {
+      const file = path.join(dir, 'opencode.json');
+      const config = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+      writeJson(file, { ...config, model: 'fake/gpt-fake', provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${url}/v1`, apiKey: 'sk-fake' }, models: { 'gpt-fake': { name: 'gpt-fake', tool_call: true } } } }, permission: { edit: 'allow', bash: 'allow' } });
+    },
+    env: () => ({ OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' }),
+    // `opencode run` exits at the first idle: the server is what holds a session (opencode-serve.mjs).
+    drive: (bin, { cwd, env, settled }) => serveOpencode(bin, { cwd, env, prompt: PROMPT, model: { providerID: 'fake', modelID: 'gpt-fake' }, settled }),
+  },
 ];
 
 function run(command, args, options) {
@@ -108,8 +126,16 @@ function writeJson(file, value) {
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** Every temporary folder a test made, removed after it (IDEAL_STATE_HOSTS_KEEP=1 keeps them to look at). */
+const made = [];
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
 function workspace(name) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `ideal-state-host-${name}-`));
+  const dir = tempDir(`ideal-state-host-${name}-`);
   fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
   fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261126-hosts.md'), PRD);
   fs.writeFileSync(path.join(dir, 'README.md'), '# A project\n');
@@ -117,53 +143,197 @@ function workspace(name) {
   return dir;
 }
 
-/** The LOG's verdict lines, oldest first. */
-function verdicts(dir) {
-  const text = fs.readFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261126-hosts.md'), 'utf8');
+const SAMPLE = path.join(repoRoot, 'test', 'fixtures', 'sample-workspace');
+const DEMO_PRD = '.ideal-state/prds/PRD-20261122-verify-demo.md';
+
+/** The sample workspace of issue 23 with only its verify demo PRD: ISC-DEMO-004 fails (no CHANGELOG.md). */
+function demoWorkspace(name) {
+  const dir = tempDir(`ideal-state-host-${name}-cheat-`);
+  fs.cpSync(SAMPLE, dir, { recursive: true });
+  for (const file of fs.readdirSync(path.join(dir, '.ideal-state', 'prds'))) {
+    if (file !== path.basename(DEMO_PRD)) fs.rmSync(path.join(dir, '.ideal-state', 'prds', file));
+  }
+  spawnSync('git', ['init', '-q'], { cwd: dir });
+  return dir;
+}
+
+/** The LOG's gate verdict lines, oldest first. */
+function verdicts(dir, prd = '.ideal-state/prds/PRD-20261126-hosts.md') {
+  const text = fs.readFileSync(path.join(dir, prd), 'utf8');
   return [...text.matchAll(/^- Work: Verified .* with ideal-state gate \(([^)]*)\), which (.*?): /gm)].map((m) => `${m[1]}: ${m[2]}`);
 }
+
+/**
+ * One host's program, installed, its gate installed into `dir`, run against its fake provider
+ * with `script` as the model. The environment is the test's only: a home of its own and a
+ * gate state folder of its own (IDEAL_STATE_STATE_DIR), where the criteria lock lives.
+ */
+async function runHost(host, installed, { dir, script, stateDir, prd, label }) {
+  const install = spawnSync(process.execPath, [CLI, 'gate', 'install', host.gate, '--yes', '--workspace', dir, '--command', LAUNCHER], { encoding: 'utf8' });
+  assert.equal(install.status, 0, `gate install ${host.gate}: ${install.stderr}${install.stdout}`);
+  const server = await host.provider(script);
+  const home = tempDir(`ideal-state-host-home-${host.name}-`);
+  host.home?.(home);
+  host.workspace?.(dir, server.url);
+  const env = { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), IDEAL_STATE_STATE_DIR: stateDir, ...host.env(server.url) };
+  try {
+    const settled = () => verdicts(dir, prd).some((v) => /let the stop through/.test(v));
+    const result = host.drive ? await host.drive(installed.bin, { cwd: dir, env, settled }) : await run(installed.bin, host.args(server.url), { cwd: dir, env });
+    const log = `${host.name} ${installed.version} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}\nrefused: ${JSON.stringify(server.refused)}\nLOG: ${verdicts(dir, prd).join(' | ')}`;
+    fs.mkdirSync(path.join(hostsCache, 'logs'), { recursive: true });
+    fs.writeFileSync(path.join(hostsCache, 'logs', `${label}.log`), `${log}\n\nwhole stderr:\n${result.stderr}`);
+    fs.writeFileSync(path.join(hostsCache, 'logs', `${label}.requests.jsonl`), server.received.map((r) => JSON.stringify({ method: r.method, path: r.path, body: r.body })).join('\n'));
+    return { result, log, server };
+  } finally {
+    await server.stop();
+  }
+}
+
+function needHost(context, name) {
+  const installed = ensureHost(name);
+  if (!installed.ok) {
+    console.log(`      [hosts] ${name}: not run: ${installed.why}`);
+    context.skip();
+  }
+  return installed;
+}
+
+const only = process.env.IDEAL_STATE_HOSTS?.split(',');
+const chosen = (names) => names.filter((n) => !only || only.includes(n));
 
 describe('hosts: the real agent programs, held by the installed gate', function () {
   this.timeout(600_000);
 
-  const only = process.env.IDEAL_STATE_HOSTS?.split(',');
-  for (const host of HOSTS.filter((h) => !only || only.includes(h.name))) {
+  afterEach(function () {
+    if (process.env.IDEAL_STATE_HOSTS_KEEP) return;
+    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  after(() => {
+    removeLockBundle();
+    // Folders earlier versions of this tier left in the test cache.
+    for (const name of fs.existsSync(hostsCache) ? fs.readdirSync(hostsCache) : []) {
+      if (/^(home|ws-codex)-/.test(name)) fs.rmSync(path.join(hostsCache, name), { recursive: true, force: true });
+    }
+  });
+
+  for (const host of HOSTS.filter((h) => chosen([h.name]).length > 0)) {
     it(`${host.name}: the installed hook blocks the first "done", the reason reaches the model, the stop after the fix is let through`, async function () {
-      const installed = ensureHost(host.name);
-      if (!installed.ok) {
-        console.log(`      [hosts] ${host.name}: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, host.name);
       const dir = workspace(host.name);
-      const install = spawnSync(process.execPath, [CLI, 'gate', 'install', host.gate, '--yes', '--workspace', dir, '--command', LAUNCHER], { encoding: 'utf8' });
-      assert.equal(install.status, 0, `gate install ${host.gate}: ${install.stderr}${install.stdout}`);
-
       const script = new ModelScript({ file: path.join(dir, 'CHANGELOG.md') });
-      const server = await host.provider(script);
-      const home = fs.mkdtempSync(path.join(os.tmpdir(), `ideal-state-host-home-${host.name}-`));
-      host.home?.(home);
-      try {
-        const result = await run(installed.bin, host.args(server.url), { cwd: dir, env: { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), ...host.env(server.url) } });
-        const log = `${host.name} ${installed.version} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}\nrefused: ${JSON.stringify(server.refused)}\nLOG: ${verdicts(dir).join(' | ')}`;
-        fs.mkdirSync(path.join(hostsCache, 'logs'), { recursive: true });
-        fs.writeFileSync(path.join(hostsCache, 'logs', `${host.name}.log`), log);
+      const { result, log } = await runHost(host, installed, { dir, script, stateDir: tempDir('ideal-state-host-state-'), label: host.name });
 
-        const stops = script.turns.filter((t) => t.move === 'stop');
-        assert.ok(stops.length >= 1, `the model was never asked for an agent turn\n${log}`);
-        assert.equal(stops[0].sawReason, false, `the first request already held a block reason\n${log}`);
-        const fix = script.turns.find((t) => t.move === 'tool');
-        assert.ok(fix, `the block reason ("${REASON_MARK}") never reached the model: the stop was not blocked\n${log}`);
-        assert.equal(fix.sawReason, true);
-        assert.ok(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `the host did not run the model's ${fix.tool} call\n${log}`);
-        assert.equal(stops.length, 2, `the model stopped ${stops.length} times, not twice (once blocked, once let through)\n${log}`);
-        const lines = verdicts(dir);
-        assert.equal(lines.length, 2, `the PRD's LOG has ${lines.length} gate verdicts\n${log}`);
-        assert.match(lines[0], /blocked the stop \(1 of 3\)/, log);
-        assert.match(lines[1], /let the stop through;/, log);
-        assert.equal(result.code, 0, log);
-      } finally {
-        await server.stop();
-      }
+      const stops = script.turns.filter((t) => t.move === 'stop');
+      assert.ok(stops.length >= 1, `the model was never asked for an agent turn\n${log}`);
+      assert.equal(stops[0].sawReason, false, `the first request already held a block reason\n${log}`);
+      const fix = script.turns.find((t) => t.move === 'tool');
+      assert.ok(fix, `the block reason ("${REASON_MARK}") never reached the model: the stop was not blocked\n${log}`);
+      assert.equal(fix.sawReason, true);
+      assert.ok(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `the host did not run the model's ${fix.tool} call\n${log}`);
+      assert.equal(stops.length, 2, `the model stopped ${stops.length} times, not twice (once blocked, once let through)\n${log}`);
+      // One LOG entry per session: its final verdict (the block is in the store).
+      const lines = verdicts(dir);
+      assert.equal(lines.length, 1, `the PRD's LOG has ${lines.length} gate verdicts, not the session's one\n${log}`);
+      assert.match(lines[0], /, session [0-9a-f]{8}: let the stop through;/, log);
+      assert.equal(result.code, 0, log);
+    });
+  }
+
+  /**
+   * Issue 23's cheats, done by the scripted model through the real host's own shell tool, with
+   * the criteria locked by a person (the lock's own function, as `criteria lock` calls it).
+   * The stop after the cheat must be blocked, and the reason that reaches the model must say
+   * what it did; after the cheat is undone and the work done, the stop is let through.
+   */
+  const locked = (dir) => fs.readFileSync(path.join(dir, DEMO_PRD), 'utf8');
+  const CHEATS = [
+    {
+      name: 'ISC-DEMO-004 re-labelled [NICE]',
+      when: 'first',
+      cheat: (dir) => shellWrite(path.join(dir, DEMO_PRD), locked(dir).replace('ISC-DEMO-004: A changelog', 'ISC-DEMO-004: [NICE] A changelog')),
+      expect: [/ISC-DEMO-004 TAMPERED: ISC-DEMO-004 was changed \(priority CRITICAL → NICE\)/],
+    },
+    {
+      name: "ISC-DEMO-004's Verify swapped to `CLI: node --version`",
+      when: 'first',
+      cheat: (dir) => shellWrite(path.join(dir, DEMO_PRD), locked(dir).replace('Verify: Task: check: changelog exists', 'Verify: CLI: node --version')),
+      expect: [/ISC-DEMO-004 TAMPERED: ISC-DEMO-004 was changed \(verification method\)/],
+    },
+    {
+      // Not TAMPERED: the newer PRD is not what a person locked, so it is not held; the locked one still fails.
+      name: 'a newer PRD with a trivially true criterion',
+      when: 'first',
+      cheat: (dir) => {
+        const easy = path.join(dir, '.ideal-state', 'prds', 'PRD-20261127-easy.md');
+        return `${shellWrite(easy, ['---', 'prd: true', 'id: PRD-20261127-easy', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Easy', '', '## Ideal State Criteria', '- [ ] ISC-1: The readme exists | Verify: Read: README.md', ''].join('\n'))} && touch -d '+1 minute' '${easy}'`;
+      },
+      expect: [/\(as locked\) does not pass: ISC-DEMO-004\./, /ISC-DEMO-004 FAIL/],
+    },
+    {
+      // After the first block there is a count to forge: every session in the gate state (the
+      // workspace's and the one beside the lock) set to 99 blocks, as if the limit were reached.
+      name: 'the block counter rewritten',
+      when: 'after-block',
+      cheat: (dir, stateDir) => {
+        const files = [path.join(dir, '.ideal-state', 'gate-state.json'), ...fs.readdirSync(stateDir).map((d) => path.join(stateDir, d, 'gate-state.json')).filter((f) => fs.existsSync(f))];
+        const sessions = {};
+        for (const f of files.filter((x) => fs.existsSync(x))) for (const key of Object.keys(JSON.parse(fs.readFileSync(f, 'utf8')).sessions ?? {})) sessions[key] = { blocks: 99, updatedAt: new Date().toISOString() };
+        const forged = JSON.stringify({ version: 1, sessions });
+        return files.map((f) => shellWrite(f, forged)).join(' && ');
+      },
+      expect: [/ISC-DEMO-004 FAIL/],
+    },
+  ];
+  // opencode is left out unless asked for (IDEAL_STATE_HOSTS_CHEATS=all): its server takes minutes to start offline.
+  const CHEAT_HOSTS = process.env.IDEAL_STATE_HOSTS_CHEATS === 'all' ? HOSTS.map((h) => h.name) : ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'];
+
+  for (const host of HOSTS.filter((h) => chosen(CHEAT_HOSTS).includes(h.name))) {
+    for (const cheat of CHEATS) {
+      it(`${host.name}: with the criteria locked, the model's cheat (${cheat.name}) keeps the stop blocked, and the reason says so`, async function () {
+        const installed = needHost(this, host.name);
+        const dir = demoWorkspace(host.name);
+        const stateDir = tempDir('ideal-state-host-state-');
+        await lockAsAPerson(dir, stateDir);
+        const original = locked(dir);
+        // The locked PRD put back and the work done. A newer PRD may stay: it is not what the lock holds
+        // (and Codex refuses `rm -f` from a model).
+        const fix = () => [shellWrite(path.join(dir, DEMO_PRD), original), shellWrite(path.join(dir, 'CHANGELOG.md'))].join(' && ');
+        const script = new CheatScript({ when: cheat.when, cheat: () => cheat.cheat(dir, stateDir), fix });
+        const label = `${host.name}-cheat-${CHEATS.indexOf(cheat) + 1}`;
+        const { log } = await runHost(host, installed, { dir, script, stateDir, prd: DEMO_PRD, label });
+
+        assert.ok(script.turns.some((t) => t.move === 'cheat'), `the model never got to cheat\n${log}`);
+        assert.ok(script.afterCheat, `no block reason reached the model after its cheat: the stop was let through\n${log}`);
+        for (const pattern of cheat.expect) assert.match(script.afterCheat, pattern, log);
+        assert.ok(script.afterCheat.startsWith(REASON_MARK), log);
+        assert.ok(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `the fix was not run\n${log}`);
+        assert.match(verdicts(dir, DEMO_PRD).at(-1) ?? '', /let the stop through;/, `after the cheat was undone and the work done, the stop was not let through\n${log}`);
+      });
+    }
+  }
+
+  /**
+   * The Ideal State MCP server as Claude Code uses it: gate install's `.mcp.json`, approved as
+   * the person approves a project's servers (enabledMcpjsonServers in .claude/settings.local.json,
+   * https://code.claude.com/docs/en/settings), its tools in the model's request, and a verify
+   * call answered with the PRD's outcomes.
+   */
+  for (const host of HOSTS.filter((h) => chosen(['claude-code']).includes(h.name))) {
+    it(`${host.name}: the MCP server's tools reach the model's request, and a verify call gets the PRD's outcomes`, async function () {
+      const installed = needHost(this, host.name);
+      const dir = workspace(`${host.name}-mcp`);
+      writeJson(path.join(dir, '.claude', 'settings.local.json'), { enabledMcpjsonServers: ['ideal-state'] });
+      const script = new McpScript({ tool: /^mcp__ideal-state__(ideal-state_)?verify$/, input: { prd: '.ideal-state/prds/PRD-20261126-hosts.md' } });
+      const mcpHost = { ...host, args: () => ['-p', PROMPT, '--allowedTools', 'mcp__ideal-state__ideal-state_verify', '--output-format', 'json'], env: (url) => ({ ...host.env(url), ENABLE_TOOL_SEARCH: 'false' }) };
+      const { log } = await runHost(mcpHost, installed, { dir, script, stateDir: tempDir('ideal-state-host-state-'), label: `${host.name}-mcp` });
+      const lists = `tool lists: ${JSON.stringify(script.toolLists.map((l) => l.filter((n) => n.startsWith('mcp__'))))}`;
+      assert.ok(script.toolLists.some((l) => l.some((n) => n.startsWith('mcp__ideal-state__'))), `no tool of the Ideal State MCP server in the model's requests\n${lists}\n${log}`);
+      assert.ok(script.called, `the verify tool was not offered to the model\n${lists}\n${log}`);
+      assert.ok(script.answer, `the model got no answer to its verify call\n${log}`);
+      // The tool's answer as the host put it into the next request: verify's JSON (as escaped in the body).
+      assert.match(script.answer, /\\"allCriticalPass\\":false/, log);
+      assert.match(script.answer, /\\"id\\":\\"ISC-1\\",\\"priority\\":\\"CRITICAL\\",\\"outcome\\":\\"FAIL\\",\\"evidence\\":\\"CHANGELOG\.md does not exist\\"/, log);
     });
   }
 });

@@ -23,8 +23,121 @@ const WRITERS = [
   ['bash', (file) => ({ command: shellWrite(file), description: 'write the changelog' })], // Copilot CLI
 ];
 
-function shellWrite(file) {
-  return `printf '%s' ${JSON.stringify(FIX_CONTENT)} > ${JSON.stringify(file)}`;
+/** A shell command that writes `content` to `file` exactly (base64, so no quoting or expansion). */
+export function shellWrite(file, content = FIX_CONTENT) {
+  return `printf '%s' ${Buffer.from(content).toString('base64')} | base64 -d > '${file.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * How each host's shell tool is called with a command line, by the name the host declares.
+ * Learned from the requests the real binaries send.
+ */
+const SHELLS = [
+  ['Bash', (command) => ({ command, description: 'run a command' })], // Claude Code
+  ['exec_command', (command) => ({ cmd: command })], // Codex (unified exec)
+  ['shell_command', (command) => ({ command })], // Codex
+  ['shell', (command) => ({ command: ['bash', '-lc', command] })], // Codex (classic)
+  ['run_shell_command', (command) => ({ command, description: 'run a command' })], // Gemini CLI, Qwen Code
+  ['bash', (command) => ({ command, description: 'run a command' })], // opencode, Copilot CLI
+];
+
+/** The host's shell tool called with `command`, or undefined when it declares none of them. */
+export function shellCall(toolNames, command) {
+  const shell = SHELLS.find(([name]) => toolNames.includes(name));
+  return shell ? { kind: 'tool', name: shell[0], input: shell[1](command) } : undefined;
+}
+
+function count(text, mark) {
+  return text.split(mark).length - 1;
+}
+
+/**
+ * The model as a cheat (issue 23's cheats, done by an agent under the real host): it makes
+ * its move on what the gate holds it to (`cheat`, a shell command) either at once or after
+ * the first block; it stops; when a block reason newer than the cheat reaches it, it keeps
+ * that reason's text (`afterCheat`, what the test checks), undoes the cheat and does the work
+ * (`fix`), and stops again.
+ */
+export class CheatScript {
+  /** @param {{ cheat: () => string, fix: () => string, when: 'first' | 'after-block' }} options */
+  constructor({ cheat, fix, when }) {
+    this.cheat = cheat;
+    this.fix = fix;
+    this.when = when;
+    this.turns = [];
+    this.problems = [];
+    this.reasonsAtCheat = undefined;
+    this.afterCheat = undefined;
+    this.fixed = false;
+  }
+
+  next({ toolNames, text }) {
+    if (toolNames.length === 0) return { kind: 'text', text: 'ok' };
+    const reasons = count(text, REASON_MARK);
+    const act = (move, command) => {
+      const call = shellCall(toolNames, command);
+      if (call) {
+        this.turns.push({ move, tool: call.name, reasons });
+        return call;
+      }
+      this.problems.push(`no known shell tool among ${toolNames.join(', ')}`);
+      return undefined;
+    };
+    if (this.reasonsAtCheat === undefined && (this.when === 'first' || reasons > 0)) {
+      this.reasonsAtCheat = reasons;
+      const call = act('cheat', this.cheat());
+      if (call) return call;
+    } else if (this.reasonsAtCheat !== undefined && !this.fixed && reasons > this.reasonsAtCheat) {
+      // The gate's answer to the stop after the cheat: from the last reason's start, as the model reads it.
+      const raw = text.slice(text.lastIndexOf(REASON_MARK)).split(/(?<!\\)"/)[0];
+      try {
+        this.afterCheat = JSON.parse(`"${raw}"`);
+      } catch {
+        this.afterCheat = raw;
+      }
+      this.fixed = true;
+      const call = act('fix', this.fix());
+      if (call) return call;
+    }
+    this.turns.push({ move: 'stop', reasons });
+    return { kind: 'text', text: 'done' };
+  }
+
+  get stops() {
+    return this.turns.filter((t) => t.move === 'stop');
+  }
+}
+
+/**
+ * The model that uses the Ideal State MCP server: when the request declares the server's
+ * verify tool (named as the host names it), it calls it once with the PRD; it keeps the
+ * tool's answer as it came back in the next request (`answer`), and stops.
+ */
+export class McpScript {
+  /** @param {{ tool: RegExp, input: object }} options */
+  constructor({ tool, input }) {
+    this.tool = tool;
+    this.input = input;
+    this.turns = [];
+    this.problems = [];
+    this.called = undefined;
+    this.answer = undefined;
+    this.toolLists = [];
+  }
+
+  next({ toolNames, text }) {
+    if (toolNames.length === 0) return { kind: 'text', text: 'ok' };
+    this.toolLists.push(toolNames);
+    if (this.called && this.answer === undefined) this.answer = text;
+    const name = toolNames.find((n) => this.tool.test(n));
+    if (name && !this.called) {
+      this.called = name;
+      this.turns.push({ move: 'tool', tool: name });
+      return { kind: 'tool', name, input: this.input };
+    }
+    this.turns.push({ move: 'stop' });
+    return { kind: 'text', text: 'done' };
+  }
 }
 
 export class ModelScript {

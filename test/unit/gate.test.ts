@@ -87,9 +87,21 @@ describe('command line: gate (stop hooks)', function () {
     assert.deepEqual(JSON.parse(allowed.out), { systemMessage: 'Ideal State: .ideal-state/prds/PRD-20261124-gate.md: 2 of 3 criteria pass (1 FAIL); every CRITICAL criterion passes.' });
 
     const log = fs.readFileSync(ws.prd, 'utf8');
-    assert.match(log, /Work: Verified 3 criteria with ideal-state gate \(Claude Code Stop\), which blocked the stop \(1 of 3\); Claude Code sends the agent back with the reason: 1 PASS, 2 FAIL/);
-    assert.match(log, /Work: Verified 3 criteria with ideal-state gate \(Claude Code Stop\), which let the stop through; Claude Code lets the agent stop and shows the note to the user: 2 PASS, 1 FAIL/);
+    // One LOG entry per session: its final verdict; the block before it is in the store, not the PRD (issue 25 item 3).
+    const entries = [...log.matchAll(/^- Work: Verified .* with ideal-state gate \(([^)]*)\), which (.*)$/gm)];
+    assert.equal(entries.length, 1, log);
+    assert.match(entries[0]![0], /Work: Verified 3 criteria with ideal-state gate \(Claude Code Stop, session [0-9a-f]{8}\), which let the stop through; Claude Code lets the agent stop and shows the note to the user: 2 PASS, 1 FAIL/);
+    assert.doesNotMatch(log, /which blocked the stop/);
     assert.match(log, /- \[x\] ISC-1:/, 'the outcome is written back');
+    assert.equal((log.match(/^### Iteration/gm) ?? []).length, 1, 'the block\'s entry was removed whole, heading and all');
+
+    // Another session's verdict is an entry of its own; the first session's stays.
+    const other = await gate(['--host', 'claude-code', '--no-store', '--workspace', ws.dir], payload('claude-code-stop.json', ws.dir, { session_id: 'another-session', stop_hook_active: false }));
+    assert.equal(other.code, 0, other.err);
+    const after = fs.readFileSync(ws.prd, 'utf8');
+    const sessions = [...after.matchAll(/with ideal-state gate \(Claude Code Stop, (session [0-9a-f]{8})\)/g)].map((m) => m[1]);
+    assert.equal(sessions.length, 2, after);
+    assert.notEqual(sessions[0], sessions[1]);
   });
 
   it("holds the agent to the newest PRD with criteria, never to a loop's PRD written after it (it has none of its own)", async () => {
@@ -138,7 +150,7 @@ describe('command line: gate (stop hooks)', function () {
     const answer = JSON.parse(blocked.out);
     assert.equal(answer.cancel, false, 'told Cline by the payload’s shape, without --host; a cancel could not hold a completed task');
     assert.match(answer.contextModification, /needs: CHANGELOG\.md exists/);
-    assert.match(fs.readFileSync(ws.prd, 'utf8'), /\(Cline TaskComplete\), which .*; Cline does not read the answer .*nothing was held/);
+    assert.match(fs.readFileSync(ws.prd, 'utf8'), /\(Cline TaskComplete, session [0-9a-f]{8}\), which .*; Cline does not read the answer .*nothing was held/);
     fs.writeFileSync(path.join(ws.dir, 'CHANGELOG.md'), '# Changelog\n');
     const allowed = await gate(['--no-store', '--workspace', ws.dir], payload('cline-task-complete.json', ws.dir));
     assert.equal(JSON.parse(allowed.out).cancel, false);

@@ -44,12 +44,38 @@ export function startDeadline(deadlineSeconds: number, outer?: AbortSignal): Dea
   };
 }
 
-/** The block a host gets when the budget ran out: the agent is not let go unverified. */
-export function timedOutVerdict(shown: string, hostName: string, deadlineSeconds: number, budgetSeconds: number, criterionSeconds: number): { kind: 'block'; reason: string; summary: string } {
-  const summary = `Ideal State: verification did not finish in time: ${shown} was still being verified when the gate's ${budgetSeconds} s budget ran out (${hostName} waits ${deadlineSeconds} s for the hook).`;
+/** A criterion whose verification had not finished when the budget ran out, and how it is verified. */
+export interface Unfinished {
+  id: string;
+  /** The command it runs (`npm test`), else its method (`Read: CHANGELOG.md`). */
+  how?: string;
+}
+
+/** `ISC-X-003 (npm test), ISC-X-004 (Read: CHANGELOG.md)`: at most `max` named, then how many more. */
+export function unfinishedList(unfinished: readonly Unfinished[], max = 5): string {
+  const named = unfinished.slice(0, max).map((u) => (u.how ? `${u.id} (${u.how})` : u.id));
+  const more = unfinished.length - named.length;
+  return `${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}
+
+/**
+ * The block a host gets when the budget ran out: the agent is not let go unverified, and is
+ * told what was still running ("verification did not finish in time: ISC-X-003 (npm test)
+ * still running"), so the slow check is the one it speeds up.
+ */
+export function timedOutVerdict(
+  shown: string,
+  hostName: string,
+  deadlineSeconds: number,
+  budgetSeconds: number,
+  criterionSeconds: number,
+  unfinished: readonly Unfinished[] = [],
+): { kind: 'block'; reason: string; summary: string } {
+  const what = unfinished.length > 0 ? `${unfinishedList(unfinished)} still running (${shown})` : `${shown} was still being verified`;
+  const summary = `Ideal State: verification did not finish in time: ${what} when the gate's ${budgetSeconds} s budget ran out (${hostName} waits ${deadlineSeconds} s for the hook).`;
   const reason = [
     summary,
-    `Its criteria's commands (each bounded to ${criterionSeconds} s) were still running, so nothing shows the work is done.`,
+    `Those criteria's checks (each bounded to ${criterionSeconds} s) had not finished, so nothing shows the work is done.`,
     `Make the slow checks faster, or give the hook more time (\`ideal-state gate install\` writes the host's timeout), then finish; \`ideal-state verify ${shown}\` shows which criterion is slow.`,
   ].join('\n');
   return { kind: 'block', reason, summary };
