@@ -20,6 +20,14 @@ export interface ApproverOptions {
    * which names every command (VS Code asks before the tool runs): not asked a second time.
    */
   readonly confirmed?: readonly string[];
+  /**
+   * The commands a person did not approve, with why (issue 28 §3, the user's state folder):
+   * asked again, whatever the allow-list, the run or an earlier confirmation say; a
+   * "Deny always" one is not asked about and does not run.
+   */
+  readonly denied?: () => Promise<ReadonlyMap<string, { readonly always: boolean; readonly reason: string }>>;
+  /** Remembers the person's answer to a command denied before (forgotten on yes, kept on no). */
+  readonly rememberAnswer?: (commands: readonly string[], approved: boolean) => Promise<void>;
 }
 
 /**
@@ -37,16 +45,35 @@ export class EditorCommandApprover implements CommandApprover {
     private readonly options: ApproverOptions,
   ) {}
 
-  async approve(commands: string[], signal: AbortSignal): Promise<{ approved: boolean; reason?: string }> {
+  async approve(commands: string[], signal: AbortSignal): Promise<{ approved: boolean; reason?: string; only?: readonly string[]; reasons?: Readonly<Record<string, string>> }> {
     if (!vscode.workspace.isTrusted) {
       return { approved: false, reason: 'this workspace is not trusted (Restricted Mode), so commands from a PRD do not run; trust the workspace to verify them' };
     }
+    let denied: ReadonlyMap<string, { readonly always: boolean; readonly reason: string }>;
+    try {
+      denied = (await this.options.denied?.()) ?? new Map();
+    } catch (error) {
+      return { approved: false, reason: `not approved: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const never = commands.filter((c) => denied.get(c)?.always);
+    const reasons = Object.fromEntries(never.map((c) => [c, denied.get(c)!.reason]));
+    const runnable = commands.filter((c) => !never.includes(c));
+    const again = runnable.filter((c) => denied.has(c));
+    const answer = await this.approveRunnable(runnable, new Set(again.map((c) => c.trim())), signal);
+    if (again.length > 0) await this.options.rememberAnswer?.(again, answer.approved).catch((e: unknown) => this.log.warn(`the answer about denied commands was not remembered: ${String(e)}`));
+    if (never.length === 0) return answer;
+    return answer.approved ? { approved: true, only: runnable, reason: 'not approved', reasons } : { ...answer, reasons };
+  }
+
+  private async approveRunnable(commands: string[], again: ReadonlySet<string>, signal: AbortSignal): Promise<{ approved: boolean; reason?: string }> {
+    if (commands.length === 0) return { approved: true };
     const unique = [...new Set(commands.map((c) => c.trim()).filter(Boolean))].sort();
     const list = allowList(this.settings.get('verifyAllowedCommands'));
     for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
     const byRun = new Set(this.options.run?.approvedCommands ?? []);
     const confirmed = new Set((this.options.confirmed ?? []).map((c) => c.trim()));
-    const toConfirm = unique.filter((c) => list.match(c) === undefined && !byRun.has(c) && !confirmed.has(c));
+    // A command a person denied before is theirs to answer again: nothing else covers it.
+    const toConfirm = unique.filter((c) => again.has(c) || (list.match(c) === undefined && !byRun.has(c) && !confirmed.has(c)));
     const covered = unique.filter((c) => byRun.has(c)).length;
     if (covered > 0) this.log.info(`${covered} command${covered === 1 ? '' : 's'} of ${this.options.prdPath} approved in ${this.options.run!.id}, not asked again`);
     const inTool = unique.filter((c) => confirmed.has(c)).length;
@@ -55,7 +82,7 @@ export class EditorCommandApprover implements CommandApprover {
 
     const hash = createHash('sha256').update(JSON.stringify([this.options.prdPath, toConfirm])).digest('hex');
     const remembered = this.state.get<string[]>(APPROVED_KEY, []);
-    if (remembered.includes(hash)) return { approved: true };
+    if (remembered.includes(hash) && !toConfirm.some((c) => again.has(c))) return { approved: true };
     if (signal.aborted) return { approved: false, reason: 'verification was cancelled before the commands were confirmed' };
 
     const run = toConfirm.length === 1 ? 'Run It' : 'Run Them';
@@ -63,13 +90,13 @@ export class EditorCommandApprover implements CommandApprover {
       `${this.options.prdPath} runs ${toConfirm.length === 1 ? 'this command' : `these ${toConfirm.length} commands`} to verify its criteria. Run ${toConfirm.length === 1 ? 'it' : 'them'}?`,
       {
         modal: true,
-        detail: `${toConfirm.map((c) => `• ${c}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes. Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
+        detail: `${toConfirm.map((c) => `• ${c}${again.has(c) ? ' (not approved before)' : ''}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes. Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
       },
       run,
     );
     if (answer !== run) {
       this.log.info(`commands of ${this.options.prdPath} not confirmed`);
-      return { approved: false, reason: 'the commands were not confirmed' };
+      return { approved: false, reason: 'not approved: the commands were not confirmed' };
     }
     await this.state.update(APPROVED_KEY, [...remembered.filter((h) => h !== hash), hash].slice(-MAX_REMEMBERED));
     this.log.info(`commands of ${this.options.prdPath} confirmed: ${toConfirm.length}`);
