@@ -1,8 +1,11 @@
 import { WaitingTime } from '../algorithm/budget-tracker';
 import { allowList } from '../verify/allowed-commands';
 
-/** Approve once, deny once, or approve every request of this kind for the rest of the run. */
-export type ApprovalAnswer = 'approve' | 'deny' | 'always';
+/**
+ * Approve once, deny once, approve every request of this kind for the rest of the run, or
+ * (commands only) deny this exact command always: remembered for the workspace (issue 28 §3).
+ */
+export type ApprovalAnswer = 'approve' | 'deny' | 'always' | 'never';
 
 /**
  * What is asked: an edit of the workspace's files, a command, or a change to a file that steers
@@ -87,14 +90,22 @@ export class ApprovalPolicy {
   }
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
-    const decide = (approved: boolean, how: string) => {
+    return (await this.decide(request, signal)).approved;
+  }
+
+  /**
+   * The decision and how it was made. `askPerson`: only a person may answer (a command a
+   * person denied before): neither the allow-list nor "Always for this run" approves it.
+   */
+  async decide(request: ApprovalRequest, signal: AbortSignal, options: { askPerson?: boolean } = {}): Promise<{ approved: boolean; how: string; denyAlways?: boolean; person: boolean }> {
+    const decide = (approved: boolean, how: string, person = false, denyAlways = false) => {
       this.onDecision?.(request, approved, how);
-      return approved;
+      return { approved, how, person, ...(denyAlways ? { denyAlways } : {}) };
     };
     if (!this.settings.trusted) return decide(false, 'untrusted workspace');
     if (request.kind === 'edit' && this.settings.autoApproveEdits) return decide(true, 'auto-approved edits');
-    if (request.kind === 'command' && allowed(request.command ?? request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
-    if (request.kind !== 'config' && this.always.has(request.kind)) return decide(true, `always for this run`);
+    if (!options.askPerson && request.kind === 'command' && allowed(request.command ?? request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
+    if (!options.askPerson && request.kind !== 'config' && this.always.has(request.kind)) return decide(true, `always for this run`);
     const waited = this.waiting.begin();
     let answer: ApprovalAnswer;
     try {
@@ -103,8 +114,11 @@ export class ApprovalPolicy {
       waited();
     }
     if (answer === 'always' && request.kind !== 'config') this.always.add(request.kind);
+    const person = !this.approver.unattended;
     const denied = this.approver.unattended ? `denied: ${this.approver.unattended}` : 'denied by the user';
-    return decide(answer !== 'deny', answer === 'deny' ? denied : answer === 'always' && request.kind !== 'config' ? 'approved for the rest of the run' : 'approved by the user');
+    // "Deny always" is for a command; for anything else it is a plain denial.
+    if (answer === 'never') return decide(false, request.kind === 'command' ? 'denied always by the user' : denied, person, request.kind === 'command');
+    return decide(answer !== 'deny', answer === 'deny' ? denied : answer === 'always' && request.kind !== 'config' ? 'approved for the rest of the run' : 'approved by the user', person);
   }
 }
 

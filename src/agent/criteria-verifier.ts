@@ -25,6 +25,7 @@ export class VerificationEngineVerifier implements CriteriaVerifier {
     }
     const results: CriterionResult[] = [];
     const approvedCommands = new Set<string>();
+    const deniedCommands = new Set<string>();
     let passed = true;
     const judge = this.judgeFor?.(options);
     const host: VerifyHost = judge ? { ...this.host, judge } : this.host;
@@ -41,9 +42,10 @@ export class VerificationEngineVerifier implements CriteriaVerifier {
       });
       results.push(...set.results);
       for (const c of set.commands?.approved ?? []) approvedCommands.add(c);
+      for (const c of set.commands?.refused ?? []) deniedCommands.add(c.command);
       passed &&= set.passed;
     }
     const pass = results.filter((r) => r.outcome === 'PASS').length;
-    return { results, passed, summary: `${pass}/${results.length} PASS by the verification engine`, approvedCommands: [...approvedCommands] };
+    return { results, passed, summary: `${pass}/${results.length} PASS by the verification engine`, approvedCommands: [...approvedCommands], deniedCommands: [...deniedCommands] };
   }
 }

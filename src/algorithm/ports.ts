@@ -131,6 +131,12 @@ export interface CriteriaVerification {
   readonly summary: string;
   /** The exact commands that were approved to run (the run may write these, and only these, into its PRD). */
   readonly approvedCommands?: readonly string[];
+  /**
+   * The exact commands that were not approved: they stay in the PRD as the criterion's method
+   * with a "Not approved" note (issue 28 §3), and the denial is remembered where an agent cannot
+   * erase it (src/app/denied-commands.ts), so `ideal-state verify` never runs them unasked.
+   */
+  readonly deniedCommands?: readonly string[];
 }
 
 /** The verification engine, as the Algorithm sees it (src/verify's verifyCriteria behind an adapter). */

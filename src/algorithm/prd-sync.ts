@@ -7,6 +7,8 @@ import { joinLines, type SourceLine } from '../prd/lines';
 import type { PrdDocument } from '../prd/model';
 import { newPrdText } from '../prd/new-prd';
 import { parsePrd } from '../prd/parse';
+import { notesOf, setNote } from '../prd/notes';
+import { commandDigest } from '../verify/command-digest';
 import { methodCommand, type AnyCriterion, type Decision, type EffortTable, type VerificationMethod } from '../model';
 import type { AlgorithmState } from '../model/algorithm-state';
 
@@ -26,7 +28,8 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   for (const c of shownCriteria(state)) {
     const f = inFile.get(c.id);
     const checked = c.outcome === 'PASS';
-    const verify = c.verify && shownMethod(c.verify, state.memo.approvedCommands);
+    // A denied command stays as the criterion's method (issue 28 §3); its "Not approved" note is what stops it running.
+    const verify = c.verify && shownMethod(c.verify, [...state.memo.approvedCommands, ...state.memo.deniedCommands]);
     if (!f) {
       edits.push({ kind: 'addCriterion', criterion: { id: c.id, text: c.text, checked, source: c.source, priority: c.priority, ...(verify ? { verify } : {}) }, anti: c.kind === 'anti-criterion', ...(c.domain ? { domain: c.domain } : {}) });
       continue;
@@ -80,9 +83,36 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   const inPlace = rewriteInPlace(doc, edits);
   if (inPlace.rest.length > 0) text = applyEdits(inPlace.changed ? inPlace.text : doc, inPlace.rest);
   else if (inPlace.changed) text = inPlace.text;
-  if (missing.length === 0) return text;
   // In-place edits move no line, so the first parse still places the sections; other edits may.
-  return addDecisions(text, inPlace.rest.length > 0 ? parsePrd(text) : doc, missing);
+  if (missing.length > 0) text = addDecisions(text, inPlace.rest.length > 0 ? parsePrd(text) : doc, missing);
+  return notApprovedNotes(text, state, day);
+}
+
+/**
+ * A criterion whose command was not approved gets a "Not approved" note naming that command by
+ * digest (src/prd/notes.ts): `ideal-state verify` refuses a command its note names, `--yes` or
+ * not, so keeping the method in the PRD never makes a denied command run. Approved since: the
+ * note goes.
+ */
+function notApprovedNotes(text: string, state: AlgorithmState, day: string): string {
+  const denied = new Set(state.memo.deniedCommands);
+  const approved = new Set(state.memo.approvedCommands);
+  let doc: PrdDocument | undefined;
+  for (const c of shownCriteria(state)) {
+    const command = c.verify && methodCommand(c.verify);
+    if (command === undefined) continue;
+    doc ??= parsePrd(text);
+    const note = notesOf(doc, c.id).find((n) => n.kind === 'not-approved');
+    const digest = commandDigest(command);
+    if (denied.has(command) && note?.digest !== digest) {
+      text = setNote(text, c.id, 'not-approved', { digest, text: `this command was not approved on ${day}; the criterion is UNKNOWN until a person approves it` });
+      doc = undefined;
+    } else if (!denied.has(command) && approved.has(command) && note) {
+      text = setNote(text, c.id, 'not-approved', undefined);
+      doc = undefined;
+    }
+  }
+  return text;
 }
 
 /**

@@ -37,6 +37,10 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
   });
   // What was approved to run may now be shown in the PRD (prd-sync.ts); approvals only add up over a run.
   for (const c of 'approvedCommands' in outcome ? (outcome.approvedCommands ?? []) : []) if (!state.memo.approvedCommands.includes(c)) state.memo.approvedCommands.push(c);
+  // A person's denial changes what runs, never what the PRD says (issue 28 §3): the method stays, marked "Not approved".
+  const denied = new Set('deniedCommands' in outcome ? (outcome.deniedCommands ?? []) : []);
+  const approvedNow = new Set('approvedCommands' in outcome ? (outcome.approvedCommands ?? []) : []);
+  state.memo.deniedCommands = [...state.memo.deniedCommands.filter((c) => !approvedNow.has(c)), ...[...denied].filter((c) => !state.memo.deniedCommands.includes(c))];
   const byId = new Map<string, CriterionResult>(reuse);
   for (const r of outcome.results) if (toRun.some((c) => c.id === r.criterionId)) byId.set(r.criterionId, r);
   const results = state.criteria.map(

@@ -22,6 +22,7 @@ import { SpecialistAgent } from '../agent/specialist-agent';
 import type { WorkspaceTools } from '../agent/workspace';
 import { DEFAULT_PRD_FOLDER } from './defaults';
 import { judgeUsageEvent, VerifierJudge } from './judge';
+import { approveVerificationCommands } from './verification-approval';
 
 /** A workspace file that replaces shipped data (phase graph, capabilities, roles). */
 export type ReadOverride = (relative: string) => Promise<{ file: string; text: string } | undefined>;
@@ -67,6 +68,8 @@ export interface RunPorts {
   readonly onApproval?: (request: ApprovalRequest, approved: boolean, how: string) => void;
   readonly clock?: AlgorithmDeps['clock'];
   readonly verifyTimeoutMs?: number;
+  /** Where remembered denials are kept (the user's state folder, src/app/denied-commands.ts): its environment; default process.env. */
+  readonly stateEnv?: NodeJS.ProcessEnv;
 }
 
 export interface LearningOptions {
@@ -100,9 +103,16 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
     {
       workspaceRoot: files.root,
       ...ports.verify,
-      // The criteria's commands are approved like the agent's, once for the set.
+      // The criteria's commands are approved like the agent's, once for the set; a person's denial is remembered.
       approver: {
-        approve: async (commands, signal) => ({ approved: await approvals.approve(verificationCommandsRequest(commands, files.root), signal) }),
+        approve: (commands, signal) =>
+          approveVerificationCommands(commands, signal, {
+            approvals,
+            request: (ask) => verificationCommandsRequest(ask, files.root),
+            workspace: files.root,
+            env: ports.stateEnv ?? process.env,
+            now: () => ports.clock?.now() ?? new Date(),
+          }),
       },
     },
     (options) => new VerifierJudge(models, roles.roles.verifier, options.level, (usage) => options.onEvent?.(judgeUsageEvent(usage))),

@@ -15,6 +15,7 @@ import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '.
 import { readPrdFile } from './read-prd-file';
 import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
+import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
 
 /**
  * One PRD verified from the command line's side of the world: read and checked, its commands
@@ -142,13 +143,21 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
   }
 
+  // Commands a person did not approve (issue 28 §3): remembered in the state folder, or named by the PRD's "Not approved" note.
+  let denied: Map<string, Denied>;
+  try {
+    denied = request.noCommands ? new Map() : await deniedIn(workspace, document);
+  } catch (error) {
+    return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
+  }
+
   const prdAbsolute = path.resolve(file);
   const prdRelative = path.relative(workspace, prdAbsolute);
   const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
   const host: VerifyHost = {
     workspaceRoot: workspace,
     ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
-    approver: approver(request, allowed, awaiting),
+    approver: approver(request, allowed, awaiting, denied, workspace),
   };
   let done = 0;
   const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;
@@ -215,21 +224,24 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
  * hook, an MCP client) only what the committed allow-list names runs, so a command a model
  * wrote into a PRD never runs unasked (issue 15).
  */
-function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>): CommandApprover | undefined {
+function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>, denied: ReadonlyMap<string, Denied>, workspace: string): CommandApprover | undefined {
   if (request.noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
   const needsPerson = `it came with a criterion an agent proposed, and runs only once a person allows it: \`ideal-state criteria pending\` on a terminal`;
-  if (request.yes && (request.ask || awaiting.size === 0)) return undefined;
+  if (request.yes && (request.ask || awaiting.size === 0) && denied.size === 0) return undefined;
+  // A denied command runs only on a person's yes: never unasked, whatever --yes or the allow-list say.
+  const heldReason = (c: string) => denied.get(c)?.reason ?? (awaiting.has(c) ? needsPerson : undefined);
   if (!request.ask) {
     const list = allowed?.ok ? allowed.list : undefined;
     return {
       approve: async (commands) => {
-        const held = commands.filter((c) => awaiting.has(c));
-        if (request.yes) return { approved: true, only: commands.filter((c) => !awaiting.has(c)), reason: needsPerson };
+        const held = commands.filter((c) => heldReason(c) !== undefined);
+        const reasons = held.length > 0 ? { reasons: Object.fromEntries(held.map((c) => [c, heldReason(c)!])) } : {};
+        if (request.yes) return { approved: true, only: commands.filter((c) => !held.includes(c)), reason: needsPerson, ...reasons };
         return {
           approved: true,
-          only: list ? commands.filter((c) => !awaiting.has(c) && list.match(c) !== undefined) : [],
+          only: list ? commands.filter((c) => !held.includes(c) && list.match(c) !== undefined) : [],
           reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
-          ...(held.length > 0 ? { reasons: Object.fromEntries(held.map((c) => [c, needsPerson])) } : {}),
+          ...reasons,
         };
       },
     };
@@ -237,9 +249,21 @@ function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined
   const ask = request.ask;
   return {
     async approve(commands) {
-      request.warn(`This PRD runs ${commands.length} command${commands.length === 1 ? '' : 's'} in the workspace:\n${commands.map((c) => `  ${c}${awaiting.has(c) ? '   (added through an agent\'s proposal)' : ''}`).join('\n')}`);
+      const never = commands.filter((c) => denied.get(c)?.always);
+      const runnable = commands.filter((c) => !never.includes(c));
+      const reasons = never.length > 0 ? { reasons: Object.fromEntries(never.map((c) => [c, denied.get(c)!.reason])) } : {};
+      // --yes on a terminal asks only about what a person denied before.
+      const asked = request.yes ? runnable.filter((c) => denied.has(c)) : runnable;
+      if (asked.length === 0) return { approved: true, only: runnable, reason: 'not approved', ...reasons };
+      const mark = (c: string) => (denied.has(c) ? '   (not approved before: asked again)' : awaiting.has(c) ? '   (added through an agent\'s proposal)' : '');
+      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${request.yes ? ' that need a person\'s yes' : ''}:\n${asked.map((c) => `  ${c}${mark(c)}`).join('\n')}`);
       const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
-      return answer === 'y' || answer === 'yes' ? { approved: true } : { approved: false, reason: 'the commands were not approved on the terminal' };
+      const yes = answer === 'y' || answer === 'yes';
+      // The person's answer is remembered as the run's would be; a record that cannot be written changes nothing now.
+      await (yes ? forgetDenials(workspace, asked) : recordDenials(workspace, asked.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
+      if (yes) return { approved: true, only: runnable, reason: 'not approved', ...reasons };
+      const refused = 'not approved: the commands were not approved on the terminal';
+      return { approved: true, only: runnable.filter((c) => !asked.includes(c)), reason: refused, ...reasons };
     },
   };
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks } from '../app/gate';
+import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks, type LockedPrd } from '../app/gate';
 import { openControllingTerminal, type TerminalOpen } from './terminal';
+import { probePrd, PROBE_WORDS } from '../app/probe';
 import type { VerifyIo } from './verify';
 
 export const CRITERIA_USAGE = `  criteria lock [FILE…]      lock the PRDs' criteria (default: every PRD with criteria in the PRD
@@ -75,7 +76,25 @@ async function lock(workspace: string, files: readonly string[], env: NodeJS.Pro
   }
   const file = await commitLock(workspace, 'lock', prepared.locked, { env });
   io.out(`Locked ${prepared.locked.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')} in ${file}`);
+  await probeLocked(workspace, prepared.locked, terminal, io, now);
   return 0;
+}
+
+/**
+ * Probe the probes (issue 28 §5): each locked PRD's runnable checks run once on the workspace as
+ * it is (its commands asked about on this terminal, as `ideal-state verify` asks); a criterion
+ * whose check already passes is said here and noted in the PRD. A probe that cannot run changes
+ * nothing about the lock.
+ */
+async function probeLocked(workspace: string, locked: readonly LockedPrd[], terminal: Terminal, io: CriteriaIo, now: Date): Promise<void> {
+  for (const p of locked.filter((x) => x.format === 'prd')) {
+    const probed = await probePrd(path.join(workspace, p.path), workspace, { ask: async (q) => terminal.ask(q), warn: (s) => terminal.write(`${s}\n`), now });
+    if (probed.kind === 'not-probed') {
+      io.err(`ideal-state criteria lock: ${p.path}: the checks were not probed: ${probed.message}`);
+      continue;
+    }
+    for (const f of probed.flags) io.out(`${p.path}: ${f.id} ${PROBE_WORDS}${f.evidence ? ` (${f.evidence.split('\n')[0]})` : ''}`);
+  }
 }
 
 async function approve(workspace: string, files: readonly string[], env: NodeJS.ProcessEnv, terminal: Terminal, io: CriteriaIo): Promise<number> {

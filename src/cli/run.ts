@@ -263,8 +263,11 @@ function terminalApprover(io: Output): Approver {
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {
         const config = request.kind === 'config';
-        const answer = (await rl.question(config ? 'Approve this configuration change? [y]es / [n]o (asked for each one): ' : 'Approve? [y]es / [n]o / [a]lways for this run: ', { signal })).trim().toLowerCase();
+        const command = request.kind === 'command';
+        const answer = (await rl.question(config ? 'Approve this configuration change? [y]es / [n]o (asked for each one): ' : `Approve? [y]es / [n]o / [a]lways for this run${command ? ' / ne[v]er (deny always)' : ''}: `, { signal })).trim().toLowerCase();
         if (config) return answer.startsWith('y') ? 'approve' : 'deny';
+        // "Deny always" (issue 28 §3): a command is remembered as denied for this workspace and never asked about again.
+        if (command && (answer === 'v' || answer === 'never')) return 'never';
         return answer.startsWith('a') ? 'always' : answer.startsWith('y') ? 'approve' : 'deny';
       } finally {
         rl.close();

@@ -49,6 +49,13 @@ export const RunStep = z
          */
         approvedCommands: z.array(z.string()).default([]),
         /**
+         * Exact commands that were not approved at the last verification that asked (issue 28 §3):
+         * they stay in the PRD as the criterion's method with a "Not approved" note, so what the
+         * PRD says is unchanged; `ideal-state verify` refuses them (the note, and the denial in
+         * the user's state folder) until a person approves.
+         */
+        deniedCommands: z.array(z.string()).default([]),
+        /**
          * Criteria whose text passed the review gate (`testable`, THINK's): the only ones the run
          * adds to the PRD, so a draft the gates refused never reaches it. A run starts with none;
          * absent (runs stored before it existed) shows every criterion, as they did.
@@ -63,7 +70,7 @@ export const RunStep = z
 export type RunStep = z.infer<typeof RunStep>;
 export type StepMemo = RunStep['memo'];
 
-export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [] });
+export const emptyMemo = (): StepMemo => ({ coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [], deniedCommands: [] });
 
 /** Everything the engine holds about a run between steps; rebuilt from the store on resume. */
 export interface AlgorithmState {

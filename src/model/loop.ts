@@ -67,6 +67,8 @@ export const LoopNotice = z
     verdict: ValidatorVerdict,
     /** True: the edit was put back (the file is as it was before the sub-run). */
     reverted: z.boolean(),
+    /** True: the sub-run changed no file, so there was nothing to put back. */
+    unchanged: z.boolean().optional(),
     /** Who decided: the validator's model, or the mechanical verification alone. */
     by: z.string().min(1),
     failures: z.array(LoopFailure),

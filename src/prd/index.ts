@@ -17,3 +17,4 @@ export * from './store-sync';
 export * from './text-changes';
 export * from './view';
 export * from './isa';
+export * from './notes';

@@ -32,7 +32,9 @@ export function parsePrd(text: string): PrdDocument {
   const dialect = detectDialect(frontmatter, sections);
   const { criteria, domains } = readCriteria(lines, structural, headings, sections, diagnostics);
   warnOutsideCriteria(lines, structural, headings, sections, diagnostics);
-  const required = dialect === 'pai-v2' ? (['criteria'] as const) : (['problem-space', 'criteria'] as const);
+  // A loop's PRD (`loop:`) has no criteria section: each artifact's criteria are in its sub-run's PRD.
+  const loop = readMeta(frontmatter?.data ?? {}).loopId !== undefined;
+  const required = dialect === 'pai-v2' ? (['criteria'] as const) : loop ? (['problem-space'] as const) : (['problem-space', 'criteria'] as const);
   for (const kind of required) {
     if (!sections.some((s) => s.kind === kind)) {
       const name = kind === 'criteria' ? (dialect === 'pai-v2' ? 'Criteria' : 'Ideal State Criteria') : 'Problem Space';

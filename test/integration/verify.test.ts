@@ -121,7 +121,7 @@ describe('verifying criteria in the editor', () => {
     assert.equal(synced.kind, 'created');
     const runId = synced.kind === 'created' ? synced.runId : '';
     const run = store.runs.get(runId)!;
-    store.steps.save({ runId, seq: 0, at: new Date().toISOString(), phase: 'VERIFY', iteration: 1, gate: 'passed', memo: { coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [command] } });
+    store.steps.save({ runId, seq: 0, at: new Date().toISOString(), phase: 'VERIFY', iteration: 1, gate: 'passed', memo: { coverage: {}, delta: '', compressed: false, pinned: [], learned: [], bestPassing: 0, approvedCommands: [command], deniedCommands: [] } });
     assert.ok(!ALLOWED.includes(command), 'not allow-listed: without the run’s approval a modal would ask');
 
     // A modal would wait for a person and time this test out: it passes only if nothing asks.

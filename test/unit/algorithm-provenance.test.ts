@@ -35,9 +35,11 @@ describe('algorithm: provenance of what a run writes into a PRD (issue 15)', () 
   const PROPOSED = 'node -e "require(\'fs\').writeFileSync(\'ran.txt\', \'x\')"';
   const crit = [{ text: 'Output file out.txt exists in the workspace', verify: { type: 'CLI', command: PROPOSED } }];
 
-  it('a BUILD command the user denied is not written into the PRD, verifies UNKNOWN, and `verify` in CI runs nothing', async function () {
+  it('a BUILD command the user denied stays as the method, marked Not approved, verifies UNKNOWN, and `verify` in CI runs nothing (issue 28 §3)', async function () {
     this.timeout(60_000);
     const asked: string[] = [];
+    const saved = process.env.IDEAL_STATE_STATE_DIR;
+    process.env.IDEAL_STATE_STATE_DIR = tempDir('prov-state');
     const h = await harness([...managerSteps(crit), ...specialistSteps('out.txt', 'x\n')], { approver: commands('deny', asked) });
     try {
       const r = await h.engine.start({ request: 'Write out.txt', effort: 'INSTANT' });
@@ -46,19 +48,22 @@ describe('algorithm: provenance of what a run writes into a PRD (issue 15)', () 
       assert.equal(fs.existsSync(path.join(h.workspace, 'ran.txt')), false);
       const prdFile = path.join(h.workspace, r.run.prdPath!);
       const prd = fs.readFileSync(prdFile, 'utf8');
-      assert.deepEqual(criterionLines(prd), ['- [ ] ISC-1: Output file out.txt exists in the workspace']);
-      assert.ok(!prd.includes('writeFileSync'), 'the command is nowhere in the PRD');
+      assert.deepEqual(criterionLines(prd), [`- [ ] ISC-1: Output file out.txt exists in the workspace | Verify: CLI: ${PROPOSED}`], 'a denial changes what runs, never what the PRD says');
+      assert.match(prd, /\n {2}- Not approved \(sha256:[0-9a-f]{12}\): this command was not approved on \d{4}-\d\d-\d\d; the criterion is UNKNOWN until a person approves it\n/);
       assert.deepEqual(h.storage.load(r.run.id)!.memo.approvedCommands, []);
 
       for (const flags of [[], ['--yes']]) {
         const v = await verifyInCi(prdFile, h.workspace, flags);
         assert.equal(v.code, 1, v.err);
         const result = JSON.parse(v.out).results[0];
-        assert.deepEqual([result.outcome, result.evidence], ['UNKNOWN', 'this criterion names no verification method']);
+        assert.equal(result.outcome, 'UNKNOWN');
+        assert.match(result.evidence, /not approved/);
         assert.equal(fs.existsSync(path.join(h.workspace, 'ran.txt')), false, `nothing ran (${flags.join(' ') || 'no flag'})`);
       }
     } finally {
       h.close();
+      if (saved === undefined) delete process.env.IDEAL_STATE_STATE_DIR;
+      else process.env.IDEAL_STATE_STATE_DIR = saved;
     }
   });
 

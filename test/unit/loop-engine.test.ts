@@ -84,7 +84,7 @@ describe('loop: the engine over a folder of pages', () => {
       assert.equal(notice.reverted, true);
       assert.match(notice.by, /^no validator \(the validator verifier \(scripted: test\) could not answer: /);
       const prd = fs.readFileSync(path.join(workspace, result.loop.prdPath!), 'utf8');
-      assert.match(prd, /- Verdict: not kept: the validator was not consulted, and only an edit it approves is kept \(the file was put back as it was\)/);
+      assert.match(prd, /- Verdict: not kept: the validator was not consulted, and only an edit it approves is kept \(the edit was put back\)/);
     } finally {
       h.close();
     }

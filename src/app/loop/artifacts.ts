@@ -6,8 +6,11 @@ import { MAX_SHARDS, type LoopShard } from '../../model/loop';
 import { confineGlob } from '../../verify/confine';
 import { ignoredBy, SearchScope, type IgnoreLevel } from '../../verify/search-scope';
 
-/** Folders never walked for artifacts, whatever the glob says (besides `.git` and `.gitignore`d ones). */
-export const LOOP_EXCLUDED = ['node_modules', '.git', '.vscode-test', 'out', 'dist'] as const;
+/**
+ * Folders never walked for artifacts, whatever the glob says (besides `.git` and `.gitignore`d
+ * ones). `.ideal-state` holds the PRDs, the loop's own among them: never an artifact (issue 28 §4).
+ */
+export const LOOP_EXCLUDED = ['node_modules', '.git', '.vscode-test', 'out', 'dist', '.ideal-state'] as const;
 
 export class LoopInputError extends Error {
   override readonly name = 'LoopInputError';
@@ -15,7 +18,8 @@ export class LoopInputError extends Error {
 }
 
 /**
- * The artifacts a glob names: workspace-relative files, sorted, confined to the root. The
+ * The artifacts a glob names: workspace-relative files, sorted, confined to the root. The one
+ * list of them: the loop runs these, and the editor's glob box counts these (issue 28 §4). The
  * walk is GREP's (SearchScope: the gitignore dialect, `.gitignore` files honoured, symlinks
  * never followed) with `node_modules` and build folders left out.
  */

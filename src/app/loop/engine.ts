@@ -245,7 +245,7 @@ export class LoopEngine {
     try {
       const { next, notice } = await workArtifact({ run: this.ports.run, verifier: this.verifier, models: this.modelsOf(file), now: () => this.clock.now() }, claimed, this.criteriaOf(file), loop, signal, (id) => (runId = id));
       this.acknowledge(withoutClaim(next), loop);
-      if (notice?.verdict === 'rejected') this.log(`${file}: rejected by ${notice.by} (${notice.failures.map((f) => `${f.criterionId} ${f.outcome}`).join(', ')})${notice.reverted ? '; the file is unchanged' : ''}`);
+      if (notice?.verdict === 'rejected') this.log(`${file}: rejected by ${notice.by} (${notice.failures.map((f) => `${f.criterionId} ${f.outcome}`).join(', ')})${notice.reverted ? '; its edit was put back' : notice.unchanged ? '; the sub-run changed no file' : ''}`);
     } catch (error) {
       const before = withoutClaim(claimed);
       if (isCancellation(error) || signal.aborted) {

@@ -65,7 +65,7 @@ export function renderLoopPrd(input: LoopPrdInput): string {
     '',
     ...notices(artifacts).flatMap((n) => [
       `### ${esc(n.file)} — iteration ${n.iteration}${n.runId ? ` (run ${n.runId})` : ''}`,
-      `- Verdict: ${n.verdict === 'not-consulted' ? 'not kept: the validator was not consulted, and only an edit it approves is kept' : n.verdict}${n.reverted ? ' (the file was put back as it was)' : ''}`,
+      `- Verdict: ${n.verdict === 'not-consulted' ? 'not kept: the validator was not consulted, and only an edit it approves is kept' : n.verdict}${n.reverted ? ' (the edit was put back)' : n.unchanged ? ' (the sub-run changed no file)' : ''}`,
       `- By: ${esc(n.by)}`,
       ...n.failures.map((f) => `- ${f.criterionId} ${f.outcome}: ${esc(f.evidence) || 'no evidence'}${f.repairTarget ? ` — repair: ${esc(f.repairTarget)}` : ''}`),
       '',

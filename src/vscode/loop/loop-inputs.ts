@@ -16,21 +16,37 @@ export interface LoopInputs {
 }
 
 export const DEFAULT_GLOB = 'docs/**/*.md';
-/** How many matches are counted for the glob prompt; more are said as "N+". */
-const COUNT_LIMIT = 10_000;
-
 /** A prompt's answer was refused; the message says what is wrong and what to do. */
 export class LoopInputRefused extends Error {
   override readonly name = 'LoopInputRefused';
   readonly code = 'loop-input';
 }
 
-/** How many workspace files a glob matches (files.exclude and search.exclude apply, as in Quick Open). */
-export async function countMatches(glob: string, token?: vscode.CancellationToken): Promise<number> {
+/**
+ * How many files the loop will run over: the engine's own list (listArtifacts, the same matcher
+ * and excludes; `.ideal-state/**` never an artifact), so the box never counts a different set
+ * than the loop runs (issue 28 §4). A glob the engine refuses gives its message.
+ */
+export async function countMatches(glob: string, token?: vscode.CancellationToken): Promise<number | { refused: string }> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) return 0;
-  const found = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, glob.trim()), '**/node_modules/**', COUNT_LIMIT, token);
-  return found.length;
+  const stop = new AbortController();
+  const listening = token?.onCancellationRequested(() => stop.abort());
+  try {
+    return (await engine().listArtifacts(folder.uri.fsPath, glob.trim(), { signal: stop.signal })).length;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'LOOP_BAD_INPUT') return { refused: (error as Error).message.replace(/^--glob:? ?/, '') };
+    throw error;
+  } finally {
+    listening?.dispose();
+  }
+}
+
+/** The glob box's words for a count (the engine's own list of artifacts). */
+export function countMessage(glob: string, n: number | { refused: string }): { message: string; ok: boolean } {
+  if (typeof n !== 'number') return { message: n.refused, ok: false };
+  if (n === 0) return { message: `No workspace file matches "${glob.trim()}"; try e.g. docs/**/*.md or src/**/*.ts`, ok: false };
+  return { message: `${n} ${n === 1 ? 'file matches' : 'files match'}: the loop runs ${n === 1 ? 'it' : 'these'}`, ok: true };
 }
 
 /** Asks for what was not given; undefined when a prompt was cancelled (Escape). */
@@ -59,9 +75,8 @@ async function askGlob(): Promise<string | undefined> {
     validateInput: async (value) => {
       const problem = globProblem(value);
       if (problem) return problem;
-      const n = await countMatches(value);
-      if (n === 0) return `No workspace file matches "${value.trim()}"; try e.g. docs/**/*.md or src/**/*.ts`;
-      return { message: `${n >= COUNT_LIMIT ? `${COUNT_LIMIT}+` : n} ${n === 1 ? 'file matches' : 'files match'}`, severity: vscode.InputBoxValidationSeverity.Info };
+      const said = countMessage(value, await countMatches(value));
+      return said.ok ? { message: said.message, severity: vscode.InputBoxValidationSeverity.Info } : said.message;
     },
   });
   return glob?.trim() || undefined;

@@ -128,7 +128,19 @@ export class PrdVerifier {
       workspaceRoot: folder.uri.fsPath,
       tasks: this.tasks,
       diagnostics: new EditorDiagnosticsSource(folder.uri.fsPath),
-      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, { prdPath, workspace: folder.uri.fsPath, ...(runId ? { run: { id: runId, approvedCommands } } : {}), ...(confirmed ? { confirmed } : {}) }),
+      approver: new EditorCommandApprover(this.context.workspaceState, this.settings, this.log, {
+        prdPath,
+        workspace: folder.uri.fsPath,
+        ...(runId ? { run: { id: runId, approvedCommands } } : {}),
+        ...(confirmed ? { confirmed } : {}),
+        // What a person denied (issue 28 §3), kept in the user's state folder where an agent cannot erase it.
+        denied: async () => {
+          const root = folder.uri.fsPath;
+          const where = await engine().deniedCommandsFile(root);
+          return new Map([...(await engine().deniedCommands(root)).values()].map((d) => [d.command, { always: d.always, reason: engine().denialReason(d, where) }]));
+        },
+        rememberAnswer: (commands, approved) => (approved ? engine().forgetDenials(folder.uri.fsPath, commands) : engine().recordDenials(folder.uri.fsPath, commands, { always: false, now: new Date() })),
+      }),
       excludeGlobs: filesExcludeGlobs(folder.uri),
       ...optional('judge', await this.judges.judge(level, folder).catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
       // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).

@@ -1,0 +1,38 @@
+import type { ApprovalPolicy, ApprovalRequest } from '../agent/approvals';
+import type { CommandApproval } from '../verify/types';
+import { deniedCommands, deniedCommandsFile, denialOf, denialReason, forgetDenials, recordDenials, type DeniedCommand } from './denied-commands';
+
+/**
+ * A run's approval of its criteria's commands, once for the set (issue 28 §3): a command a
+ * person chose "Deny always" for is not asked about and does not run; one a person denied
+ * before is asked again (the allow-list and "Always for this run" do not answer for it); a
+ * denial is remembered in the user's state folder, an approval forgets a one-time denial.
+ */
+export async function approveVerificationCommands(
+  commands: readonly string[],
+  signal: AbortSignal,
+  deps: { approvals: ApprovalPolicy; request: (commands: readonly string[]) => ApprovalRequest; workspace: string; env: NodeJS.ProcessEnv; now: () => Date },
+): Promise<CommandApproval> {
+  let remembered: Map<string, DeniedCommand>;
+  try {
+    remembered = await deniedCommands(deps.workspace, deps.env);
+  } catch (error) {
+    // Unreadable: nothing runs rather than a denied command slipping through.
+    return { approved: false, reason: `not approved: ${(error as Error).message}` };
+  }
+  const where = await deniedCommandsFile(deps.workspace, deps.env);
+  const never = commands.filter((c) => denialOf(remembered, c)?.always);
+  const ask = commands.filter((c) => !never.includes(c));
+  const reasons: Record<string, string> = Object.fromEntries(never.map((c) => [c, denialReason(denialOf(remembered, c), where)]));
+  if (ask.length === 0) return { approved: false, reason: denialReason({ always: true, deniedAt: '' }, where), reasons };
+  const askPerson = ask.some((c) => denialOf(remembered, c) !== undefined);
+  const decision = await deps.approvals.decide(deps.request(ask), signal, { askPerson });
+  try {
+    if (decision.approved && decision.person) await forgetDenials(deps.workspace, ask, deps.env);
+    if (!decision.approved) await recordDenials(deps.workspace, ask, { always: decision.denyAlways === true, now: deps.now() }, deps.env);
+  } catch {
+    // The decision stands for this verification; a record that cannot be written is asked again next time.
+  }
+  if (!decision.approved) return { approved: false, reason: `not approved (${decision.how})`, reasons };
+  return { approved: true, only: ask, reason: 'not approved', reasons };
+}

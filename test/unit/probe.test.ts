@@ -1,0 +1,60 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { AnyCriterion } from '../../src/model';
+import { probeFlags, probePrd, PROBE_WORDS } from '../../src/app/probe';
+import { notesOf } from '../../src/prd/notes';
+import { parsePrd } from '../../src/prd/parse';
+import { tempDir } from './algorithm-helpers';
+
+/** Probe the probes (issue 28 §5): a check that passes before any work is flagged; an anti-criterion never is. */
+describe('probing the checks when criteria are accepted', () => {
+  it('flags a criterion whose runnable check already passes; never an anti-criterion, a judge\'s criterion, or a failing one', () => {
+    const criteria: Pick<AnyCriterion, 'id' | 'kind' | 'verify'>[] = [
+      { id: 'ISC-1', kind: 'criterion', verify: { type: 'GREP', pattern: 'x', expect: 'present' } },
+      { id: 'ISC-2', kind: 'criterion', verify: { type: 'GREP', pattern: 'y', expect: 'present' } },
+      { id: 'ISC-3', kind: 'criterion', verify: { type: 'CUSTOM', description: 'reads well' } },
+      { id: 'ISC-A-1', kind: 'anti-criterion', verify: { type: 'GREP', pattern: 'TODO', expect: 'absent' } },
+    ];
+    const results = [
+      { criterionId: 'ISC-1', outcome: 'PASS' as const, evidence: '1 match' },
+      { criterionId: 'ISC-2', outcome: 'FAIL' as const, evidence: 'no match' },
+      { criterionId: 'ISC-3', outcome: 'PASS' as const, evidence: 'the judge says so' },
+      { criterionId: 'ISC-A-1', outcome: 'PASS' as const, evidence: 'no match' },
+    ];
+    assert.deepEqual(probeFlags(criteria, results), [{ id: 'ISC-1', evidence: '1 match' }]);
+  });
+
+  it('runs each check once on the workspace as it is and notes the one that cannot fail in the PRD, round-trip safe', async function () {
+    this.timeout(60_000);
+    const ws = tempDir('probe');
+    fs.writeFileSync(path.join(ws, 'greet.js'), 'exports.greet = (n) => `Hello, ${n}`;\n');
+    const rel = '.ideal-state/prds/PRD-20261127-farewell.md';
+    // ISC-2's command takes any error for the expected one: it passes while farewell does not exist.
+    const weak = `node -e "try { require('./greet.js').farewell(''); process.exit(1) } catch { process.exit(0) }"`;
+    const text = ['---', 'prd: true', 'id: PRD-20261127-farewell', 'status: DRAFT', 'effort_level: FAST', '---', '', '# Farewell', '', '## Problem Space', 'x', '', '## Ideal State Criteria',
+      '- [ ] ISC-1: greet.js exports a farewell function | Verify: Grep: exports\\.farewell',
+      `- [ ] ISC-2: farewell throws an error when the name is empty | Verify: CLI: ${weak}`,
+      '', '## Anti-Criteria', '- [ ] ISC-A-1: No TODO remains in greet.js | Verify: Grep: TODO (expect: absent)', '', '## LOG', ''].join('\n');
+    fs.mkdirSync(path.join(ws, path.dirname(rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+    const asked: string[] = [];
+    const probed = await probePrd(path.join(ws, rel), ws, { ask: async (q) => (asked.push(q), 'y'), warn: () => undefined, now: new Date('2026-11-27T00:00:00Z') });
+    assert.equal(probed.kind, 'probed', JSON.stringify(probed));
+    assert.deepEqual(probed.kind === 'probed' ? probed.flags.map((f) => f.id) : [], ['ISC-2']);
+    assert.equal(asked.length, 1, 'its command was asked about on the terminal, as verify asks');
+    const after = fs.readFileSync(path.join(ws, rel), 'utf8');
+    const doc = parsePrd(after);
+    assert.deepEqual(notesOf(doc, 'ISC-2').map((n) => [n.kind, n.text]), [['probe', `${PROBE_WORDS} (2026-11-27)`]]);
+    assert.deepEqual(notesOf(doc, 'ISC-1'), []);
+    assert.deepEqual(doc.criteria.map((c) => [c.id, c.text, c.verify]), parsePrd(text).criteria.map((c) => [c.id, c.text, c.verify]), 'the criteria read as before');
+    const again = await probePrd(path.join(ws, rel), ws, { ask: async () => 'y', warn: () => undefined, now: new Date('2026-11-28T00:00:00Z') });
+    assert.deepEqual(again.kind === 'probed' ? again.written : undefined, false, 'probing again writes nothing new');
+    // Once the check is fixed to fail without the feature, the note goes.
+    const strong = `node -e "const m = require('./greet.js'); if (typeof m.farewell !== 'function') process.exit(1); try { m.farewell('') } catch { process.exit(0) } process.exit(1)"`;
+    fs.writeFileSync(path.join(ws, rel), after.replace(weak, strong));
+    const fixed = await probePrd(path.join(ws, rel), ws, { ask: async () => 'y', warn: () => undefined, now: new Date('2026-11-28T00:00:00Z') });
+    assert.deepEqual(fixed.kind === 'probed' ? fixed.flags : undefined, []);
+    assert.equal(fs.readFileSync(path.join(ws, rel), 'utf8'), text.replace(weak, strong));
+  });
+});
