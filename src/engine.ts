@@ -81,7 +81,7 @@ export { searchWorkspace } from './verify/search';
 export { searchForAgent } from './agent/workspace-search';
 export { SearchScope } from './verify/search-scope';
 export { compilePattern } from './verify/search-types';
-export { LearningService, describeProvenance, formatFigures } from './learning';
+export { LearningService, describeProvenance, formatFigures, noCommentReader } from './learning';
 export { runLearning } from './algorithm/run-learning';
 export { applyEdits, diffPrdView, mergeEngineUpdate, prdView, syncPrdToStore, textChanges, isPrdDocument } from './prd';
 export { recordRunVerification } from './verify/run-verification';

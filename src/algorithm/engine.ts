@@ -365,6 +365,8 @@ export class AlgorithmEngine {
     } else {
       state.packets = [];
     }
+    const work = state.candidates.map((c) => c.summary).join('; ');
+    if (work) state.memo.work = { iteration: state.run.iteration, summary: work };
     state.candidates = [];
     state.run = { ...state.run, iteration };
     return this.transition(state, 'VERIFY', 'passed', d.to, tracker);

@@ -20,7 +20,7 @@ import type { AlgorithmState } from '../model/algorithm-state';
  */
 export function syncPrdText(current: string | undefined, state: AlgorithmState, table: EffortTable, now: Date): string {
   const { run } = state;
-  let text = current ?? newPrdText({ title: titleOf(run.request), effort: run.effort, maxIterations: table.levels[run.effort].maxIterations, now });
+  let text = current ?? newPrdText({ title: titleOf(run.request), request: run.request, effort: run.effort, maxIterations: table.levels[run.effort].maxIterations, now });
   let doc = parsePrd(text);
   const edits: PrdEdit[] = [];
   const inFile = new Map(doc.criteria.map((c) => [c.id, c]));
@@ -71,7 +71,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
         date: day,
         phase: `VERIFY → ${report.passed ? 'COMPLETE' : run.state === 'RUNNING' ? 'iterate' : run.state}`,
         criteria: `${passing}/${report.results.length} passing`,
-        work: state.candidates.map((c) => c.summary).join('; ') || 'no candidate',
+        work: workOf(state, report.iteration),
         failing,
         unknown,
         context: `criteria version ${report.criteriaVersion}, effort ${run.effort}`,
@@ -261,4 +261,12 @@ export function criteriaFromPrd(text: string, at: string, toCore: (c: ReturnType
     problems.push(`${at ? `line ${at.start.line + 1}: ` : ''}max_iterations: 0 cannot be honoured, a run verifies at least once; write 1, or leave it out for the effort level's`);
   }
   return { criteria, problems, ...(doc.title ? { title: doc.title.text } : {}), ...(max !== undefined && max >= 1 ? { maxIterations: max } : {}) };
+}
+
+/** What an iteration's candidates did, for its LOG entry: kept in the memo once an iteration goes round again and they are cleared. */
+function workOf(state: AlgorithmState, iteration: number): string {
+  const now = state.candidates.filter((c) => c.iteration === iteration).map((c) => c.summary).join('; ');
+  if (now) return now;
+  if (state.memo.work?.iteration === iteration && state.memo.work.summary) return state.memo.work.summary;
+  return 'no candidate';
 }

@@ -4,6 +4,7 @@ import { verifierMessages } from '../algorithm/prompts';
 import type { RoleFile } from '../algorithm/roles';
 import type { AuditorView } from '../algorithm/views';
 import type { EffortLevel, Outcome } from '../model';
+import { demoText } from '../llm/check-model-text';
 import type { ModelRouter } from '../llm/router';
 import { usageToRunEvent, type UsageRecord } from '../llm/usage';
 import type { CriterionJudge } from '../verify/types';
@@ -17,6 +18,8 @@ import type { CriterionJudge } from '../verify/types';
  */
 export class VerifierJudge implements CriterionJudge {
   readonly label: string;
+  /** A scripted demo as the verifier answers its one request only: it is never asked for a verdict. */
+  readonly declines?: string;
 
   constructor(
     private readonly models: Pick<ModelRouter, 'generateObject' | 'route'>,
@@ -24,10 +27,14 @@ export class VerifierJudge implements CriterionJudge {
     private readonly level: EffortLevel,
     private readonly onUsage?: (usage: UsageRecord) => void,
   ) {
-    this.label = `verifier (${models.route('verifier', level).displayName})`;
+    const model = models.route('verifier', level);
+    this.label = `verifier (${model.displayName})`;
+    if (model.demo !== undefined) this.declines = `the verifier is ${model.displayName}, a ${demoText(model.demo)}; to judge Custom criteria, choose a real model ("Ideal State: Select Model", or a models file)`;
   }
 
   async judge(view: AuditorView, signal: AbortSignal): Promise<{ outcome: Outcome; evidence: string; confidence?: number }> {
+    // The verifier reads `declines` first; a caller that does not is still never given a script's wrong step as a verdict.
+    if (this.declines !== undefined) return { outcome: 'UNKNOWN', evidence: `no model judges this criterion: ${this.declines}` };
     const result = await this.models.generateObject('verifier', this.level, {
       name: 'verdict',
       schema: Verdict,

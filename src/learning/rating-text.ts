@@ -9,6 +9,15 @@ export type RatingText =
   | { readonly kind: 'comment'; readonly comment: string }
   | { readonly kind: 'empty' };
 
+/**
+ * Why a comment alone stays a comment, for the rating forms' status line: a scripted demo is
+ * selected (it reads no comments), or no model is chosen.
+ */
+export function noCommentReader(selected?: { readonly displayName: string; readonly demo?: string }): string {
+  if (selected?.demo !== undefined) return `The selected model, ${selected.displayName}, is a scripted demo and reads no comments`;
+  return 'No model is chosen';
+}
+
 export const PAI_RATING_RULE = /^(10|[1-9])(?:\s*[-:]\s*|\s+)?(.*)$/s;
 
 /** Words after a number that make it a count, not a judgement ("3 files", "2 of them"). */

@@ -52,13 +52,23 @@ function shapeLine(s: ShapeCheck): string {
 /** The whole report, one line each, indented under the model that serves the roles. */
 export function formatCheckReport(report: CheckReport): string[] {
   const failing = report.roles.filter((r) => !r.works).map((r) => r.role);
-  const lines = [`Check Model at ${report.level}: ${failing.length === 0 ? 'every role works' : `${listRoles(failing)} ${failing.length === 1 ? 'does' : 'do'} not work`}`];
+  const demos = report.roles.filter((r) => r.demo !== undefined).map((r) => r.role);
+  const verdict =
+    failing.length > 0
+      ? `${listRoles(failing)} ${failing.length === 1 ? 'does' : 'do'} not work`
+      : demos.length === report.roles.length
+        ? 'every role is served by a scripted demo, which was not called'
+        : demos.length > 0
+          ? `every role works (the ${listRoles(demos)} on a scripted demo, not called)`
+          : 'every role works';
+  const lines = [`Check Model at ${report.level}: ${verdict}`];
   for (const soon of report.shuttingDown ?? []) {
     lines.push(`shutting down: ${soon.name} (${listRoles(soon.roles)}) shuts down on ${soon.shutdown}, in ${soon.inDays} day${soon.inDays === 1 ? '' : 's'}; its replacement is ${soon.replacement ?? 'not named'}`);
   }
   for (const { roles, check } of byModel(report)) {
     lines.push(`${listRoles(roles)}: ${check.model}${check.provider ? ` (provider ${check.provider}, model id ${check.modelId})` : ''}`);
     lines.push(`  catalogue: ${catalogueText(check.catalogue)}`);
+    if (check.demo !== undefined) lines.push(`  ${demoText(check.demo)}: not called, since a check call would only read the wrong step of its script; to check a real model, see "Models and keys" in the README`);
     if (check.unavailable) lines.push(`  not usable [${check.unavailable.code}]: ${check.unavailable.message}`);
     for (const shape of check.shapes) {
       lines.push(`  ${shapeLine(shape)}`);
@@ -77,9 +87,19 @@ export function formatCheckReport(report: CheckReport): string[] {
   return lines;
 }
 
+/** What a scripted demo is, in the words Check Model uses for it. */
+export function demoText(scope: string): string {
+  return `scripted demo: answers ${scope} only`;
+}
+
 /** One sentence for a notification: which model works for which roles, or the first thing to change. */
 export function summarizeCheck(report: CheckReport): string {
   const groups = byModel(report);
+  const demos = groups.filter((g) => g.check.demo !== undefined);
+  if (demos.length > 0 && demos.length === groups.length) {
+    const names = [...new Set(demos.map((g) => `${g.check.model} is a ${demoText(g.check.demo!)}`))];
+    return `Check Model: ${names.join('; ')}. It was not called (a check would only read the wrong step of its script); to use and check a real model, see "Models and keys" in the README.`;
+  }
   const broken = groups.find((g) => !g.check.works);
   if (broken) {
     const { roles, check } = broken;
@@ -92,7 +112,7 @@ export function summarizeCheck(report: CheckReport): string {
   const changes = [...new Set(groups.flatMap((g) => g.check.changes))];
   const note = changes.length > 0 ? ` Note: ${changes[0]}.` : '';
   if (groups.length === 1) return `Check Model: ${groups[0]!.check.model} works for every role${adapted}.${note}`;
-  return `Check Model: every role works (${groups.map((g) => `${listRoles(g.roles)}: ${g.check.model}`).join('; ')})${adapted}.${note}`;
+  return `Check Model: every role works (${groups.map((g) => `${listRoles(g.roles)}: ${g.check.model}${g.check.demo !== undefined ? ` (${demoText(g.check.demo)}, not called)` : ''}`).join('; ')})${adapted}.${note}`;
 }
 
 function listRoles(roles: readonly ModelRole[]): string {

@@ -54,6 +54,8 @@ export interface RoleCheck {
   /** One per shape; empty when the model could not be used at all (see `unavailable`). */
   readonly shapes: readonly ShapeCheck[];
   readonly unavailable?: CheckFailure;
+  /** A scripted demo's scope (its script's `demo:`): it answers that request only and is not called. */
+  readonly demo?: string;
   /** What the server had refused before this check (lessons from earlier calls). */
   readonly knownBefore: readonly ModelLesson[];
   /** Concrete changes to make, failures first; may be non-empty when the role works (a shutdown ahead, cost unknown). */
@@ -148,6 +150,11 @@ export async function checkModels(resolved: ResolvedModels, options: CheckOption
     const served = routes.filter((r) => r.model === model).map((r) => r.role);
     const knownBefore = [...(model.profile?.learned ?? [])];
     const shapes: ShapeCheck[] = [];
+    // A scripted demo answers its one request: a check call would only read the wrong step of its script.
+    if (model.demo !== undefined) {
+      checked.set(model, { shapes, knownBefore });
+      continue;
+    }
     for (const shape of CHECK_SHAPES) {
       throwIfCancelled(options.signal, model);
       options.onProgress?.(`${model.displayName}: ${shape === 'structured-output' ? 'structured output' : 'tool call'}`);
@@ -174,6 +181,7 @@ export async function checkModels(resolved: ResolvedModels, options: CheckOption
       provider: model.providerId,
       catalogue: catalogueStatus,
       shapes,
+      ...(model.demo !== undefined ? { demo: model.demo } : {}),
       knownBefore,
       changes: [...new Set(changes)],
       works: shapes.every((s) => s.outcome !== 'failed'),

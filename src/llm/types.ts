@@ -102,6 +102,11 @@ export interface LanguageModel {
   readonly modelClass: ModelClass;
   /** How to show this model to a person; a scripted model always reads "scripted: <script>". */
   readonly displayName: string;
+  /**
+   * A scripted demo's scope (its script's `demo:`, e.g. "the README's request"): it answers that
+   * request only, so it is not called by Check Model and judges no Custom criterion.
+   */
+  readonly demo?: string;
   /** A configured price that wins over the shipped price table. */
   readonly price?: ModelPrice;
   chat(request: ChatRequest): Promise<ChatResponse>;

@@ -61,6 +61,12 @@ export const RunStep = z
          * absent (runs stored before it existed) shows every criterion, as they did.
          */
         reviewed: z.array(z.string()).optional(),
+        /**
+         * What the candidates of an iteration that goes round again did: they are cleared for the
+         * next iteration, and the PRD's LOG entry for this one still says what was done (never
+         * "no candidate" after an approved edit).
+         */
+        work: z.object({ iteration: z.number().int().nonnegative(), summary: z.string() }).strict().optional(),
         /** The PRD's `max_iterations`, which replaces the level's for this run. */
         maxIterations: z.number().int().positive().optional(),
       })

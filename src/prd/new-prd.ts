@@ -10,6 +10,19 @@ export interface NewPrdInput {
   now: Date;
   /** The ISC template whose criteria the PRD starts with. */
   template?: IscDefinition;
+  /** The request in full (a run's), when the title is only its first line; the Problem Space states it. */
+  request?: string;
+}
+
+/**
+ * The Problem Space of a new PRD: the request as the person wrote it (issue 28 §10), on one
+ * line so nothing in it becomes a heading or a criterion; a template's description follows
+ * as where the starting criteria came from.
+ */
+function problemSpace(input: NewPrdInput, title: string): string[] {
+  const request = (input.request ?? title).replace(/\s*[\r\n]+\s*/g, ' ').trim().replace(/^(#|- \[|\d+\.\s)/, '\\$1');
+  const t = input.template;
+  return [request || title, ...(t ? ['', `Starting criteria from the ISC template ${t.artifactType}: ${t.description}`] : [])];
 }
 
 /** `Add dark mode!` → `add-dark-mode`; at most 48 characters, `prd` when nothing is left. */
@@ -56,7 +69,7 @@ export function newPrdText(input: NewPrdInput, id = newPrdId(input.title, input.
     `# ${title}`,
     '',
     '## Problem Space',
-    t ? `${t.description}` : 'What is wrong or missing today, and for whom.',
+    ...problemSpace(input, title),
     '',
     '## Key Files',
     '',

@@ -29,3 +29,14 @@ export class OutputTail {
     return Math.max(0, this.total - this.limit);
   }
 }
+
+/**
+ * Node's MODULE_TYPELESS_PACKAGE_JSON warning (an ES module under a package.json without
+ * "type") with its advice lines: noise about the workspace's packaging, never evidence about a
+ * criterion, so it is left out of a command's captured output. Other warnings stay.
+ */
+const TYPELESS_WARNING = /^\(node:\d+\) \[MODULE_TYPELESS_PACKAGE_JSON\] Warning:[^\n]*\r?\n(?:(?:Reparsing as ES module|To eliminate this warning)[^\n]*\r?\n)*(?:\(Use `node --trace-warnings[^\n]*\r?\n)?/gm;
+
+export function withoutKnownNoise(text: string): string {
+  return text.includes('[MODULE_TYPELESS_PACKAGE_JSON]') ? text.replace(TYPELESS_WARNING, '') : text;
+}

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { OutputTail } from './output-tail';
+import { OutputTail, withoutKnownNoise } from './output-tail';
 import { scrubEnvironment } from './secret-env';
 
 /**
@@ -41,7 +41,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
   const started = performance.now();
   const tail = new OutputTail(options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   const grace = options.killGraceMs ?? 2000;
-  const common = () => ({ durationMs: Math.round(performance.now() - started), output: tail.text(), outputBytes: tail.total, droppedBytes: tail.dropped });
+  const common = () => ({ durationMs: Math.round(performance.now() - started), output: withoutKnownNoise(tail.text()), outputBytes: tail.total, droppedBytes: tail.dropped });
   if (options.signal?.aborted) return Promise.resolve({ kind: 'cancelled', ...common() });
 
   return new Promise((resolve) => {

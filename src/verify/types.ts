@@ -37,6 +37,8 @@ export interface DiagnosticEntry {
 /** A model judge for CUSTOM criteria; it sees only the auditor view (DESIGN §5). */
 export interface CriterionJudge {
   readonly label: string; // shown in evidence, e.g. "openai: gpt-5-mini" or "scripted: demo"
+  /** Set when this judge judges nothing (a scripted demo): why; its Custom criteria are then UNKNOWN saying "no model judges this criterion". */
+  readonly declines?: string;
   judge(view: AuditorView, signal: AbortSignal): Promise<{ outcome: Outcome; evidence: string; confidence?: number }>;
 }
 /** Everything the verifier may read: the current criteria, the candidate and its evidence, earlier reports on it. */

@@ -199,10 +199,13 @@ export function summarize(criteria: readonly AnyCriterion[], results: CriterionR
   const byId = new Map(results.map((r) => [r.criterionId, r]));
   const blocking = criteria.filter((c) => c.priority === 'CRITICAL' && byId.get(c.id)?.outcome !== 'PASS').map((c) => c.id);
   const others = OUTCOMES.filter((o) => o !== 'PASS' && counts[o] > 0).map((o) => `${counts[o]} ${o}`);
+  // An empty set proves nothing: never "PASSED: 0 of 0" (the one rule, src/model/verdict.ts: at least one criterion).
   const summary =
-    `${counts.PASS} of ${results.length} criteria pass${others.length > 0 ? ` (${others.join(', ')})` : ''}` +
+    criteria.length === 0 && results.length === 0
+      ? 'no criteria to verify'
+      : `${counts.PASS} of ${results.length} criteria pass${others.length > 0 ? ` (${others.join(', ')})` : ''}` +
     (blocking.length > 0 ? `; not passing CRITICAL: ${blocking.join(', ')}` : results.length > 0 && counts.PASS < results.length ? '; every CRITICAL criterion passes' : '');
   for (const c of criteria) coverage[c.id] ??= WHOLE_WORKSPACE;
   const redactions = results.reduce((n, r) => n + (r.redactions ?? 0), 0);
-  return { results, passed: blocking.length === 0, summary, counts, coverage, ...(redactions > 0 ? { redactions } : {}) };
+  return { results, passed: criteria.length > 0 && blocking.length === 0, summary, counts, coverage, ...(redactions > 0 ? { redactions } : {}) };
 }

@@ -184,6 +184,8 @@ export interface TableRating {
   kept?: { comment: string; why: string };
   /** A model is chosen, so a comment alone may become a rating. */
   modelAvailable: boolean;
+  /** When no model reads comments, why (e.g. the selected model is a scripted demo). */
+  noModel?: string;
 }
 
 export interface RequestResult {

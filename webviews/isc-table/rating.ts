@@ -93,7 +93,7 @@ export class RatingSection {
       s.kept ? h('p', { class: 'kept' }, h('span', { class: 'muted' }, `Kept as a comment; ${s.kept.why}: `), h('span', { class: 'kept-comment' }, `“${s.kept.comment}”`)) : null,
       h('div', { class: 'rate-scores', attrs: { role: 'group', 'aria-label': 'Rating from 1 to 10' } }, ...buttons),
       h('div', { class: 'rate-send' }, input, h('button', { class: 'primary', attrs: { type: 'button', 'data-action': 'send-rating', disabled: true }, on: { click: () => void this.submit() } }, 'Rate')),
-      this.statusLine(s.kept ? 'Choose a number to add a rating to this run.' : s.modelAvailable ? '1–10, 10 is perfect; a comment alone is read for a rating.' : '1–10, 10 is perfect. No model is chosen, so a comment alone is kept as a comment.'),
+      this.statusLine(s.kept ? 'Choose a number to add a rating to this run.' : s.modelAvailable ? '1–10, 10 is perfect; a comment alone is read for a rating.' : `1–10, 10 is perfect. ${s.noModel ?? 'No model is chosen'}, so a comment alone is kept as a comment.`),
     );
     this.syncSend();
   }

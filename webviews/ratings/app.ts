@@ -13,6 +13,8 @@ export class RatingsApp {
   private draft: RatingsState;
   private status = '';
   private statusIsError = false;
+  /** What the last rating came to, shown under the run it rated (never under the next run asked about). */
+  private rated: { runId: string; request: string; message: string } | undefined;
   private busy = false;
   private readonly root = h('main', { class: 'ratings' });
 
@@ -32,11 +34,14 @@ export class RatingsApp {
   private render(): void {
     const s = this.snapshot;
     if (!s) return;
+    // Until the host's next snapshot, the run just rated is still "the run to rate": not asked again.
+    const ask = s.ask && s.ask.runId !== this.rated?.runId ? s.ask : undefined;
     replaceChildren(
       this.root,
-      s.ask ? this.askSection(s.ask, s.modelAvailable) : h('p', { class: 'muted waiting' }, 'No finished run is waiting for a rating.'),
-      // What the last answer came to stays in view after the question goes away.
-      !s.ask && this.status ? h('p', { class: `status-line${this.statusIsError ? ' error' : ''}`, attrs: { role: 'status' } }, this.status) : null,
+      this.rated ? this.ratedSection(this.rated) : null,
+      ask ? this.askSection(ask, s.modelAvailable ? undefined : (s.noModel ?? 'No model is chosen')) : h('p', { class: 'muted waiting' }, 'No finished run is waiting for a rating.'),
+      // An error with no question left to show it under.
+      !ask && this.status && this.statusIsError ? h('p', { class: 'status-line error', attrs: { role: 'status' } }, this.status) : null,
       this.figures(s),
       this.chart(s),
       this.recent(s),
@@ -60,7 +65,18 @@ export class RatingsApp {
     return h('section', { class: 'recent kept', attrs: { 'aria-label': 'Comments kept without a rating' } }, h('h2', {}, 'Kept as comments'), h('ul', {}, ...rows));
   }
 
-  private askSection(ask: RatingRequest, modelAvailable: boolean): HTMLElement {
+  private ratedSection(rated: { request: string; message: string }): HTMLElement {
+    return h(
+      'section',
+      { class: 'rated', attrs: { 'aria-label': 'The run just rated' } },
+      h('p', { class: 'run' }, h('span', { class: 'request' }, rated.request)),
+      h('p', { class: 'status-line', attrs: { role: 'status' } }, rated.message),
+    );
+  }
+
+  /** `noModel`: why a comment alone is kept as a comment (undefined when a model reads comments). */
+  private askSection(ask: RatingRequest, noModel: string | undefined): HTMLElement {
+    const modelAvailable = noModel === undefined;
     const buttons = Array.from({ length: 10 }, (_, i) => {
       const value = i + 1;
       return h(
@@ -97,7 +113,7 @@ export class RatingsApp {
       ask.comment ? h('p', { class: 'muted' }, `Kept comment: “${ask.comment}”`) : null,
       h('div', { class: 'scores', attrs: { role: 'group', 'aria-label': 'Rating from 1 to 10' } }, ...buttons),
       h('div', { class: 'send' }, comment, h('button', { class: 'primary', attrs: { type: 'button', disabled: !canSend || this.busy }, on: { click: () => void this.submit() } }, 'Rate')),
-      h('p', { class: `status-line${this.statusIsError ? ' error' : ''}`, attrs: { role: 'status' } }, this.status || (modelAvailable ? 'Keys 1–9 and 0 (=10) choose; Enter sends.' : 'Keys 1–9 and 0 (=10) choose; Enter sends. No model is chosen, so a comment alone is kept without a rating.')),
+      h('p', { class: `status-line${this.statusIsError ? ' error' : ''}`, attrs: { role: 'status' } }, this.status || (modelAvailable ? 'Keys 1–9 and 0 (=10) choose; Enter sends.' : `Keys 1–9 and 0 (=10) choose; Enter sends. ${noModel}, so a comment alone is kept without a rating.`)),
     );
   }
 
@@ -181,7 +197,8 @@ export class RatingsApp {
       const result = await this.bridge.request('rate', { runId: ask.runId, ...(this.draft.rating !== undefined ? { rating: this.draft.rating } : {}), comment });
       this.draft = {};
       this.bridge.setState(this.draft);
-      this.status = result.message;
+      this.rated = { runId: ask.runId, request: ask.request, message: result.message };
+      this.status = '';
       this.statusIsError = false;
     } catch (error) {
       this.setStatus(error instanceof Error ? error.message : 'The rating could not be saved.', true);

@@ -31,6 +31,8 @@ export interface RatingsSnapshot {
   history: RatingPoint[];
   /** Whether a model will read a rating from a comment without a number. */
   modelAvailable: boolean;
+  /** When no model reads comments, why (e.g. the selected model is a scripted demo). */
+  noModel?: string;
   /** Comments kept without a rating on recent runs, newest first (those runs are not asked again). */
   kept?: KeptComment[];
 }

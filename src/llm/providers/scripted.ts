@@ -39,6 +39,11 @@ const ScriptStep = z
 export const Script = z
   .object({
     name: z.string().min(1).optional(),
+    /**
+     * A demo script says what it answers (e.g. "the README's request"): it answers that only,
+     * so Check Model presents it as a demo instead of calling it, and it judges no Custom criterion.
+     */
+    demo: z.string().min(1).optional(),
     steps: z.array(ScriptStep).min(1, 'a script needs at least one step'),
   })
   .strict();
@@ -62,6 +67,7 @@ export class ScriptedModel implements LanguageModel {
   readonly model: string;
   readonly modelClass: ModelClass;
   readonly displayName: string;
+  readonly demo?: string;
   private next = 0;
 
   constructor(
@@ -75,6 +81,7 @@ export class ScriptedModel implements LanguageModel {
     this.id = options.id ?? `scripted:${name}`;
     this.providerId = options.providerId ?? 'scripted';
     this.modelClass = options.modelClass ?? 'local';
+    if (script.demo) this.demo = script.demo;
   }
 
   /** Parses a YAML or JSON script; problems name the file and line. */

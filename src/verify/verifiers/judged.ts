@@ -20,6 +20,7 @@ export async function verifyCustom(_method: MethodOf<'CUSTOM'>, ctx: VerifierCon
   const judge = ctx.host.judge;
   const state = stateOf(ctx);
   if (!judge) return unknown('UNSUPPORTED_CLAIM', 'no model configured to judge this criterion (Custom needs one: Select Model, or a models file)', state);
+  if (judge.declines !== undefined) return unknown('UNSUPPORTED_CLAIM', `no model judges this criterion: ${judge.declines}`, state);
   const view: AuditorView = {
     criterion: ctx.criterion,
     criteriaVersion: auditor.criteriaVersion,

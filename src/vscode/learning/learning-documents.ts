@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { stateWords } from '../../model/run-states';
 import * as vscode from 'vscode';
 import type { Reflection } from '../../model';
 import type { LearningHost } from './learning-host';
@@ -47,7 +48,7 @@ export class LearningDocuments implements vscode.TextDocumentContentProvider, vs
       '',
       `| effort | end state | finished | budget used | rating |`,
       `| --- | --- | --- | --- | --- |`,
-      `| ${facts.effort} | ${facts.state} | ${facts.finishedAt} | ${Math.round(facts.elapsedMs / 1000)} s of ${facts.budgetSeconds} s | ${facts.rating !== undefined ? `${facts.rating}/10` : 'not rated'} |`,
+      `| ${facts.effort} | ${stateWords(facts.state)} | ${facts.finishedAt} | ${Math.round(facts.elapsedMs / 1000)} s of ${facts.budgetSeconds} s | ${facts.rating !== undefined ? `${facts.rating}/10` : 'not rated'} |`,
       '',
       '## Criteria',
       '',

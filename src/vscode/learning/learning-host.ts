@@ -68,6 +68,15 @@ export class LearningHost implements vscode.Disposable {
     }
   }
 
+  /**
+   * Why no model reads a rating from a comment, for the rating forms: the model selected is a
+   * scripted demo (it reads no comments), or no model is chosen.
+   */
+  async noModelWhy(): Promise<string> {
+    const selected = await this.models.selected().catch(() => undefined);
+    return engine().noCommentReader(selected?.ok ? selected : undefined);
+  }
+
   /** Rates a finished run, writes its reflection, and tells every view. */
   async rate(runId: string, input: { rating?: number; text?: string }, signal?: AbortSignal): Promise<RateResult> {
     const learning = await this.service();

@@ -85,6 +85,7 @@ export class RatingsViewProvider implements vscode.WebviewViewProvider, vscode.D
         ...(r.comment ? { comment: r.comment } : {}),
       })),
       modelAvailable,
+      ...(modelAvailable ? {} : { noModel: await this.host.noModelWhy() }),
       ...(kept.length > 0 ? { kept } : {}),
     };
   }

@@ -24,13 +24,15 @@ export class TableRatings {
   async state(runId: string): Promise<TableRating> {
     const learning = await this.host.service();
     const modelAvailable = (await this.host.chosenModel()) !== undefined;
+    const noModel = modelAvailable ? {} : { noModel: await this.host.noModelWhy() };
     const run = learning.finishedRuns().find((r) => r.id === runId);
-    if (!run) return { open: false, modelAvailable };
+    if (!run) return { open: false, modelAvailable, ...noModel };
     const rating = learning.ratingOf(runId);
     const kept = rating ? undefined : learning.keptComment(runId);
     return {
       open: true,
       modelAvailable,
+      ...noModel,
       ...(rating ? { rating: { value: rating.rating, type: rating.type, ...(rating.comment ? { comment: rating.comment } : {}) } } : {}),
       ...(kept ? { kept: { comment: kept.comment, why: keptWhy(modelAvailable) } } : {}),
     };

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { loopEndMessage } from '../run/progress-text';
 import type { Logger } from '../../model/log';
 import type { DefinitionsHost } from '../definitions-host';
 import { askLoopInputs, LoopInputRefused, type LoopInputs } from './loop-inputs';
@@ -94,7 +95,7 @@ async function withLoopProgress(service: LoopService, title: string, log: Logger
     void vscode.window.showErrorMessage(`Ideal State: ${message}`);
     return undefined;
   }
-  const text = `Ideal State: loop ${result.state} — ${result.passing}/${result.total} artifacts passing.`;
+  const text = loopEndMessage(result);
   const show = result.state === 'COMPLETE' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(text, 'Open Matrix').then((answer) => answer && open(result.loopId));
   return result;

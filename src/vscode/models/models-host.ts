@@ -39,6 +39,8 @@ export type SelectedModel =
       readonly modelClass: LanguageModel['modelClass'];
       /** Where the choice came from: the Select Model setting, the models file, or what was found with nothing configured. */
       readonly from: 'setting' | 'workspace file' | 'defaults';
+      /** A scripted demo's scope: it answers that request only (see LanguageModel.demo). */
+      readonly demo?: string;
     }
   | { readonly ok: false; readonly message: string };
 
@@ -172,7 +174,15 @@ export class ModelsHost {
    */
   async selected(): Promise<SelectedModel> {
     const loaded = await this.load();
-    const describe = (id: string, model: LanguageModel, from: 'setting' | 'workspace file' | 'defaults'): SelectedModel => ({ ok: true, id, displayName: model.displayName, kind: model.kind, modelClass: model.modelClass, from });
+    const describe = (id: string, model: LanguageModel, from: 'setting' | 'workspace file' | 'defaults'): SelectedModel => ({
+      ok: true,
+      id,
+      displayName: model.displayName,
+      kind: model.kind,
+      modelClass: model.modelClass,
+      from,
+      ...(model.demo !== undefined ? { demo: model.demo } : {}),
+    });
     const picked = await this.picked(loaded);
     if (picked) return describe(picked.id, picked.model, 'setting');
     const routed = engine().routeFor(loaded.config, 'manager', 'STANDARD');

@@ -2,6 +2,7 @@
 import type { RunState } from '../../model';
 import type { RunResult } from '../../algorithm/engine-api';
 import { verdictOf, type Verdict } from '../../model/verdict';
+import { stateWords } from '../../model/run-states';
 import type { RunChange } from './run-service';
 
 /** How often the notification and the status bar bring a going run's time up to date (between its steps). */
@@ -28,19 +29,8 @@ export function describeWait(ms: number): string {
 
 /** A run's state in words, for messages (never a raw code like BUDGET_EXHAUSTED). */
 export function describeRunState(state: RunState): string {
-  return RUN_STATE_WORDS[state];
+  return stateWords(state);
 }
-
-const RUN_STATE_WORDS: Record<RunState, string> = {
-  PENDING: 'not started',
-  RUNNING: 'running',
-  NEEDS_APPROVAL: 'waiting for approval',
-  COMPLETE: 'complete',
-  BUDGET_EXHAUSTED: 'out of budget',
-  BLOCKED: 'blocked',
-  CANCELLED: 'cancelled',
-  FAILED: 'failed',
-};
 
 /**
  * The end-of-run notification: its words and whether it is good news. Good news only when the
@@ -53,6 +43,11 @@ export function runEndMessage(result: Pick<RunResult, 'state' | 'criteria' | 're
   const blocking = !good && verdict.blocking.length > 0 ? `; CRITICAL ${verdict.blocking.slice(0, 3).join(', ')}${verdict.blocking.length > 3 ? ` and ${verdict.blocking.length - 3} more` : ''} ${verdict.blocking.length === 1 ? 'does' : 'do'} not pass` : '';
   const reason = result.reason && result.state !== 'COMPLETE' ? `: ${result.reason}` : '';
   return { text: `Ideal State: run ${describeRunState(result.state)} — ${verdict.pass} of ${verdict.total} ${verdict.total === 1 ? 'criterion passes' : 'criteria pass'}${blocking}${reason}.`, good };
+}
+
+/** The end-of-loop notification: the loop's state in words, and how many artifacts pass. */
+export function loopEndMessage(result: { state: string; passing: number; total: number }): string {
+  return `Ideal State: loop ${stateWords(result.state)} — ${result.passing} of ${result.total} ${result.total === 1 ? 'artifact passes' : 'artifacts pass'}.`;
 }
 
 /** The status bar's verdict line for a going run: never "passing" while a CRITICAL criterion does not PASS. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { stateWords } from '../../model/run-states';
 import type { RunResult } from '../../algorithm/engine';
 import type { Logger } from '../../model/log';
 import type { Run } from '../../model';
@@ -43,7 +44,7 @@ export async function pickRun(runs: readonly Run[], title: string, none: string)
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    runs.map((r) => ({ label: firstLine(r.request), description: `${r.effort} · ${r.state} · ${r.phase} · iteration ${r.iteration}`, detail: `${r.id} · started ${new Date(r.createdAt).toLocaleString()}`, run: r })),
+    runs.map((r) => ({ label: firstLine(r.request), description: `${r.effort} · ${stateWords(r.state)} · ${r.phase} · iteration ${r.iteration}`, detail: `${r.id} · started ${new Date(r.createdAt).toLocaleString()}`, run: r })),
     { title: `Ideal State: ${title}`, placeHolder: 'Which run?', matchOnDetail: true },
   );
   return picked?.run;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { runStateIs } from '../../model/run-states';
+import { runStateIs, stateWords } from '../../model/run-states';
 import type { Logger } from '../../model/log';
 import { engine } from '../engine';
 import type { IscTables } from '../isc-table/isc-tables';
@@ -59,7 +59,7 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
       return undefined;
     }
     const pick = await vscode.window.showQuickPick(
-      runs.map((r) => ({ label: r.request, description: `${r.state.replace(/_/g, ' ')} · ${r.effort} · ${formatDuration(r.elapsedMs)}`, detail: `${r.id} · ${r.createdAt.slice(0, 16).replace('T', ' ')}`, id: r.id })),
+      runs.map((r) => ({ label: r.request, description: `${stateWords(r.state)} · ${r.effort} · ${formatDuration(r.elapsedMs)}`, detail: `${r.id} · ${r.createdAt.slice(0, 16).replace('T', ' ')}`, id: r.id })),
       { title, placeHolder: 'Which run?', matchOnDetail: true },
     );
     return pick?.id;
@@ -99,7 +99,7 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
         : record
           ? { ok: false, message: `${runId} is a ${record === 'verification' ? 'verification' : 'PRD saved outside a run'}, finished as it is: there is no run to resume. "Ideal State: Run Algorithm on This PRD" starts one.` }
         : !deps.control.canResume(run)
-          ? { ok: false, message: `${runId} is ${run.state.replace(/_/g, ' ')}${runStateIs('going', run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
+          ? { ok: false, message: `${runId} is ${stateWords(run.state)}${runStateIs('going', run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
           : await deps.control.resume(runId);
       report(result);
       deps.watch.touch(runId);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { stateWords } from '../../model/run-states';
 import type { Logger } from '../../model/log';
 import type { Run } from '../../model';
 import { verdictOf } from '../../model/verdict';
@@ -113,7 +114,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`${run.id} · ${recordWords(run) ?? run.state.replace(/_/g, ' ')} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
+    tooltip.appendText(`${run.id} · ${recordWords(run) ?? stateWords(run.state)} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
     if (run.prdPath) tooltip.appendText(`\nPRD: ${run.prdPath}`);
     if (run.pendingApprovals > 0) tooltip.appendText(`\n${run.pendingApprovals} edit(s) or command(s) wait for your approval: open the ISC table to see and answer them.`);
     item.tooltip = tooltip;
