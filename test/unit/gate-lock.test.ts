@@ -38,6 +38,7 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     assert.match(d.text, /ISC-DEMO-004 TAMPERED: ISC-DEMO-004 was changed \(priority CRITICAL → NICE\)/);
     assert.match(d.text, /- ISC-DEMO-004: \[CRITICAL\] A changelog file/);
     assert.match(d.text, /\+ ISC-DEMO-004: \[NICE\] A changelog file/);
+    assert.match(d.text, /1 CRITICAL criterion of .* does not pass: ISC-DEMO-004\./, 'TAMPERED and failing is one criterion, named once');
   });
 
   it("2: the task's command in .vscode/tasks.json set to `true` is TAMPERED and blocks", async () => {

@@ -111,7 +111,9 @@ function failingReason(answer: VerifyAnswer, heldBy: VerdictContext['heldBy']): 
   };
   const held = heldBy === 'lock' ? ' (as locked)' : heldBy === 'baseline' ? ' (as when the person last spoke)' : '';
   // Every CRITICAL criterion passes, yet not done (an ISA's fog left, its progress not M/N): the set's summary says why.
-  const summary = critical.length === 0 ? `Ideal State: not done. ${shown}${held}: ${answer.summary}.` : `Ideal State: not done. ${critical.length} CRITICAL criteri${critical.length === 1 ? 'on' : 'a'} of ${shown}${held} ${critical.length === 1 ? 'does' : 'do'} not pass: ${critical.map((r) => r.id).join(', ')}.`;
+  // A criterion both TAMPERED and failing has two rows and is one criterion.
+  const ids = [...new Set(critical.map((r) => r.id))];
+  const summary = ids.length === 0 ? `Ideal State: not done. ${shown}${held}: ${answer.summary}.` : `Ideal State: not done. ${ids.length} CRITICAL criteri${ids.length === 1 ? 'on' : 'a'} of ${shown}${held} ${ids.length === 1 ? 'does' : 'do'} not pass: ${ids.join(', ')}.`;
   const out = [summary, ...critical.map(line)];
   if (others.length > 0) out.push('Also not passing (not CRITICAL):', ...others.map(line));
   if (answer.skippedCommands.length > 0) out.push(`Commands not run, so their criteria are UNKNOWN (the user allows them in ${VERIFY_COMMANDS_FILE}):`, ...answer.skippedCommands.map((c) => `- ${c.command}`));
