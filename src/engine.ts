@@ -89,6 +89,7 @@ export { deleteRun, editCriterionText, EDITED_IN_THE_ISC_TABLE } from './store/r
 export { parseVerifySpec } from './prd';
 // The progress of a stored loop, as the editor's matrix shows it.
 export { progressOf } from './app/loop';
-export { allowProposedCommand, commandsAwaitingPerson, recordProposedCommands } from './app/proposals';
+export { allowProposedCommand, commandsAwaitingPerson, recordProposedCommands, removePendingProposal } from './app/proposals';
+export { acceptProposal, previewPending } from './app/proposals-accept';
 // The criteria lock (issue 23): the editor's Lock, Approve and Revert call the same functions as `ideal-state criteria`.
 export { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';

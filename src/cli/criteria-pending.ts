@@ -1,10 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { allowProposedCommand, pendingProposals, proposedCommands, recordProposedCommands, removePendingProposal } from '../app/proposals';
-import { proposeCriteria } from '../app/propose-criteria';
-import { readPrdFile } from '../app/read-prd-file';
-import { writeAtomically } from '../app/verify-prd-file';
-import { confinePath } from '../verify/confine';
+import { allowProposedCommand, proposedCommands, removePendingProposal } from '../app/proposals';
+import { acceptProposal, previewPending } from '../app/proposals-accept';
 import { openControllingTerminal, type TerminalOpen, type TerminalPort } from './terminal';
 import type { VerifyIo } from './verify';
 
@@ -46,46 +43,31 @@ const yes = (answer: string) => /^(y|yes)$/i.test(answer.trim());
 
 async function review(workspace: string, terminal: TerminalPort, io: VerifyIo): Promise<number> {
   const term = { say: (text: string) => terminal.write(`${text}\n`), ask: (question: string) => terminal.ask(question) };
-  const proposals = await pendingProposals(workspace);
+  const previews = await previewPending(workspace, { today: new Date().toISOString().slice(0, 10), accepted: 'accepted by a person on a terminal (ideal-state criteria pending)' });
   let added = 0;
-  if (proposals.length === 0) term.say('No criteria proposals wait for you.');
-  for (const p of proposals) {
-    const where = await confinePath(workspace, p.prd);
-    const read = where.ok && where.exists ? await readPrdFile(where.absolute) : undefined;
-    const header = `Proposal ${p.id} from ${p.client ? `the MCP client "${p.client}"` : 'an MCP client'} at ${p.proposedAt}, for ${p.prd}:`;
-    if (!where.ok || read === undefined || !read.ok) {
-      term.say(`${header}\n  cannot be shown: ${!where.ok ? where.reason : read === undefined ? 'the PRD no longer exists' : !read.ok ? read.reason : ''}`);
-      if (yes(term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
-      continue;
-    }
-    const proposal = proposeCriteria(read.text, p.prd, p.criteria, {
-      today: new Date().toISOString().slice(0, 10),
-      through: `ideal-state mcp${p.client ? ` (client ${JSON.stringify(p.client)})` : ''}`,
-      accepted: 'accepted by a person on a terminal (ideal-state criteria pending)',
-    });
-    if (!proposal.ok) {
-      term.say(`${header}\n  cannot be added as it stands:\n${proposal.message.replace(/^/gm, '  ')}`);
+  if (previews.length === 0) term.say('No criteria proposals wait for you.');
+  for (const shown of previews) {
+    const p = shown.proposal;
+    if (!shown.ok) {
+      term.say(`${shown.header}\n  ${shown.problem.replace(/\n/g, '\n  ')}`);
       if (yes(term.ask('Drop this proposal? [y/N] '))) await removePendingProposal(workspace, p.id);
       continue;
     }
     // Exactly the lines that are written, each on its own line (criteria version N+1).
-    term.say(`${header}\n${proposal.lines.map((l) => `  ${l}`).join('\n')}${proposal.commands.length > 0 ? `\n  (their commands: ${proposal.commands.map((c) => c.command).join(', ')}; asked about next)` : ''}`);
-    const answer = (term.ask(`Add ${proposal.added.length === 1 ? 'it' : `these ${proposal.added.length}`} to ${p.prd} as criteria version ${proposal.version}? [y]es adds, [d]rop discards the proposal, anything else keeps it waiting: `)).trim().toLowerCase();
+    term.say(`${shown.header}\n${shown.lines.map((l) => `  ${l}`).join('\n')}${shown.commands.length > 0 ? `\n  (their commands: ${shown.commands.map((c) => c.command).join(', ')}; asked about next)` : ''}`);
+    const answer = term.ask(`Add ${shown.added.length === 1 ? 'it' : `these ${shown.added.length}`} to ${p.prd} as criteria version ${shown.version}? [y]es adds, [d]rop discards the proposal, anything else keeps it waiting: `).trim().toLowerCase();
     if (answer === 'd' || answer === 'drop') {
       await removePendingProposal(workspace, p.id);
       continue;
     }
     if (!yes(answer)) continue;
-    const now = await readPrdFile(where.absolute);
-    if (!now.ok || now.text !== read.text) {
-      term.say(`${p.prd} changed meanwhile; nothing written. Run this again.`);
+    const accepted = await acceptProposal(workspace, shown, new Date());
+    if (!accepted.ok) {
+      term.say(`${accepted.message} Run this again.`);
       continue;
     }
-    await recordProposedCommands(workspace, proposal.commands.map((c) => ({ command: c.command, prd: p.prd, criterion: c.id, addedAt: new Date().toISOString() })));
-    await writeAtomically(where.absolute, proposal.after);
-    await removePendingProposal(workspace, p.id);
-    added += proposal.added.length;
-    term.say(`Added ${proposal.added.join(', ')} to ${p.prd}.`);
+    added += accepted.added.length;
+    term.say(`Added ${accepted.added.join(', ')} to ${p.prd}.`);
   }
   for (const c of (await proposedCommands(workspace)).filter((k) => k.allowedAt === undefined)) {
     const answer = term.ask(`${c.criterion} of ${c.prd} (added through an agent's proposal) runs \`${c.command}\`. Allow it to run when criteria are verified without you? [y/N] `);

@@ -51,7 +51,7 @@ export interface IdealStateApi {
   /** Loops of this window (their changes, the ones going, Restricted Mode), their matrices, and the hook that answers their approvals. */
   readonly loops: { readonly service: Pick<LoopSupport['service'], 'onDidChange' | 'activeLoops' | 'simulateTrust' | 'progress' | 'list'>; readonly matrices: LoopSupport['matrices']; answerApprovalsWith: LoopSupport['engine']['answerApprovalsWith'] };
   /** The criteria lock (issue 23): what its dialogs asked, a hook that answers them instead of a person, and Restricted Mode. */
-  readonly lock?: { readonly dialogs: Pick<LockSupport['locks']['dialogs'], 'asked' | 'answerWith'>; simulateTrust: LockSupport['locks']['simulateTrust']; state: LockSupport['locks']['state'] };
+  readonly lock?: { readonly dialogs: Pick<LockSupport['locks']['dialogs'], 'asked' | 'answerWith'>; simulateTrust: LockSupport['locks']['simulateTrust']; state: LockSupport['locks']['state']; acceptProposal: LockSupport['locks']['acceptProposal'] };
 }
 
 /**
@@ -63,7 +63,7 @@ export type PublicIdealStateApi = Pick<IdealStateApi, 'applyPrdUpdate'> & { read
 
 /** The criteria lock's test hooks (added by `activate` in ExtensionMode.Test only). */
 export function lockTestHooks(locks: LockSupport): NonNullable<IdealStateApi['lock']> {
-  return { dialogs: locks.locks.dialogs, simulateTrust: (trusted) => locks.locks.simulateTrust(trusted), state: (folder, prdPath) => locks.locks.state(folder, prdPath) };
+  return { dialogs: locks.locks.dialogs, simulateTrust: (trusted) => locks.locks.simulateTrust(trusted), state: (folder, prdPath) => locks.locks.state(folder, prdPath), acceptProposal: (folder, prdPath, id) => locks.locks.acceptProposal(folder, prdPath, id) };
 }
 
 export function createApi(

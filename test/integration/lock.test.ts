@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { heldSet, readLock } from '../../src/app/gate';
+import { addPendingProposal, commandsAwaitingPerson, pendingProposals } from '../../src/app/proposals';
 import type { AnyCriterion, Run } from '../../src/model';
 import type { LockQuestion } from '../../src/vscode/lock';
 import { activateIdealState, type IdealStateApi } from './ideal-state';
@@ -195,5 +196,54 @@ describe('the criteria lock from the editor', () => {
     } finally {
       fs.rmSync(path.join(folder(), other), { force: true });
     }
+  });
+
+  it('a criteria proposal an agent left waiting: the table shows its exact lines; Review… adds it only on the person\'s yes, its command still held back', async function () {
+    this.timeout(60_000);
+    const command = 'node -e "process.exit(0)"';
+    const waiting = await addPendingProposal(folder(), { prd: PRD, criteria: [{ text: 'The proposed criterion is checked by one command', verify: `CLI: ${command}` }], proposedAt: new Date().toISOString(), client: 'test-agent' });
+    const state = await api.lock!.state(folder(), PRD);
+    const shown = state.proposals?.find((p) => p.id === waiting.id);
+    assert.ok(shown, JSON.stringify(state));
+    assert.match(shown.lines.join('\n'), /^- \[ \] ISC-LOCK-\d+: The proposed criterion is checked by one command \| Verify: CLI: node -e "process\.exit\(0\)"$/m);
+    assert.deepEqual(shown.commands, [command]);
+
+    // The table shows it, with its Review… button.
+    const store = await api.store();
+    const at = new Date().toISOString();
+    const runId = `run-${Date.now().toString(36)}prop`;
+    store.batch((tx) => {
+      tx.runs.save({ id: runId, request: 'Integration: a pending proposal', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: PRD, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
+      tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
+    });
+    answer(undefined);
+    api.iscTable.tables.open(runId);
+    const table = await api.iscTable.tables.shown(runId);
+    const row = table.lock?.proposals.find((p) => p.id === waiting.id);
+    assert.ok(row, JSON.stringify(table.lock));
+    assert.match(row.text, /Proposed Proposal [0-9a-f]{12} from the MCP client "test-agent"/);
+    assert.match(row.text, /\+ - \[ \] ISC-LOCK-\d+: The proposed criterion is checked by one command/);
+    assert.deepEqual(row.buttons, ['Review…']);
+    api.iscTable.tables.close(runId);
+
+    const before = fs.readFileSync(prdFile(), 'utf8');
+    answer(undefined);
+    const closed = await api.lock!.acceptProposal(folder(), PRD, waiting.id);
+    assert.equal(closed.ok, false);
+    assert.equal(fs.readFileSync(prdFile(), 'utf8'), before, 'the dialog closed: nothing written');
+    assert.equal((await pendingProposals(folder())).length, 1, 'it keeps waiting');
+    const question = asked.at(-1)!;
+    assert.match(question.message, /Add this criterion an agent proposed to .* as criteria version \d+\?/);
+    assert.match(question.detail, /Verify: CLI: node -e "process\.exit\(0\)"/);
+    assert.match(question.detail, /each still asks you before it first runs, whatever the allow-list says/);
+
+    answer('Add Criteria');
+    const added = await api.lock!.acceptProposal(folder(), PRD, waiting.id);
+    assert.equal(added.ok, true, added.message);
+    const after = fs.readFileSync(prdFile(), 'utf8');
+    assert.match(after, /The proposed criterion is checked by one command \| Verify: CLI: node -e "process\.exit\(0\)"/);
+    assert.match(after, /accepted by a person in the editor/, 'the LOG says who agreed');
+    assert.deepEqual(await pendingProposals(folder()), []);
+    assert.ok((await commandsAwaitingPerson(folder())).has(command), 'its command waits for the person before it first runs');
   });
 });

@@ -345,6 +345,10 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, 
     void this.ask('Approving: answer the dialog…', this.bridge.request('approveCriteria', {}));
   }
 
+  acceptProposal(id: string): void {
+    void this.ask('A proposal: answer the dialog…', this.bridge.request('acceptProposal', { id }));
+  }
+
   revertCriterion(id: string): void {
     void this.ask(`Putting ${id} back as locked…`, this.bridge.request('revertCriterion', { id }));
   }

@@ -1,11 +1,12 @@
 import { h, replaceChildren } from '../shared/dom';
 import './lock.css';
-import type { ShownTable, TableLock, TableLockChange } from './protocol';
+import type { ShownTable, TableLock, TableLockChange, TableProposal } from './protocol';
 
 export interface LockActions {
   lockCriteria(): void;
   approveCriteria(): void;
   revertCriterion(id: string): void;
+  acceptProposal(id: string): void;
 }
 
 const BADGE: Record<TableLock['state'], { word: string; tone: string; note: string }> = {
@@ -49,6 +50,7 @@ export function renderLock(root: HTMLElement, lock: TableLock | undefined, rowId
       buttons.length > 0 ? h('span', { class: 'lock-buttons' }, ...buttons) : null,
     ),
     ...loose.map((c) => h('div', { class: 'lock-change', dataset: { id: c.id } }, changeDetail(c), lock.canAct && c.revertible ? h('span', { class: 'lock-buttons' }, button('Revert', 'lock-revert', () => actions.revertCriterion(c.id))) : null)),
+    ...(lock.proposals ?? []).map((p) => proposalDetail(p, lock.canAct ? button('Review…', 'proposal-review', () => actions.acceptProposal(p.id), true) : null)),
   );
 }
 
@@ -94,5 +96,18 @@ export function shownLock(root: HTMLElement, body: HTMLElement): ShownTable['loc
     text: Array.from(root.querySelector('.lock-head')?.children ?? [], (el) => el.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim(),
     buttons: labels(root.querySelector('.lock-head') ?? root),
     tampered: Array.from(body.querySelectorAll<HTMLElement>('.row.tampered'), (tr) => ({ id: tr.dataset.id ?? '', buttons: labels(tr.querySelector('.lock-row-actions') ?? document.createElement('span')) })),
+    proposals: Array.from(root.querySelectorAll<HTMLElement>('.proposal'), (el) => ({ id: el.dataset.proposal ?? '', text: (el.textContent ?? '').replace(/\s+/g, ' ').trim(), buttons: labels(el) })),
   };
+}
+
+/** A proposal an agent made that waits for the person: its exact lines, and Review… (a modal to add or drop it). */
+function proposalDetail(p: TableProposal, review: HTMLElement | null): HTMLElement {
+  return h(
+    'div',
+    { class: 'lock-change proposal', dataset: { proposal: p.id } },
+    h('div', { class: 'lock-summary' }, h('span', { class: 'badge warn' }, 'Proposed'), ` ${p.header}`),
+    p.problem ? h('div', { class: 'muted' }, p.problem) : h('pre', { class: 'lock-diff' }, ...p.lines.map((l) => h('span', { class: 'line add' }, `+ ${l}`))),
+    p.commands.length > 0 ? h('div', { class: 'muted' }, `Runs ${p.commands.join(', ')} (asked before it first runs)`) : null,
+    review ? h('span', { class: 'lock-buttons' }, review) : null,
+  );
 }

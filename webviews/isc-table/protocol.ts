@@ -141,6 +141,17 @@ export interface TableLock {
   /** Lock, Approve and Revert work here (a trusted workspace, a folder open). */
   canAct: boolean;
   error?: string;
+  /** Criteria an agent proposed through the MCP server for this PRD, waiting for a person (Add / Drop in a modal). */
+  proposals?: TableProposal[];
+}
+
+/** A pending proposal: exactly the lines that would be written, or why it cannot be added. Every string is text. */
+export interface TableProposal {
+  id: string;
+  header: string;
+  lines: string[];
+  commands: string[];
+  problem?: string;
 }
 
 /**
@@ -171,7 +182,7 @@ export interface ShownTable {
   /** The text of "How did this go?" when it is shown (the run has ended). */
   rating?: string;
   /** The lock badge as shown: its state, its words, its buttons, and the TAMPERED rows with their buttons. */
-  lock?: { state: string; text: string; buttons: string[]; tampered: { id: string; buttons: string[] }[] };
+  lock?: { state: string; text: string; buttons: string[]; tampered: { id: string; buttons: string[] }[]; proposals: { id: string; text: string; buttons: string[] }[] };
 }
 
 /** "How did this go?" at the end of the table (see rating.ts); every string is text. */
@@ -209,6 +220,8 @@ export interface IscTableProtocol extends Protocol {
     lockCriteria: { params: Record<string, never>; result: RequestResult };
     approveCriteria: { params: Record<string, never>; result: RequestResult };
     revertCriterion: { params: { id: string }; result: RequestResult };
+    /** A pending criteria proposal: the modal shows its lines, then adds or drops it. */
+    acceptProposal: { params: { id: string }; result: RequestResult };
     /** The answer to a `probe` event. */
     shown: { params: ShownTable; result: null };
   };

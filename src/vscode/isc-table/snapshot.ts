@@ -206,5 +206,6 @@ export function tableLock(state: PrdLockState, canAct: boolean): TableLock {
     changes: state.changes.map((c) => ({ id: c.id, what: c.what, summary: c.summary, diff: [...c.diff], revertible: c.what === 'criterion' && revertible.has(c.id) })),
     canAct,
     ...(state.error ? { error: state.error } : {}),
+    ...(state.proposals && state.proposals.length > 0 ? { proposals: state.proposals.map((p) => ({ id: p.id, header: p.header, lines: [...p.lines], commands: [...p.commands], ...(p.problem ? { problem: p.problem } : {}) })) } : {}),
   };
 }

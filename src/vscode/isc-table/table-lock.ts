@@ -39,6 +39,11 @@ export class TableLocks {
     return 'message' in where ? where : this.locks.approve(where.folder, [where.prdPath]);
   }
 
+  async acceptProposal(runId: string, id: string): Promise<RequestResult> {
+    const where = await this.of(runId);
+    return 'message' in where ? where : this.locks.acceptProposal(where.folder, where.prdPath, id);
+  }
+
   async revert(runId: string, id: string): Promise<RequestResult> {
     const where = await this.of(runId);
     return 'message' in where ? where : this.locks.revert(where.folder, where.prdPath, id);

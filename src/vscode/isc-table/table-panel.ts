@@ -80,6 +80,10 @@ export class IscTablePanel implements vscode.Disposable {
       // The criteria lock of the run's PRD: each asks in a modal (CriteriaLocks), then the badge is read again.
       lockCriteria: () => (locks ? act(() => locks.lock(runId)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' })),
       approveCriteria: () => (locks ? act(() => locks.approve(runId)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' })),
+      acceptProposal: ({ id }) => {
+        if (typeof id !== 'string') throw new WebviewRequestRefused('a proposal needs its id', 'bad-request');
+        return locks ? act(() => locks.acceptProposal(runId, id)) : Promise.resolve({ ok: false, message: 'Criteria proposals are not available here.' });
+      },
       revertCriterion: ({ id }) => {
         if (typeof id !== 'string') throw new WebviewRequestRefused('Revert needs a criterion id', 'bad-request');
         return locks ? act(() => locks.revert(runId, id)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' });
@@ -145,7 +149,7 @@ export class IscTablePanel implements vscode.Disposable {
   }
 
   /** For the editor's tests: handles a request exactly as if the view had sent it (a button's click). */
-  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify' | 'lockCriteria' | 'approveCriteria' | 'revertCriterion'>(method: M, params: Parameters<RequestHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
+  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify' | 'lockCriteria' | 'approveCriteria' | 'revertCriterion' | 'acceptProposal'>(method: M, params: Parameters<RequestHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
     const handler = this.handlers[method] as (p: typeof params) => RequestResult | Promise<RequestResult>;
     return handler(params);
   }

@@ -8,6 +8,18 @@ import type { LockDialogs } from './lock-dialogs';
 
 export const LOCK_CHOICE = 'Lock';
 export const APPROVE_CHOICE = 'Approve';
+export const ACCEPT_CHOICE = 'Add Criteria';
+export const DROP_CHOICE = 'Drop Proposal';
+
+/** A proposal an agent made through the MCP server that waits for a person (issue 23 §8), as the table shows it. */
+export interface PendingShown {
+  id: string;
+  header: string;
+  /** Exactly the lines that would be written; empty when it cannot be added as it stands. */
+  lines: string[];
+  commands: string[];
+  problem?: string;
+}
 
 /** What an act on the lock did, in the words shown to the person. */
 export interface LockActResult {
@@ -27,6 +39,8 @@ export interface PrdLockState {
   revertible: string[];
   /** The lock record cannot be read (the gate blocks on it): what is wrong. */
   error?: string;
+  /** Criteria proposals for this PRD that wait for a person. */
+  proposals?: PendingShown[];
 }
 
 const RESTRICTED = 'Locking and approving criteria writes your state folder and the PRD, so it is off in Restricted Mode. Trust this workspace first.';
@@ -78,7 +92,9 @@ export class CriteriaLocks implements vscode.Disposable {
     const key = `${folder}\0${prdPath}`;
     const held = this.memo.get(key);
     if (held && Date.now() - held.at < 1500) return held.state;
-    const state = this.readState(folder, prdPath).catch((error: Error): PrdLockState => ({ prdPath, state: 'damaged', changes: [], revertible: [], error: error.message }));
+    const state = Promise.all([this.readState(folder, prdPath), this.pending(folder, prdPath)])
+      .then(([lock, proposals]) => (proposals.length > 0 ? { ...lock, proposals } : lock))
+      .catch((error: Error): PrdLockState => ({ prdPath, state: 'damaged', changes: [], revertible: [], error: error.message }));
     this.memo.set(key, { at: Date.now(), state });
     return state;
   }
@@ -96,6 +112,47 @@ export class CriteriaLocks implements vscode.Disposable {
     const revertible = row.changes.filter((c) => c.what === 'criterion' && lockedIds.has(c.id)).map((c) => c.id);
     const state = row.changes.length > 0 ? 'tampered' : row.held === 'lock' ? 'locked' : 'baseline';
     return { prdPath: relative, state, ...(row.version !== undefined ? { version: row.version } : {}), ...(row.by ? { by: row.by } : {}), ...(row.at ? { at: row.at } : {}), changes: row.changes, revertible };
+  }
+
+  private async pending(folder: string, prdPath: string): Promise<PendingShown[]> {
+    const gate = engine();
+    const relative = gate.relativeTo(folder, prdPath) ?? prdPath;
+    const previews = await gate.previewPending(folder, { prd: relative, today: today(), accepted: ACCEPTED });
+    return previews.map((p) => (p.ok ? { id: p.proposal.id, header: p.header, lines: p.lines, commands: p.commands.map((c) => c.command) } : { id: p.proposal.id, header: p.header, lines: [], commands: [], problem: p.problem }));
+  }
+
+  /**
+   * Accept a pending proposal: a modal shows exactly the lines that will be written (and the
+   * commands they would run, which still wait for the person's yes before they run), then writes
+   * them as shown; Drop Proposal discards it. Refused when the PRD changed since it was shown.
+   */
+  async acceptProposal(folder: string, prdPath: string, id: string): Promise<LockActResult> {
+    if (!this.trusted()) return { ok: false, message: RESTRICTED };
+    const gate = engine();
+    const relative = gate.relativeTo(folder, prdPath) ?? prdPath;
+    const shown = (await gate.previewPending(folder, { prd: relative, today: today(), accepted: ACCEPTED })).find((p) => p.proposal.id === id);
+    if (!shown) return { ok: false, message: `No proposal ${id} waits for ${relative}.` };
+    if (!shown.ok) {
+      const answer = await this.dialogs.ask({ kind: 'approve', message: `The proposal ${id} for ${relative} cannot be added as it stands. Drop it?`, detail: `${shown.header}\n${shown.problem}`, choices: [DROP_CHOICE] });
+      if (answer !== DROP_CHOICE) return { ok: false, message: 'The proposal keeps waiting.' };
+      await gate.removePendingProposal(folder, id);
+      this.changed();
+      return { ok: true, message: `Dropped the proposal ${id}.` };
+    }
+    const commands = shown.commands.length > 0 ? `\n\nTheir commands (each still asks you before it first runs, whatever the allow-list says):\n${shown.commands.map((c) => `• ${c.command}`).join('\n')}` : '';
+    const message = `Add ${shown.added.length === 1 ? 'this criterion' : `these ${shown.added.length} criteria`} an agent proposed to ${relative} as criteria version ${shown.version}?`;
+    const answer = await this.dialogs.ask({ kind: 'approve', message, detail: `${shown.header}\n${shown.lines.join('\n')}${commands}`, choices: [ACCEPT_CHOICE, DROP_CHOICE] });
+    if (answer === DROP_CHOICE) {
+      await gate.removePendingProposal(folder, id);
+      this.changed();
+      return { ok: true, message: `Dropped the proposal ${id}; nothing was written.` };
+    }
+    if (answer !== ACCEPT_CHOICE) return { ok: false, message: 'Not added: the proposal keeps waiting.' };
+    const accepted = await gate.acceptProposal(folder, shown, new Date());
+    if (!accepted.ok) return { ok: false, message: accepted.message };
+    this.log.info(`${relative}: added ${accepted.added.join(', ')} from the proposal ${id}, accepted in the editor`);
+    this.changed();
+    return { ok: true, message: `Added ${accepted.added.join(', ')} to ${relative}.` };
   }
 
   /** Lock Criteria: shows what will be locked (how many criteria, their ids, the protected inputs), then locks it as shown. */
@@ -184,4 +241,10 @@ export class CriteriaLocks implements vscode.Disposable {
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
   }
+}
+
+const ACCEPTED = 'accepted by a person in the editor';
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
 }
