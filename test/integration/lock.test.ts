@@ -205,7 +205,7 @@ describe('the criteria lock from the editor', () => {
     const state = await api.lock!.state(folder(), PRD);
     const shown = state.proposals?.find((p) => p.id === waiting.id);
     assert.ok(shown, JSON.stringify(state));
-    assert.match(shown.lines.join('\n'), /^- \[ \] ISC-LOCK-\d+: The proposed criterion is checked by one command \| Verify: CLI: node -e "process\.exit\(0\)"$/m);
+    assert.match(shown.lines.join('\n'), /^- \[ \] ISC-LOCK-\d+: \[I\] The proposed criterion is checked by one command \| Verify: CLI: node -e "process\.exit\(0\)"$/m);
     assert.deepEqual(shown.commands, [command]);
 
     // The table shows it, with its Review… button.

@@ -72,7 +72,7 @@ export type ToolVerifyAnswer = z.infer<typeof ToolVerifyAnswer>;
 /** A criterion an agent proposes to add to a PRD (ideal-state_propose_criteria). */
 export const ProposedCriterion = z.object({
   text: z.string().min(1).describe('The end state, e.g. "The README documents the --json option"'),
-  priority: Priority.optional().describe('Default CRITICAL'),
+  priority: Priority.optional().describe('Default IMPORTANT: a proposed criterion is inferred; say CRITICAL when the work is not done without it'),
   verify: z.string().optional().describe('How it is verified, as after "Verify:" in a PRD, e.g. "Read: CHANGELOG.md", "CLI: npm test"'),
   anti: z.boolean().optional().describe('An anti-criterion: something that must NOT be true at the end'),
 });
