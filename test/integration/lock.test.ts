@@ -221,7 +221,7 @@ describe('the criteria lock from the editor', () => {
     const table = await api.iscTable.tables.shown(runId);
     const row = table.lock?.proposals.find((p) => p.id === waiting.id);
     assert.ok(row, JSON.stringify(table.lock));
-    assert.match(row.text, /Proposed Proposal [0-9a-f]{12} from the MCP client "test-agent"/);
+    assert.match(row.text, /Waiting for you Proposal [0-9a-f]{12} from the MCP client "test-agent"/);
     assert.match(row.text, /\+ - \[ \] ISC-LOCK-\d+: \[I\] The proposed criterion is checked by one command/);
     assert.deepEqual(row.buttons, ['Review…']);
     api.iscTable.tables.close(runId);

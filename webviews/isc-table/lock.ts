@@ -105,7 +105,7 @@ function proposalDetail(p: TableProposal, review: HTMLElement | null): HTMLEleme
   return h(
     'div',
     { class: 'lock-change proposal', dataset: { proposal: p.id } },
-    h('div', { class: 'lock-summary' }, h('span', { class: 'badge warn' }, 'Proposed'), ` ${p.header}`),
+    h('div', { class: 'lock-summary' }, h('span', { class: 'badge warn' }, 'Waiting for you'), ` ${p.header}`),
     p.problem ? h('div', { class: 'muted' }, p.problem) : h('pre', { class: 'lock-diff' }, ...p.lines.map((l) => h('span', { class: 'line add' }, `+ ${l}`))),
     p.commands.length > 0 ? h('div', { class: 'muted' }, `Runs ${p.commands.join(', ')} (asked before it first runs)`) : null,
     review ? h('span', { class: 'lock-buttons' }, review) : null,
