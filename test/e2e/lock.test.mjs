@@ -102,4 +102,33 @@ describe('the criteria lock in the ISC table, as a person uses it', () => {
     assert.match(readFileSync(prdFile(), 'utf8'), /Criteria changes approved by .+ in the editor at /);
     await workbench.screenshot('isc table after approve');
   });
+
+  it("shows a criteria proposal an agent left waiting, with its exact line; Review… adds it on the person's yes", async function () {
+    this.timeout(240_000);
+    const { page } = workbench;
+    // What ideal-state mcp leaves for a person when its client cannot ask one (src/app/proposals.ts), beside the lock.
+    const [folder] = readdirSync(state);
+    const line = 'The changelog names the release date of each version';
+    writeFileSync(
+      join(state, folder, 'pending-proposals.json'),
+      JSON.stringify({ version: 1, proposals: [{ id: 'a1b2c3d4e5f6', prd: `.ideal-state/prds/${DEMO}`, criteria: [{ text: line, verify: 'Grep: released on' }], proposedAt: new Date().toISOString(), client: 'an-agent' }] }),
+    );
+    // Any change in the workspace makes the table read the lock and the proposals again.
+    writeFileSync(join(workbench.workspace, 'README.md'), `${readFileSync(join(workbench.workspace, 'README.md'), 'utf8')}\n`);
+    const table = await workbench.webview('ISC · Verify demo');
+    const proposal = table.locator('.proposal[data-proposal="a1b2c3d4e5f6"]');
+    await proposal.waitFor({ timeout: 30_000 });
+    assert.match((await proposal.textContent()).replace(/\s+/g, ' '), /Waiting for you Proposal a1b2c3d4e5f6 from the MCP client "an-agent".*\+ - \[ \] ISC-DEMO-\d+: \[I\] The changelog names the release date of each version \| Verify: Grep: released on/);
+    await proposal.scrollIntoViewIfNeeded();
+    await workbench.screenshot('isc table a proposal waiting for the person');
+    await proposal.getByRole('button', { name: 'Review…' }).click();
+    const asked = page.locator(DIALOG);
+    await asked.waitFor({ timeout: 30_000 });
+    assert.match((await asked.innerText()).replace(/\s+/g, ' '), /Add this criterion an agent proposed to .*PRD-20261122-verify-demo\.md as criteria version \d+\?/);
+    await asked.getByRole('button', { name: 'Add Criteria' }).click();
+    await proposal.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.match(readFileSync(prdFile(), 'utf8'), /ISC-DEMO-\d+: \[I\] The changelog names the release date of each version \| Verify: Grep: released on/);
+    assert.match(readFileSync(prdFile(), 'utf8'), /accepted by a person in the editor/);
+    assert.deepEqual(JSON.parse(readFileSync(join(state, folder, 'pending-proposals.json'), 'utf8')).proposals, []);
+  });
 });
