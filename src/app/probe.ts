@@ -32,6 +32,12 @@ export function probeFlags(criteria: readonly Pick<AnyCriterion, 'id' | 'kind' |
   });
 }
 
+/** The criteria of a PRD's text that carry a "Probe" note: their check passed before any work was done. */
+export function probedIds(text: string): string[] {
+  const doc = parsePrd(text);
+  return doc.criteria.filter((c) => notesOf(doc, c.id).some((n) => n.kind === 'probe')).map((c) => c.id);
+}
+
 /** The PRD with a "Probe" note under each flagged criterion, and none under the others (round-trip safe: src/prd/notes.ts). */
 export function withProbeNotes(text: string, flagged: readonly string[], day: string): string {
   const doc = parsePrd(text);

@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AnyCriterion } from '../../src/model';
-import { probeFlags, probePrd, PROBE_WORDS } from '../../src/app/probe';
+import { probedIds, probeFlags, probePrd, PROBE_WORDS } from '../../src/app/probe';
+import { checkHeld, gateVerdict } from '../../src/app/gate';
+import { verifyPrdFile } from '../../src/app/verify-prd-file';
 import { notesOf } from '../../src/prd/notes';
 import { parsePrd } from '../../src/prd/parse';
 import { tempDir } from './algorithm-helpers';
@@ -56,5 +58,34 @@ describe('probing the checks when criteria are accepted', () => {
     const fixed = await probePrd(path.join(ws, rel), ws, { ask: async () => 'y', warn: () => undefined, now: new Date('2026-11-28T00:00:00Z') });
     assert.deepEqual(fixed.kind === 'probed' ? fixed.flags : undefined, []);
     assert.equal(fs.readFileSync(path.join(ws, rel), 'utf8'), text.replace(weak, strong));
+  });
+
+  it("the done gate's answer asks whether a probed check can fail: beside the block reason, and in the note when it lets go", async function () {
+    this.timeout(60_000);
+    const ws = tempDir('probe-gate');
+    fs.writeFileSync(path.join(ws, 'greet.js'), 'exports.greet = (n) => `Hello, ${n}`;\n');
+    const rel = '.ideal-state/prds/PRD-20261127-probed.md';
+    const text = ['---', 'prd: true', 'id: PRD-20261127-probed', 'status: DRAFT', 'effort_level: FAST', '---', '', '# Probed', '', '## Problem Space', 'x', '', '## Ideal State Criteria',
+      '- [ ] ISC-1: greet.js exports a greet function | Verify: Grep: exports\\.greet',
+      `  - Probe: ${PROBE_WORDS} (2026-11-27)`,
+      '- [ ] ISC-2: greet.js exports a farewell function | Verify: Grep: exports\\.farewell',
+      '', '## Anti-Criteria', '- [ ] ISC-A-1: No TODO remains in greet.js | Verify: Grep: TODO (expect: absent)', '', '## LOG', ''].join('\n');
+    fs.mkdirSync(path.join(ws, path.dirname(rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+    assert.deepEqual(probedIds(text), ['ISC-1']);
+    const verify = (file: string) => verifyPrdFile({ file, workspace: ws, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+    const decide = async () => {
+      const held = await checkHeld(ws, { kind: 'newest', file: path.join(ws, rel) }, { verify: (file) => verify(file), now: new Date() });
+      assert.equal(held.kind, 'checks');
+      return gateVerdict(held.kind === 'checks' ? held.checks : [], { before: 0, maxBlocks: 3, heldBy: 'none' });
+    };
+    const blocked = await decide();
+    assert.equal(blocked.kind, 'block');
+    assert.match(blocked.kind === 'block' ? blocked.reason : '', /ISC-2 FAIL/);
+    assert.match(blocked.kind === 'block' ? blocked.reason : '', /ISC-1 passed before any work was done — can this check fail\?/);
+    fs.appendFileSync(path.join(ws, 'greet.js'), 'exports.farewell = (n) => `Bye, ${n}`;\n');
+    const let_go = await decide();
+    assert.equal(let_go.kind, 'allow');
+    assert.match(let_go.kind === 'allow' ? (let_go.note ?? '') : '', /ISC-1 passed before any work was done — can this check fail\?/);
   });
 });

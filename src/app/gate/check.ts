@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { probedIds } from '../probe';
 import type { HeldSet } from './held';
 import { compareWithLock } from './lock-changes';
 import type { GateVerification, PrdCheck, VerdictContext } from './verdict';
@@ -28,14 +29,23 @@ export async function checkHeld(workspace: string, held: HeldSet, options: { ver
       const comparison = await compareWithLock(workspace, locked, options.now);
       const exists = await fs.stat(file).then((s) => s.isFile(), () => false);
       const result = exists ? await options.verify(file, comparison.changes.length === 0) : undefined;
-      checks.push({ file, shown: locked.path, changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}) });
+      checks.push({ file, shown: locked.path, changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}), ...(await probed(file, result)) });
     }
   } else if (held.kind === 'newest' && !options.extra) {
-    checks.push({ file: held.file, shown: shown(held.file), result: await options.verify(held.file, true), changes: [] });
+    const result = await options.verify(held.file, true);
+    checks.push({ file: held.file, shown: shown(held.file), result, changes: [], ...(await probed(held.file, result)) });
   }
   if (options.extra && !seen.has(path.resolve(options.extra))) checks.push({ file: options.extra, shown: shown(options.extra), result: await options.verify(options.extra, true), changes: [] });
   if (checks.length === 0) return { kind: 'nothing' };
   return { kind: 'checks', checks, heldBy: held.kind === 'locked' ? 'lock' : held.kind === 'baseline' ? 'baseline' : 'none' };
+}
+
+/** The criteria whose check passed before any work (a "Probe" note under them, issue 28 §5): the answer asks whether those checks can fail. */
+async function probed(file: string, result: GateVerification | undefined): Promise<{ probed?: string[] }> {
+  if (result?.kind !== 'verified') return {};
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const ids = text.includes('Probe') ? probedIds(text) : [];
+  return ids.length > 0 ? { probed: ids } : {};
 }
 
 export function displayPath(workspace: string, file: string): string {

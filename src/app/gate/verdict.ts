@@ -24,6 +24,8 @@ export interface PrdCheck {
   changes: readonly LockChange[];
   /** Priorities as locked: an agent's `[NICE]` does not make a locked CRITICAL criterion optional. */
   lockedPriorities?: ReadonlyMap<string, string>;
+  /** Criteria whose check passed before any work was done (issue 28 §5). */
+  probed?: readonly string[];
 }
 
 export interface VerdictContext {
@@ -67,10 +69,13 @@ function checkVerdict(check: PrdCheck, context: VerdictContext): OneVerdict {
   if (result === undefined || result.kind === 'verified' || result.kind === 'cancelled') {
     const answer = result?.kind === 'verified' ? heldAnswer(shown, result, check.lockedPriorities) : emptyAnswer(shown);
     answer.results.unshift(...tampered);
+    const doubt = probeDoubt(shown, answer, check.probed);
     if (tampered.length === 0 && answer.allCriticalPass) {
-      return { kind: 'allow', ...(result?.kind === 'verified' && answer.counts.PASS! < answer.results.length ? { note: `Ideal State: ${shown}: ${answer.summary}.` } : {}) };
+      const notes = [...(result?.kind === 'verified' && answer.counts.PASS! < answer.results.length ? [`Ideal State: ${shown}: ${answer.summary}.`] : []), ...(doubt ? [doubt] : [])];
+      return { kind: 'allow', ...(notes.length > 0 ? { note: notes.join('\n') } : {}) };
     }
-    return { kind: 'block', ...failingReason(answer, context.heldBy) };
+    const failing = failingReason(answer, context.heldBy);
+    return { kind: 'block', ...failing, ...(doubt ? { reason: `${failing.reason}\n${doubt}` } : {}) };
   }
   if (result.kind === 'bad-input') {
     const summary = `Ideal State: ${result.summary.split(check.file).join(shown)}`;
@@ -78,6 +83,13 @@ function checkVerdict(check: PrdCheck, context: VerdictContext): OneVerdict {
   }
   const summary = `Ideal State: ${shown} cannot be verified: ${result.message}`;
   return { kind: 'block', summary, reason: [summary, ...tamperedLines(tampered)].join('\n') };
+}
+
+/** The passing criteria a probe flagged: their checks passed before any work, so their PASS proves little until a person looks. */
+function probeDoubt(shown: string, answer: VerifyAnswer, probed: readonly string[] | undefined): string | undefined {
+  const ids = (probed ?? []).filter((id) => answer.results.some((r) => r.id === id && r.outcome === 'PASS'));
+  if (ids.length === 0) return undefined;
+  return `Ideal State: ${shown}: ${ids.join(', ')} passed before any work was done — can ${ids.length === 1 ? 'this check' : 'these checks'} fail?`;
 }
 
 function heldAnswer(shown: string, result: Extract<GateVerification, { kind: 'verified' }>, locked: ReadonlyMap<string, string> | undefined): VerifyAnswer {
