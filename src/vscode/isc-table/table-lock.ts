@@ -25,7 +25,9 @@ export class TableLocks {
     const where = this.where(run);
     if (!where) return undefined;
     const state = await this.locks.state(where.folder, where.prdPath);
-    if (state.state === 'not-locked' && criteriaShown > 0) this.offers.offer(where.folder, state.prdPath);
+    // Offered once the run has stopped working: a notification beside its approvals would crowd out the questions the run is waiting on.
+    const working = run.state === 'PENDING' || run.state === 'RUNNING' || run.state === 'NEEDS_APPROVAL';
+    if (state.state === 'not-locked' && criteriaShown > 0 && !working) this.offers.offer(where.folder, state.prdPath);
     return tableLock(state, this.locks.trusted());
   }
 
