@@ -121,10 +121,19 @@ export class Workbench {
     const messages = this.page.locator('.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message');
     const read = async () => (await messages.allInnerTexts()).map((t) => t.trim());
     const deadline = Date.now() + timeoutMs;
+    const seen = new Set();
+    let down = true;
     while (containing && !(await read()).some((text) => text.includes(containing))) {
-      if (Date.now() > deadline) throw new Error(`no notification containing "${containing}" within ${timeoutMs} ms; saw ${JSON.stringify(await read())}`);
-      if (!(await this.page.locator('.notifications-center.visible').isVisible())) {
+      for (const text of await read()) seen.add(text);
+      if (Date.now() > deadline) throw new Error(`no notification containing "${containing}" within ${timeoutMs} ms; saw ${JSON.stringify([...seen])}`);
+      const center = this.page.locator('.notifications-center.visible');
+      if (!(await center.isVisible())) {
         await this.runCommand('Notifications: Show Notifications');
+      } else {
+        // The center renders only the rows in view (a virtual list): scroll it to see the others.
+        await center.locator('.notifications-list-container').hover().catch(() => undefined);
+        await this.page.mouse.wheel(0, down ? 600 : -600);
+        down = !down;
       }
       await this.page.waitForTimeout(300);
     }
