@@ -8,10 +8,14 @@ import type { StoreHost } from '../store-host';
 /**
  * The ISC table's side of the criteria lock: the badge of the run's PRD, its Lock button,
  * Approve and Revert on TAMPERED rows — each through the same CriteriaLocks as the commands
- * (one way to do each thing). The first time a run's criteria are shown unlocked, the lock is
- * offered (LockOffers: a notification that never holds the run up).
+ * (one way to do each thing). The first time a finished run's criteria are shown unlocked, the
+ * lock is offered (LockOffers: a notification that never holds the run up); a run watched live
+ * is offered it by the badge's Lock… button.
  */
 export class TableLocks {
+  /** Runs whose table was first shown while they worked (bounded: ids only, one per run of this window). */
+  private readonly watchedLive = new Set<string>();
+
   constructor(
     private readonly stores: StoreHost,
     private readonly locks: CriteriaLocks,
@@ -25,9 +29,11 @@ export class TableLocks {
     const where = this.where(run);
     if (!where) return undefined;
     const state = await this.locks.state(where.folder, where.prdPath);
-    // Offered once the run has stopped working: a notification beside its approvals would crowd out the questions the run is waiting on.
+    // A run watched live has its approvals and its end as notifications: there the table's own badge
+    // ("Not locked … Lock…") is the offer, and a notification would crowd out the ones the person needs.
     const working = run.state === 'PENDING' || run.state === 'RUNNING' || run.state === 'NEEDS_APPROVAL';
-    if (state.state === 'not-locked' && criteriaShown > 0 && !working) this.offers.offer(where.folder, state.prdPath);
+    if (working) this.watchedLive.add(run.id);
+    if (state.state === 'not-locked' && criteriaShown > 0 && !working && !this.watchedLive.has(run.id)) this.offers.offer(where.folder, state.prdPath);
     return tableLock(state, this.locks.trusted());
   }
 
