@@ -53,8 +53,10 @@ describe('the PRD editor', () => {
     await row('ISC-FEAT-001').locator('input[type=checkbox]').click();
     await view.locator('tr[data-id="ISC-FEAT-001"].done').waitFor({ timeout: 10_000 });
 
-    // Keyboard: focus the row, Enter edits, typing replaces, Enter commits.
+    // Keyboard: focus the row, Enter edits, typing replaces, Enter commits. The tick re-renders the
+    // row: wait until the clicked row holds the focus before the key, as a person sees the focus ring.
     await row('ISC-FEAT-001').locator('td.id').click();
+    await view.locator('tr[data-id="ISC-FEAT-001"]:focus, tr[data-id="ISC-FEAT-001"]:focus-within').waitFor({ timeout: 10_000 });
     await workbench.page.keyboard.press('Enter');
     const input = row('ISC-FEAT-001').locator('td.text input');
     await input.waitFor();
