@@ -92,7 +92,7 @@ describe('rating a run from its ISC table, and a comment kept without a rating',
     await vscode.commands.executeCommand('idealState.openIscTable', run.id);
     let shown = await api.iscTable.tables.shown(run.id);
     assert.match(shown.rating ?? '', /^How did this go\?/);
-    assert.deepEqual(await ratings.state(run.id), { open: true, modelAvailable: false });
+    assert.deepEqual(await ratings.state(run.id), { open: true, modelAvailable: false, noModel: 'No model is chosen' });
 
     const result = await ratings.rate(run.id, { rating: 6, comment: 'good enough <b>ok</b>' });
     assert.ok(result.ok);
@@ -129,7 +129,7 @@ describe('rating a run from its ISC table, and a comment kept without a rating',
     assert.notEqual(after.ask?.runId, run.id, 'the view stops asking about that run');
     assert.deepEqual(after.kept?.[0], { runId: run.id, request: 'Integration: a comment and no model', at: after.kept?.[0]?.at, comment: 'it did roughly what I wanted', why: 'no model to read a rating from it' });
     assert.equal(store.ratings.count('run_id = ?', [run.id]), 0);
-    assert.deepEqual(await ratings.state(run.id), { open: true, modelAvailable: false, kept: { comment: 'it did roughly what I wanted', why: 'no model to read a rating from it' } });
+    assert.deepEqual(await ratings.state(run.id), { open: true, modelAvailable: false, noModel: 'No model is chosen', kept: { comment: 'it did roughly what I wanted', why: 'no model to read a rating from it' } });
     // Rate Last Run does not ask about it either.
     assert.notEqual((await api.learning.host.service()).lastUnratedRun()?.id, run.id);
 
