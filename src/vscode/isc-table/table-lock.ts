@@ -31,7 +31,8 @@ export class TableLocks {
     const state = await this.locks.state(where.folder, where.prdPath);
     // A run watched live has its approvals and its end as notifications: there the table's own badge
     // ("Not locked … Lock…") is the offer, and a notification would crowd out the ones the person needs.
-    const working = run.state === 'PENDING' || run.state === 'RUNNING' || run.state === 'NEEDS_APPROVAL';
+    // (A verification's record stays PENDING and never works; a run is RUNNING once it has criteria to show.)
+    const working = run.state === 'RUNNING' || run.state === 'NEEDS_APPROVAL';
     if (working) this.watchedLive.add(run.id);
     if (state.state === 'not-locked' && criteriaShown > 0 && !working && !this.watchedLive.has(run.id)) this.offers.offer(where.folder, state.prdPath);
     return tableLock(state, this.locks.trusted());
