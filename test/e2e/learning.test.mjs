@@ -127,6 +127,8 @@ describe('Learning: a person rates a finished run in the sidebar', () => {
 
     // The view answers, then asks about nothing (every finished run is rated).
     await view.locator('.waiting').waitFor({ timeout: 20_000 });
+    // The chart is redrawn with the new rating a moment after the form answers: wait for its fifth point.
+    await view.locator('svg.chart circle').nth(4).waitFor({ timeout: 20_000 });
     assert.equal(await view.locator('svg.chart circle').count(), 5);
     assert.match(await view.locator('.recent li').first().innerText(), /3\/10[\s\S]*the toggle forgets my choice after a reload/);
 
