@@ -1,4 +1,3 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { methodCommand } from '../model';
@@ -6,6 +5,7 @@ import type { PrdDocument } from '../prd/model';
 import { notesOf } from '../prd/notes';
 import { commandDigest } from '../verify/command-digest';
 import { gateStateFolder, writeJsonAtomically } from './gate/state-folder';
+import { readStateRecord } from './state-record';
 
 /**
  * The verification commands a person did not approve (issue 28 §3), per workspace, in the
@@ -50,22 +50,8 @@ export async function deniedCommandsFile(workspace: string, env: Env = process.e
 /** A record that cannot be read is an error, never "nothing was denied" (which would let the commands run). */
 export async function deniedCommands(workspace: string, env: Env = process.env): Promise<Map<string, DeniedCommand>> {
   const file = await deniedCommandsFile(workspace, env);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw new DeniedCommandsError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new DeniedCommandsError(`${file} is not JSON (${(error as Error).message}); move it aside to start over`);
-  }
-  const parsed = DeniedFile.safeParse(json);
-  if (!parsed.success) throw new DeniedCommandsError(`${file} is not a record Ideal State wrote (${parsed.error.issues[0]?.message ?? 'invalid'}); move it aside to start over`);
-  return new Map(parsed.data.commands.map((c) => [c.digest, c]));
+  const record = await readStateRecord(file, DeniedFile, { version: 1 as const, commands: [] }, (m) => new DeniedCommandsError(m));
+  return new Map(record.commands.map((c) => [c.digest, c]));
 }
 
 /** The remembered denial of this exact command, if any. */

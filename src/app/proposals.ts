@@ -1,9 +1,9 @@
 import * as crypto from 'node:crypto';
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { ProposedCriterion } from './done-gate';
 import { gateStateFolder, writeJsonAtomically } from './gate/state-folder';
+import { readStateRecord } from './state-record';
 
 /**
  * What an agent proposed and a person has not yet accepted, and the commands criteria gained
@@ -56,23 +56,8 @@ async function fileOf(workspace: string, name: string, env: Env): Promise<string
 }
 
 /** A record that cannot be read is an error the caller says, never an empty list (which would let commands run). */
-async function readRecord<T>(file: string, schema: z.ZodType<T>, empty: T): Promise<T> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty;
-    throw new ProposalStateError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ProposalStateError(`${file} is not JSON (${(error as Error).message}); move it aside to start over`);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ProposalStateError(`${file} is not a record Ideal State wrote (${parsed.error.issues[0]?.message ?? 'invalid'}); move it aside to start over`);
-  return parsed.data;
+function readRecord<T>(file: string, schema: z.ZodType<T>, empty: T): Promise<T> {
+  return readStateRecord(file, schema, empty, (m) => new ProposalStateError(m));
 }
 
 export class ProposalStateError extends Error {
