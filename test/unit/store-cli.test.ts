@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { journalPathOf } from '../../src/store/durable-database';
 import { Store } from '../../src/store/store';
 import { aRun } from './builders';
+// Registers how a pending verification is folded in, as every process that verifies does.
+import '../../src/verify/store-verification';
 
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 const DEMO = path.resolve(__dirname, '../../../demo/scripted-demo.yaml');
