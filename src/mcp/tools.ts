@@ -67,6 +67,9 @@ export type ProposeAnswer = z.infer<typeof ProposeAnswer>;
 export { CriteriaAnswer };
 
 export async function criteriaTool(ctx: ToolContext, input: z.infer<typeof CriteriaInput>): Promise<CriteriaAnswer> {
+  // Its own open of the store folds the pending reports: a fold under way ends first, one not yet begun is not needed.
+  ctx.folder?.cancel();
+  await ctx.folder?.settled();
   const named = await resolvePrd(ctx.workspace, input.prd);
   const text = await readText(named);
   const { document, diagnostics } = checkPrd(text);
