@@ -5,10 +5,11 @@ import { isCancellation } from '../model/errors';
 import { AUTO, resolveEffort } from './effort';
 import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } from './verify-prd';
 import { loadEffortTable } from '../model/effort-table';
-import type { AnyCriterion, EffortLevel } from '../model';
+import { RUN_ID, type AnyCriterion, type EffortLevel } from '../model';
 import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic, PrdDocument } from '../prd';
-import { defaultCliStoreFile, Store } from '../store/store';
+// The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.
+import { defaultCliStoreFile } from '../store/store-paths';
 import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';
 import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
@@ -75,7 +76,11 @@ export type VerifyPrdOutcome =
       effort: EffortLevel;
       parallelism: number;
       written: boolean;
-      stored?: { runId: string; reportId: string; store: string };
+      /**
+       * The report as stored, or (`pending: true`, with `storeLater`) as left for the store's next
+       * writer: its id is final; its run is named when the PRD names it, else chosen when it is folded in.
+       */
+      stored?: { runId?: string; reportId: string; store: string; pending?: true };
       storeWarnings: ReturnType<typeof storeWarningsJson>;
     }
   /** The PRD's own problems, each at its line: exit 2. */
@@ -189,18 +194,21 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
       written = true;
     }
   }
-  let stored: { runId: string; reportId: string; store: string } | undefined;
+  let stored: { runId?: string; reportId: string; store: string; pending?: true } | undefined;
   let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
   if (request.store !== false && request.storeLater) {
     const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
     try {
-      recordVerificationLater(storeFile, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document: prd.document, text, criteria: prd.criteria, set, effortTable: effortTable.table, effort: prd.level, workspaceFolder: workspace, now });
+      const left = recordVerificationLater(storeFile, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document: prd.document, text, criteria: prd.criteria, set, effortTable: effortTable.table, effort: prd.level, workspaceFolder: workspace, now });
+      const runId = prd.document.meta.runId;
+      stored = { ...(runId && RUN_ID.test(runId) ? { runId } : {}), reportId: left.reportId, store: storeFile, pending: true };
     } catch (error) {
       request.warn(`warning: verification report not left for ${storeFile}: ${(error as Error).message}`);
     }
   } else if (request.store !== false) {
     const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
     try {
+      const { Store } = await import('../store/store.js');
       const store = await Store.open({ file: storeFile });
       try {
         // A busy store changes no verdict: the criteria's outcomes are what is reported.

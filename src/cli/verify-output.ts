@@ -5,7 +5,8 @@ export interface RunFacts {
   effort: string;
   parallelism: number;
   written: boolean;
-  stored?: { runId: string; reportId: string; store: string };
+  /** `pending`: left for the store's next writer (src/store/pending.ts); the run is named when the PRD names it. */
+  stored?: { runId?: string; reportId: string; store: string; pending?: true };
   /** What went wrong opening the store (damage moved aside, read-only): `--json` carries it, stderr says it. */
   warnings?: readonly { kind: string; message: string; movedTo?: string }[];
 }
@@ -57,7 +58,8 @@ export function formatTable(raw: VerifySetResult, facts: RunFacts): string {
   const note = redactionNote(set.redactions);
   if (note) out.push(note);
   if (facts.written) out.push('outcomes written back into the PRD');
-  if (facts.stored) out.push(`report ${facts.stored.reportId} stored for ${facts.stored.runId} in ${facts.stored.store}`);
+  if (facts.stored?.pending) out.push(`report ${facts.stored.reportId}${facts.stored.runId ? ` for ${facts.stored.runId}` : ''} left for ${facts.stored.store} (recorded when the store is next opened)`);
+  else if (facts.stored) out.push(`report ${facts.stored.reportId} stored for ${facts.stored.runId} in ${facts.stored.store}`);
   return out.join('\n');
 }
 

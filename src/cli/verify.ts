@@ -110,6 +110,9 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     ...(io.signal ? { signal: io.signal } : {}),
     ...(values.write ? { write: { by: () => 'ideal-state verify' } } : {}),
     store: values['no-store'] ? false : values.store,
+    // The answer does not wait for SQLite: the report is left as a pending record beside the
+    // store (one small file, flushed and renamed into place) that its next writable open folds in.
+    storeLater: true,
     warn: io.err,
   });
   if (result.kind === 'bad-input') return badInput(io, values.json, file, result.problems, result.summary);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { criterionRows, type CriterionRow } from '../app/done-gate';
 import type { AnyCriterion } from '../model';
 import type { PrdDocument } from '../prd';
+import { pendingFolder } from '../store/pending';
 import { defaultCliStoreFile, Store } from '../store/store';
 
 /** Folders whose changes say nothing about the work (and are too large to walk). */
@@ -25,11 +26,10 @@ export async function criteriaRows(workspace: string, prdRelative: string, docum
 
 async function lastStored(file: string, prdRelative: string): Promise<Map<string, AnyCriterion>> {
   const out = new Map<string, AnyCriterion>();
-  try {
-    await fs.access(file);
-  } catch {
-    return out; // no store yet: nothing was verified
-  }
+  // No store and no report left for it (src/store/pending.ts): nothing was verified yet.
+  const exists = (f: string) => fs.access(f).then(() => true, () => false);
+  if (!(await exists(file)) && !(await exists(pendingFolder(file)))) return out;
+  // Opening it folds in the reports verify calls left beside it.
   const store = await Store.open({ file });
   try {
     const runId = store.prdIndex.where('path = ?', [prdRelative])[0]?.runId;

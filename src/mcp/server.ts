@@ -16,6 +16,7 @@ import {
 import { z } from 'zod';
 import { freeTextProblem } from '../app/propose-criteria';
 import { BoundedStdioTransport } from './stdio-transport';
+import { IdleFolder } from './fold-idle';
 import { CriteriaAnswer, CriteriaInput, criteriaTool, McpVerifyAnswer, ProposeAnswer, ProposeInput, proposeTool, VerifyInput, verifyTool, type CallSession, type ToolContext } from './tools';
 import { BadArgument, confinedPrds } from './workspace';
 
@@ -196,12 +197,16 @@ export async function serveMcp(options: { workspace: string; store: string | fal
     options.log(`ideal-state mcp: the workspace ${options.workspace} is not a folder`);
     return 2;
   }
-  const server = createServer(options);
+  const folder = new IdleFolder(options.workspace, options.store, options.log);
+  const server = createServer({ ...options, folder });
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, options.log);
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   await server.connect(transport);
   options.log(`ideal-state mcp: serving ${options.workspace} over stdio`);
   await closed;
+  // Records not folded yet stay beside the store for its next writable open.
+  folder.cancel();
+  await folder.settled();
   await server.close().catch(() => undefined);
   return 0;
 }

@@ -7,6 +7,7 @@ import { verifyPrdFile, writeAtomically } from '../app/verify-prd-file';
 import { checkPrd, formatDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { criteriaRows } from './criteria';
+import type { IdleFolder } from './fold-idle';
 import { BadArgument, resolvePrd, ToolRefusal, type NamedPrd } from './workspace';
 
 /** What every tool runs with: one workspace, one store. */
@@ -16,6 +17,8 @@ export interface ToolContext {
   store: string | false | undefined;
   /** Server log (stderr: stdout is the protocol). */
   log: (s: string) => void;
+  /** Folds the verifications left as pending records into the store when the server is idle (fold-idle.ts). */
+  folder?: IdleFolder;
 }
 
 /** What a tool call may use of its MCP session: the client's name, a person to ask, progress. */
@@ -64,6 +67,9 @@ export type ProposeAnswer = z.infer<typeof ProposeAnswer>;
 export { CriteriaAnswer };
 
 export async function criteriaTool(ctx: ToolContext, input: z.infer<typeof CriteriaInput>): Promise<CriteriaAnswer> {
+  // Its own open of the store folds the pending reports: a fold under way ends first, one not yet begun is not needed.
+  ctx.folder?.cancel();
+  await ctx.folder?.settled();
   const named = await resolvePrd(ctx.workspace, input.prd);
   const text = await readText(named);
   const { document, diagnostics } = checkPrd(text);
@@ -76,6 +82,7 @@ export async function criteriaTool(ctx: ToolContext, input: z.infer<typeof Crite
 }
 
 export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyInput>, session: CallSession = {}): Promise<McpVerifyAnswer> {
+  ctx.folder?.cancel();
   const named = await resolvePrd(ctx.workspace, input.prd);
   const only = input.criteria && input.criteria.length > 0 ? input.criteria : undefined;
   const result = await verifyPrdFile({
@@ -89,8 +96,11 @@ export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyI
     ...(only ? { only } : {}),
     ...(session.progress ? { onResult: (done: number, total: number, id: string) => session.progress!(done, total, `${id} verified (${done} of ${total})`) } : {}),
     store: ctx.store,
+    // The answer does not wait for SQLite: the report is left beside the store, folded in by its
+    // next writable open (this server's own when it is idle, the criteria tool's, any command's).
+    storeLater: true,
     warn: ctx.log,
-  });
+  }).finally(() => ctx.folder?.schedule());
   if (result.kind === 'bad-input') throw new ToolRefusal([`${named.relative} cannot be verified: ${result.summary.split(named.file).join(named.relative)}`, ...result.problems.map((d) => formatDiagnostic(named.relative, d))].join('\n'));
   if (result.kind === 'refused' && only && / has no criterion /.test(result.message)) throw new BadArgument(`criteria: ${result.message.split(named.file).join(named.relative)}`);
   if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(named.file).join(named.relative));

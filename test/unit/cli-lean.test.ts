@@ -75,6 +75,19 @@ describe('command line: what each subcommand loads (issue 26)', () => {
     assert.ok(loadedBy('mcp').inputs.some((i) => i.startsWith('node_modules/@modelcontextprotocol/')));
   });
 
+  it('the gate and verify load no SQLite: their report is a pending record (src/store/pending.ts)', () => {
+    for (const command of ['gate', 'verify']) {
+      const { inputs } = loadedBy(command);
+      assert.deepEqual(
+        inputs.filter((i) => /^node_modules\/sql\.js\/|^src\/store\/(store|durable-database|migrations)\.ts$/.test(i)),
+        [],
+        command,
+      );
+    }
+    // The check can tell: the store's own command loads it.
+    assert.ok(loadedBy('ratings').inputs.includes('src/store/store.ts'));
+  });
+
   it('loads one language of zod messages, English', () => {
     const { inputs } = loadedBy('gate');
     const locales = inputs.filter((i) => /zod\/v4\/locales\/(?!index)/.test(i));

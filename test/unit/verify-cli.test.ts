@@ -106,19 +106,33 @@ describe('command line: verify', () => {
     assert.deepEqual(changed, [14], 'only ISC-2, which failed, changed above the LOG');
     assert.match(after, /- \[ \] ISC-2:/);
     assert.match(after, /### Iteration 0 — \d{4}-\d\d-\d\d\n- Phase: VERIFY\n- Criteria: 1\/2 passing\n- Work: Verified 2 criteria with ideal-state verify: 1 PASS, 1 FAIL\n- Failing: ISC-2\n$/);
+    // The answer did not wait for the store: the report is a pending record beside it, with its id
+    // chosen, and the store's next writable open folds it in (src/store/pending.ts).
+    assert.equal(out.stored.pending, true);
+    assert.equal(out.stored.runId, undefined, 'the PRD names no run: it is chosen when the record is folded in');
+    assert.equal(fs.readdirSync(`${store}.pending`).filter((n) => n.endsWith('.json')).length, 1);
+    let runId: string;
     const db = await Store.open({ file: store });
     try {
-      const reports = db.reports.where('run_id = ?', [out.stored.runId]);
-      assert.equal(reports.length, 1);
-      assert.deepEqual([reports[0]!.passed, reports[0]!.results.map((x) => x.outcome)], [false, ['PASS', 'FAIL']]);
-      assert.equal(db.runs.get(out.stored.runId)!.prdPath, '.ideal-state/prds/PRD.md');
-      assert.deepEqual(db.criteria.list(out.stored.runId).map((c) => c.outcome), ['PASS', 'FAIL']);
-      assert.equal(db.prdIndex.where('path = ?', ['.ideal-state/prds/PRD.md'])[0]!.runId, out.stored.runId);
+      const report = db.reports.where('id = ?', [out.stored.reportId])[0]!;
+      assert.ok(report, 'the report is in the store after its next open');
+      runId = report.runId;
+      assert.deepEqual([report.passed, report.results.map((x) => x.outcome)], [false, ['PASS', 'FAIL']]);
+      assert.equal(db.reports.where('run_id = ?', [runId]).length, 1);
+      assert.equal(db.runs.get(runId)!.prdPath, '.ideal-state/prds/PRD.md');
+      assert.deepEqual(db.criteria.list(runId).map((c) => c.outcome), ['PASS', 'FAIL']);
+      assert.equal(db.prdIndex.where('path = ?', ['.ideal-state/prds/PRD.md'])[0]!.runId, runId);
     } finally {
       db.close();
     }
+    assert.deepEqual(fs.readdirSync(`${store}.pending`).filter((n) => n.endsWith('.json')), [], 'folded once, then removed');
     const again = JSON.parse(verify([file, '--workspace', root, '--store', store, '--json', '--yes']).out);
-    assert.equal(again.stored.runId, out.stored.runId, 'the same PRD keeps its run');
+    const reopened = await Store.open({ file: store });
+    try {
+      assert.equal(reopened.reports.where('id = ?', [again.stored.reportId])[0]!.runId, runId, 'the same PRD keeps its run');
+    } finally {
+      reopened.close();
+    }
   });
 
   it('runs commands with no secrets in their environment, and --no-commands runs none', () => {

@@ -50,7 +50,9 @@ export async function criteriaPrds(workspace: string): Promise<WorkspacePrd[]> {
   const held: WorkspacePrd[] = [];
   for (const prd of await listPrds(workspace)) {
     const text = await fs.readFile(prd.file, 'utf8').catch(() => undefined);
-    if (text !== undefined && parsePrd(text).meta.loopId !== undefined) continue;
+    // A loop's PRD names its loop (`loop:` in its front matter); a text without the word is not one,
+    // and is not parsed here only to learn that (verifying it parses it once more).
+    if (text !== undefined && text.includes('loop') && parsePrd(text).meta.loopId !== undefined) continue;
     held.push(prd);
   }
   return held;
