@@ -2,8 +2,10 @@
 // offline by a fake model server that holds its provider's contract (fake-*.mjs), with the
 // hook that `ideal-state gate install <host>` writes. For each host: the hook runs, the
 // model's first "done" is blocked, the gate's reason reaches the model's next request, the
-// model creates the missing file, and its second "done" is let through. A host whose program
-// cannot be installed or started is skipped as "not run", with why: never counted as passed.
+// model creates the missing file, and its second "done" is let through; and the MCP server
+// gate install configured reaches the model, whose verify call is answered with the PRD's
+// outcomes. A host whose program cannot be installed or started is skipped as "not run", with
+// why: never counted as passed.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
