@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { lineDiff } from '../agent/line-diff';
 import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
+import { mergeTomlTable } from './gate-install-toml';
 import type { VerifyIo } from './verify';
 
 const HOST_IDS = HOST_ADAPTERS.map((h) => h.id);
@@ -136,6 +137,10 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
         servers['ideal-state'] = entry;
         return undefined;
       });
+      if (!plan.ok) io.err(`${plan.message} (the MCP entry is not written; the hook is)`);
+      else changes.push(plan.change);
+    } else if (mcp.file.endsWith('.toml')) {
+      const plan = await mergeTomlTable(workspace, mcp.file, [mcp.key, 'ideal-state'], entry as Record<string, string | string[]>);
       if (!plan.ok) io.err(`${plan.message} (the MCP entry is not written; the hook is)`);
       else changes.push(plan.change);
     } else {

@@ -25,7 +25,18 @@ export function responsesRuleBroken(headers, body) {
   if (common) return common;
   if (body.input === undefined && body.previous_response_id === undefined && body.conversation === undefined) return ['input', 400, error("Missing required parameter: 'input'.", 'input', 'missing_required_parameter')];
   for (const [i, tool] of (body.tools ?? []).entries()) {
-    if ((tool.type === 'function' || tool.type === 'custom') && !TOOL_NAME.test(tool.name ?? '')) return ['tool-name', 400, error(`Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${i}].name`, 'invalid_value')];
+    if ((tool.type === 'function' || tool.type === 'custom' || tool.type === 'namespace') && !TOOL_NAME.test(tool.name ?? '')) return ['tool-name', 400, error(`Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${i}].name`, 'invalid_value')];
+    // A namespace tool (the API reference's NamespaceTool, as openai-node 7.57 declares it in
+    // resources/responses/responses.d.ts): a name, a description, and function or custom tools,
+    // each named by the same rule; a call of one names its namespace.
+    if (tool.type === 'namespace') {
+      if (typeof tool.description !== 'string') return ['namespace-description', 400, error(`Missing required parameter: 'tools[${i}].description'.`, `tools[${i}].description`, 'missing_required_parameter')];
+      if (!Array.isArray(tool.tools) || tool.tools.length === 0) return ['namespace-tools', 400, error(`Missing required parameter: 'tools[${i}].tools'.`, `tools[${i}].tools`, 'missing_required_parameter')];
+      for (const [j, inner] of tool.tools.entries()) {
+        if (inner.type !== 'function' && inner.type !== 'custom') return ['namespace-tool-type', 400, error(`Invalid value: '${inner.type}'. Supported values are: 'function' and 'custom'.`, `tools[${i}].tools[${j}].type`, 'invalid_value')];
+        if (!TOOL_NAME.test(inner.name ?? '')) return ['tool-name', 400, error(`Invalid 'tools[${i}].tools[${j}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, `tools[${i}].tools[${j}].name`, 'invalid_value')];
+      }
+    }
   }
   // https://platform.openai.com/docs/guides/function-calling ("Handling function calls"): each
   // function_call_output answers a function call by its call_id; with the whole conversation
@@ -78,6 +89,13 @@ export function chatRuleBroken(headers, body) {
   return undefined;
 }
 
+/** The namespace of each tool declared inside a namespace tool, by the tool's name. */
+function namespaces(body) {
+  const of = new Map();
+  for (const tool of body.tools ?? []) if (tool.type === 'namespace') for (const inner of tool.tools) of.set(inner.name, tool.name);
+  return of;
+}
+
 function responsesStream(body, move, n) {
   let seq = 0;
   const ev = (type, rest) => [type, { type, sequence_number: seq++, ...rest }];
@@ -98,7 +116,8 @@ function responsesStream(body, move, n) {
   } else {
     const id = `fc_fake_${n}`;
     const args = JSON.stringify(move.input);
-    item = { id, type: 'function_call', status: 'completed', call_id: `call_fake_${n}`, name: move.name, arguments: args };
+    const namespace = namespaces(body).get(move.name);
+    item = { id, type: 'function_call', status: 'completed', call_id: `call_fake_${n}`, name: move.name, ...(namespace ? { namespace } : {}), arguments: args };
     events.push(
       ev('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } }),
       ev('response.function_call_arguments.delta', { item_id: id, output_index: 0, delta: args }),
@@ -144,7 +163,7 @@ export function startOpenAi(script) {
     if (req.method === 'POST' && route === '/responses') {
       const broken = responsesRuleBroken(req.headers, req.body);
       if (broken) return reply.refuse(broken[0], broken[1], broken[2]);
-      const names = (req.body.tools ?? []).filter((t) => t.type === 'function' || t.type === 'custom').map((t) => t.name);
+      const names = (req.body.tools ?? []).flatMap((t) => (t.type === 'namespace' ? t.tools : [t])).filter((t) => t.type === 'function' || t.type === 'custom').map((t) => t.name);
       const move = script.next({ toolNames: names, text: req.raw });
       n++;
       if (req.body.stream !== true) return reply.json(200, responsesStream(req.body, move, n).at(-1)[1].response);

@@ -112,6 +112,11 @@ export class CheatScript {
  * The model that uses the Ideal State MCP server: when the request declares the server's
  * verify tool (named as the host names it), it calls it once with the PRD; it keeps the
  * tool's answer as it came back in the next request (`answer`), and stops.
+ *
+ * Hosts that defer MCP tools (Qwen Code: its `tool_search` and `tool_call` bridge, the tools
+ * named in a "deferred tools" reminder of the request) are used as their own tool
+ * descriptions tell a model to: the verify tool's schema fetched with
+ * `tool_search {"query": "select:NAME"}`, then called with `tool_call {"name", "arguments"}`.
  */
 export class McpScript {
   /** @param {{ tool: RegExp, input: object }} options */
@@ -120,23 +125,50 @@ export class McpScript {
     this.input = input;
     this.turns = [];
     this.problems = [];
+    /** The verify tool's name as the host named it, once called. */
     this.called = undefined;
+    /** How the host offered it: 'declared' (in the request's tools) or 'deferred' (named in its text, called through the bridge). */
+    this.offered = undefined;
     this.answer = undefined;
+    /** The request the model made its call in (it must not hold outcomes yet). */
+    this.before = undefined;
     this.toolLists = [];
+    this.searched = undefined;
   }
 
   next({ toolNames, text }) {
     if (toolNames.length === 0) return { kind: 'text', text: 'ok' };
     this.toolLists.push(toolNames);
     if (this.called && this.answer === undefined) this.answer = text;
-    const name = toolNames.find((n) => this.tool.test(n));
-    if (name && !this.called) {
-      this.called = name;
-      this.turns.push({ move: 'tool', tool: name });
-      return { kind: 'tool', name, input: this.input };
+    if (!this.called) {
+      const declared = toolNames.find((n) => this.tool.test(n));
+      if (declared) return this.call('declared', declared, { kind: 'tool', name: declared, input: this.input }, text);
+      const deferred = this.deferredName(text);
+      if (deferred && toolNames.includes('tool_search') && toolNames.includes('tool_call')) {
+        if (this.searched !== deferred) {
+          this.searched = deferred;
+          this.turns.push({ move: 'tool', tool: 'tool_search' });
+          return { kind: 'tool', name: 'tool_search', input: { query: `select:${deferred}` } };
+        }
+        return this.call('deferred', deferred, { kind: 'tool', name: 'tool_call', input: { name: deferred, arguments: this.input } }, text);
+      }
     }
     this.turns.push({ move: 'stop' });
     return { kind: 'text', text: 'done' };
+  }
+
+  call(offered, name, move, text) {
+    this.called = name;
+    this.offered = offered;
+    this.before = text;
+    this.turns.push({ move: 'tool', tool: move.name, offered });
+    return move;
+  }
+
+  /** A tool name matching the verify tool, quoted in the request's text (a deferred tool's listing). */
+  deferredName(text) {
+    for (const m of text.matchAll(/\\?"([A-Za-z0-9_.-]{1,128})\\?"/g)) if (this.tool.test(m[1])) return m[1];
+    return undefined;
   }
 }
 

@@ -67,7 +67,24 @@ describe('command line: gate install', () => {
     assert.deepEqual(hooks.hooks.Stop, [{ hooks: [{ type: 'command', command: cmd('codex', ws), timeout: 600 }] }]);
     assert.deepEqual(hooks.hooks.UserPromptSubmit, hooks.hooks.Stop);
     assert.match(r.out, /Trust step: Codex runs a project hook only in a trusted project .*\/hooks/);
-    assert.match(r.out, /\[mcp_servers\.ideal-state\] command = "ideal-state", args = \["mcp"\]/, 'the TOML entry is shown, not written');
+    assert.equal(fs.readFileSync(path.join(ws, '.codex', 'config.toml'), 'utf8'), '[mcp_servers.ideal-state]\ncommand = "ideal-state"\nargs = ["mcp"]\n', 'the MCP server in Codex’s project config.toml');
+  });
+
+  it('codex: the MCP table merged into an existing config.toml: other settings, comments and the table’s own other keys stay; installing again updates it in place', async () => {
+    const ws = tmp();
+    fs.mkdirSync(path.join(ws, '.codex'));
+    const file = path.join(ws, '.codex', 'config.toml');
+    fs.writeFileSync(file, ['# mine', 'model = "o3"', '', '[mcp_servers.ideal-state]', 'command = "old"', 'args = [', '  "x",', ']', 'startup_timeout_sec = 30', '', '[mcp_servers.other]', 'command = "other"', ''].join('\n'));
+    assert.equal((await install(ws, ['codex', '--yes', '--command', 'node "/a b/cli.js"'])).code, 0);
+    const expected = ['# mine', 'model = "o3"', '', '[mcp_servers.ideal-state]', 'command = "node"', 'args = ["/a b/cli.js", "mcp"]', 'startup_timeout_sec = 30', '', '[mcp_servers.other]', 'command = "other"', ''].join('\n');
+    assert.equal(fs.readFileSync(file, 'utf8'), expected);
+    const again = await install(ws, ['codex', '--yes', '--command', 'node "/a b/cli.js"']);
+    assert.equal(again.code, 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), expected, 'a second install changes nothing');
+    fs.writeFileSync(file, 'mcp_servers = { ideal-state = { command = "x" } }\n');
+    const inline = await install(ws, ['codex', '--yes']);
+    assert.match(inline.err, /config\.toml:1:1: error: mcp_servers is written as dotted keys or an inline table here; it is left as it is/);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'mcp_servers = { ideal-state = { command = "x" } }\n');
   });
 
   it('gemini and qwen: milliseconds (600000), AfterAgent/BeforeAgent for Gemini, Stop/UserPromptSubmit for Qwen, MCP in the same settings file', async () => {
