@@ -76,13 +76,22 @@ describe('the ISC table, as a person uses it', () => {
     assert.equal(await mark.getAttribute('title'), 'Probe: passes before any work — can this check fail?');
     assert.deepEqual(await view.locator('.body .row').evaluateAll((els) => els.filter((e) => e.querySelector('.probe-mark')).map((e) => e.dataset.id)), ['ISC-1']);
     await workbench.screenshot('isc table probed row marked');
+    // Narrow, as a person makes it: the side bars closed, the window 450 px wide (the editor about 400).
+    const sideBar = (part) => page.evaluate((p) => (document.querySelector(p)?.getBoundingClientRect().width ?? 0) > 0, part);
+    const primaryOpen = await sideBar('.part.sidebar');
+    const secondaryOpen = await sideBar('.part.auxiliarybar');
+    if (primaryOpen) await workbench.runCommand('View: Close Primary Side Bar');
+    if (secondaryOpen) await workbench.runCommand('View: Toggle Secondary Side Bar Visibility');
     await page.setViewportSize({ width: 450, height: 800 });
     await page.waitForTimeout(800);
+    await mark.scrollIntoViewIfNeeded();
     assert.ok(await mark.isVisible(), 'the probe marker is visible at a narrow width');
     const box = await mark.boundingBox();
     assert.ok(box && box.width > 20 && box.height > 5, JSON.stringify(box));
     await workbench.screenshot('isc table probed row marked narrow');
     await page.setViewportSize({ width: 1280, height: 800 });
+    if (primaryOpen) await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
+    if (secondaryOpen) await workbench.runCommand('View: Toggle Secondary Side Bar Visibility');
     await page.waitForTimeout(500);
 
     // Markup from a criterion and from evidence is text: no <img>, no extra <script>, no dialog.
