@@ -89,6 +89,16 @@ export class ApprovalPolicy {
     return { approve: (request, signal) => this.approve({ ...request, runId }, signal) };
   }
 
+  /**
+   * Whether a command would run with no question to a person (the allow-list, `--approve
+   * commands`, an "Always for this run" answer): what a probe may run (src/algorithm/probe.ts).
+   * Asks nobody and reports no decision.
+   */
+  allowsWithoutAsking(command: string): boolean {
+    if (!this.settings.trusted) return false;
+    return allowed(command, this.settings.allowCommands ?? []) || this.always.has('command');
+  }
+
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
     return (await this.decide(request, signal)).approved;
   }

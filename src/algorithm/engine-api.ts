@@ -13,6 +13,11 @@ export interface AlgorithmDeps {
   readonly models: ModelCaller;
   readonly worker: PacketWorker;
   readonly verifier: CriteriaVerifier;
+  /**
+   * The probe's verifier (issue 28 §5, src/algorithm/probe.ts): it never asks a person, and runs
+   * a command only when it is approved without a question. Absent: the run does not probe.
+   */
+  readonly prober?: CriteriaVerifier;
   readonly effort: EffortTable;
   readonly graph?: PhaseGraph;
   readonly roles?: Roles;

@@ -15,6 +15,7 @@ import { decideAfterVerify, unmetCriteria } from './iteration';
 import { exitOf, reflectionOf } from './learn';
 import { build, observe, plan, think } from './manager-phases';
 import { NodeDeadline } from './node-budget';
+import { probeAccepted } from './probe';
 import { nodeOf, shippedPhaseGraph, type PhaseGraph } from './phase-graph';
 import type { StepCommit } from './ports';
 import { shownCriteria, syncPrdText } from './prd-sync';
@@ -226,6 +227,8 @@ export class AlgorithmEngine {
     state.memo.retry = undefined;
     const reviewed = state.memo.reviewed && reviewedBy(node.gate, state, this.graphReviews);
     if (reviewed) state.memo.reviewed = reviewed;
+    // The criteria are accepted and their checks concrete: probe them once, before any work (issue 28 §5).
+    if (phase === 'BUILD' && node.next === 'EXECUTE') await this.probe(state, tracker, signal);
     if (phase === 'VERIFY') return this.afterVerify(state, tracker);
     if (phase === 'LEARN' || node.end) return this.learn(state, tracker);
     return this.transition(state, phase, 'passed', node.next!, tracker);
@@ -334,6 +337,26 @@ export class AlgorithmEngine {
     return this.learn(kept, tracker);
   }
 
+  /**
+   * Probe the probes (issue 28 §5, src/algorithm/probe.ts): once per run, when BUILD's gate has
+   * accepted the criteria and their checks, each runnable check runs on the workspace as it is.
+   * No model call and no question to a person: the run pays the checks' own time, bounded by
+   * BUILD's share of the budget per check, and cancelling the run cancels it. A compressed run
+   * (budget short) and a resumed run that probed already skip it.
+   */
+  private async probe(state: AlgorithmState, tracker: BudgetTracker, signal: AbortSignal): Promise<void> {
+    const prober = this.deps.prober;
+    if (!prober || state.memo.probed !== undefined || state.memo.compressed || signal.aborted) return;
+    const share = tracker.shareMs(nodeOf(this.graph, 'BUILD').budget);
+    await probeAccepted(state, {
+      prober,
+      signal,
+      timeoutMs: Math.min(this.deps.verifyTimeoutMs ?? 60_000, Math.max(share, 5_000)),
+      parallelism: this.deps.effort.levels[state.run.effort].parallelism,
+      emit: (e) => this.emit(state, { phase: 'BUILD', ...e }),
+    });
+  }
+
   /** Decide / iterate (DESIGN §4.7). */
   private afterVerify(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
     if (tracker.shouldCompress()) state.memo.compressed = true;
@@ -416,7 +439,7 @@ export class AlgorithmEngine {
     // No PRD is created before a criterion may be shown in it (a draft the gates refused is not one).
     if (!this.deps.prdFor || (shownCriteria(state).length === 0 && !state.run.prdPath)) return;
     // Only what the PRD shows: a step that changed none of it (PLAN, EXECUTE) costs no parse.
-    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome]), state.memo.reviewed, state.memo.approvedCommands]);
+    const shown = JSON.stringify([state.run.state, state.run.iteration, state.run.criteriaVersion, state.report?.id, state.decisions.length, state.criteria.map((c) => [c.id, c.text, c.verify, c.outcome]), state.memo.reviewed, state.memo.approvedCommands, state.memo.probed]);
     if (shown === this.prdShown) return;
     const file = this.deps.prdFor(state.run);
     try {

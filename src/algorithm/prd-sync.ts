@@ -8,6 +8,7 @@ import type { PrdDocument } from '../prd/model';
 import { newPrdText } from '../prd/new-prd';
 import { parsePrd } from '../prd/parse';
 import { notesOf, setNote } from '../prd/notes';
+import { PROBE_WORDS } from './probe';
 import { commandDigest } from '../verify/command-digest';
 import { methodCommand, type AnyCriterion, type Decision, type EffortTable, type VerificationMethod } from '../model';
 import type { AlgorithmState } from '../model/algorithm-state';
@@ -85,7 +86,25 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   else if (inPlace.changed) text = inPlace.text;
   // In-place edits move no line, so the first parse still places the sections; other edits may.
   if (missing.length > 0) text = addDecisions(text, inPlace.rest.length > 0 ? parsePrd(text) : doc, missing);
-  return notApprovedNotes(text, state, day);
+  return probeNotes(notApprovedNotes(text, state, day), state, day);
+}
+
+/**
+ * A criterion the run's probe flagged (memo.probed, src/algorithm/probe.ts) gets a "Probe" note:
+ * its check passed before any work. Only added: a note a person's lock probe wrote or removed
+ * since is theirs (src/app/probe.ts re-probes on each lock).
+ */
+function probeNotes(text: string, state: AlgorithmState, day: string): string {
+  const probed = state.memo.probed ?? [];
+  if (probed.length === 0) return text;
+  let doc: PrdDocument | undefined;
+  for (const id of probed) {
+    doc ??= parsePrd(text);
+    if (!doc.criteria.some((c) => c.id === id) || notesOf(doc, id).some((n) => n.kind === 'probe')) continue;
+    text = setNote(text, id, 'probe', { text: `${PROBE_WORDS} (${day})` });
+    doc = undefined;
+  }
+  return text;
 }
 
 /**

@@ -22,7 +22,7 @@ import { SpecialistAgent } from '../agent/specialist-agent';
 import type { WorkspaceTools } from '../agent/workspace';
 import { DEFAULT_PRD_FOLDER } from './defaults';
 import { judgeUsageEvent, VerifierJudge } from './judge';
-import { approveVerificationCommands } from './verification-approval';
+import { approveProbeCommands, approveVerificationCommands } from './verification-approval';
 
 /** A workspace file that replaces shipped data (phase graph, capabilities, roles). */
 export type ReadOverride = (relative: string) => Promise<{ file: string; text: string } | undefined>;
@@ -117,6 +117,13 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
     },
     (options) => new VerifierJudge(models, roles.roles.verifier, options.level, (usage) => options.onEvent?.(judgeUsageEvent(usage))),
   );
+  // The probe (issue 28 §5): the same checks, but no question to anyone. A command runs only when
+  // the run's approvals allow it without asking and no person denied it; any other is not probed.
+  const prober = new VerificationEngineVerifier({
+    workspaceRoot: files.root,
+    ...ports.verify,
+    approver: { approve: (commands) => approveProbeCommands(commands, { approvals, workspace: files.root, env: ports.stateEnv ?? process.env }) },
+  });
   const prdFolder = (ports.prdFolder ?? DEFAULT_PRD_FOLDER).replace(/\/+$/, '');
   const prdFile = ports.prdFile ?? ((rel: string): PrdFile => ({ path: rel, read: () => files.readFile(rel), write: (text) => files.writeFile(rel, text) }));
   const learning = ports.learning === false ? undefined : ports.learning && 'memoryFor' in ports.learning ? ports.learning : composeLearning(ports, ports.learning ?? { version: 'unknown' });
@@ -132,6 +139,7 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
       tools: (level) => (trusted ? capabilities.capabilities.levels[level].tools : []),
     }),
     verifier,
+    prober,
     effort: ports.effort,
     graph: graph.graph,
     roles: roles.roles,

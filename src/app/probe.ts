@@ -1,36 +1,16 @@
 import * as fs from 'node:fs/promises';
-import type { AnyCriterion, CriterionResult } from '../model';
+import { PROBE_WORDS, probeFlags, type ProbeFlag } from '../algorithm/probe';
 import { setNote, notesOf } from '../prd/notes';
 import { parsePrd } from '../prd/parse';
 import { verifyPrdFile, writeAtomically } from './verify-prd-file';
 
 /**
- * Probe the probes (issue 28 §5): when a person accepts criteria, every runnable check is run
- * once on the workspace as it is. A criterion about new behaviour whose check already passes
- * may be a check that cannot fail (the demo's "farewell throws…" took "m.farewell is not a
- * function" for the expected error); it is flagged, not failed. Anti-criteria state what must
- * not become true, so they are expected to pass before any work: never flagged.
+ * Probe the probes (issue 28 §5), when a person locks criteria (`ideal-state criteria lock`, the
+ * editor's Lock Criteria): the PRD's checks run once on the workspace as it is, and each
+ * criterion whose check already passes gets a "Probe" note. The run's own probe, when it accepts
+ * its criteria, and the rules both follow are in src/algorithm/probe.ts.
  */
-export const PROBE_WORDS = 'passes before any work — can this check fail?';
-
-/** The checks a probe runs: mechanical ones. A model's judgement (CUSTOM) or a browser scenario says nothing about a check. */
-const RUNNABLE = new Set(['CLI', 'TEST', 'TASK', 'GREP', 'READ', 'STATIC']);
-
-export interface ProbeFlag {
-  readonly id: string;
-  /** The check's own evidence that it passed. */
-  readonly evidence: string;
-}
-
-/** Which criteria a probe flags: a criterion (never an anti-criterion) with a runnable check that PASSES now. */
-export function probeFlags(criteria: readonly Pick<AnyCriterion, 'id' | 'kind' | 'verify'>[], results: readonly Pick<CriterionResult, 'criterionId' | 'outcome' | 'evidence'>[]): ProbeFlag[] {
-  const byId = new Map(results.map((r) => [r.criterionId, r]));
-  return criteria.flatMap((c) => {
-    const r = byId.get(c.id);
-    if (c.kind !== 'criterion' || !c.verify || !RUNNABLE.has(c.verify.type) || r?.outcome !== 'PASS') return [];
-    return [{ id: c.id, evidence: r.evidence }];
-  });
-}
+export { PROBE_WORDS, probeFlags, type ProbeFlag } from '../algorithm/probe';
 
 /** The criteria of a PRD's text that carry a "Probe" note: their check passed before any work was done. */
 export function probedIds(text: string): string[] {

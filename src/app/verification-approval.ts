@@ -36,3 +36,20 @@ export async function approveVerificationCommands(
   if (!decision.approved) return { approved: false, reason: `not approved (${decision.how})`, reasons };
   return { approved: true, only: ask, reason: 'not approved', reasons };
 }
+
+/**
+ * The probe's approval (issue 28 §5): nobody is asked. A command runs only when the run's
+ * approvals allow it without a question (the allow-list, `--approve commands`, "Always for this
+ * run") and no person denied it before; the others are not run, so their criteria are not probed.
+ */
+export async function approveProbeCommands(commands: readonly string[], deps: { approvals: Pick<ApprovalPolicy, 'allowsWithoutAsking'>; workspace: string; env: NodeJS.ProcessEnv }): Promise<CommandApproval> {
+  let remembered: Map<string, DeniedCommand>;
+  try {
+    remembered = await deniedCommands(deps.workspace, deps.env);
+  } catch (error) {
+    return { approved: false, reason: `not probed: ${(error as Error).message}` };
+  }
+  const only = commands.filter((c) => denialOf(remembered, c) === undefined && deps.approvals.allowsWithoutAsking(c));
+  const reason = 'not probed: this command needs a person\'s approval, and a probe asks nobody';
+  return only.length > 0 ? { approved: true, only, reason } : { approved: false, reason };
+}

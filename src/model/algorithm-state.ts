@@ -69,6 +69,12 @@ export const RunStep = z
         work: z.object({ iteration: z.number().int().nonnegative(), summary: z.string() }).strict().optional(),
         /** The PRD's `max_iterations`, which replaces the level's for this run. */
         maxIterations: z.number().int().positive().optional(),
+        /**
+         * Criteria whose check passed on the workspace as it was when the run accepted them, before
+         * any work (issue 28 §5, src/algorithm/probe.ts): a "Probe" note under each in the PRD.
+         * Absent: the run has not probed yet (it probes once, after BUILD).
+         */
+        probed: z.array(z.string()).optional(),
       })
       .strict(),
   })

@@ -26,6 +26,7 @@ max_iterations: 1
 ## Ideal State Criteria
 
 - [ ] ISC-1: Greeting template in the source reads Hello with the name | Verify: Grep: Hello, \\$\\{name\\}!
+  - Probe: passes before any work — can this check fail? (2026-11-22)
 - [ ] ISC-2: ${HOSTILE_TEXT} | Verify: Grep: <script>alert\\(2\\)
 - [ ] ISC-3: The workspace ships a CHANGELOG file that describes its releases | Verify: Read: CHANGELOG.md
 `;
@@ -65,6 +66,33 @@ describe('the ISC table, as a person uses it', () => {
     const outcome = (id) => view.locator(`.row[data-id="${id}"] .c-outcome [data-outcome]`).getAttribute('data-outcome');
     assert.equal(await outcome('ISC-1'), 'PASS');
     assert.equal(await outcome('ISC-3'), 'FAIL');
+
+    // Probe the probes (issue 28 §5): ISC-1's check passed before any work (the "Probe" note a lock
+    // or the run's probe left in the PRD); its row says so in words with a title, the others do not,
+    // and at a narrow width the words are still there beside the criterion.
+    const mark = view.locator('.row[data-id="ISC-1"] .c-text .probe-mark');
+    await mark.waitFor({ timeout: 20_000 });
+    assert.equal(await mark.textContent(), 'passes before any work?');
+    assert.equal(await mark.getAttribute('title'), 'Probe: passes before any work — can this check fail?');
+    assert.deepEqual(await view.locator('.body .row').evaluateAll((els) => els.filter((e) => e.querySelector('.probe-mark')).map((e) => e.dataset.id)), ['ISC-1']);
+    await workbench.screenshot('isc table probed row marked');
+    // Narrow, as a person makes it: the side bars closed, the window 450 px wide (the editor about 400).
+    const sideBar = (part) => page.evaluate((p) => (document.querySelector(p)?.getBoundingClientRect().width ?? 0) > 0, part);
+    const primaryOpen = await sideBar('.part.sidebar');
+    const secondaryOpen = await sideBar('.part.auxiliarybar');
+    if (primaryOpen) await workbench.runCommand('View: Close Primary Side Bar');
+    if (secondaryOpen) await workbench.runCommand('View: Toggle Secondary Side Bar Visibility');
+    await page.setViewportSize({ width: 450, height: 800 });
+    await page.waitForTimeout(800);
+    await mark.scrollIntoViewIfNeeded();
+    assert.ok(await mark.isVisible(), 'the probe marker is visible at a narrow width');
+    const box = await mark.boundingBox();
+    assert.ok(box && box.width > 20 && box.height > 5, JSON.stringify(box));
+    await workbench.screenshot('isc table probed row marked narrow');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    if (primaryOpen) await workbench.runCommand('View: Toggle Primary Side Bar Visibility');
+    if (secondaryOpen) await workbench.runCommand('View: Toggle Secondary Side Bar Visibility');
+    await page.waitForTimeout(500);
 
     // Markup from a criterion and from evidence is text: no <img>, no extra <script>, no dialog.
     assert.equal(await view.locator(`.row[data-id="ISC-2"] .c-text .text`).innerText(), HOSTILE_TEXT);

@@ -81,7 +81,7 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     // Every criterion verified by its method: GREP and CLI, with evidence.
     const byId = new Map(result.report!.results.map((r) => [r.criterionId, r]));
     const methods = new Map(result.criteria.map((c) => [c.id, c.verify?.type]));
-    assert.deepEqual([...methods.entries()].sort(), [['ISC-1', 'GREP'], ['ISC-2', 'CLI'], ['ISC-3', 'CLI'], ['ISC-4', 'GREP'], ['ISC-A-1', 'GREP']]);
+    assert.deepEqual([...methods.entries()].sort(), [['ISC-1', 'GREP'], ['ISC-2', 'CLI'], ['ISC-3', 'CLI'], ['ISC-4', 'CLI'], ['ISC-A-1', 'GREP']]);
     for (const [id, r] of byId) assert.equal(r.outcome, 'PASS', `${id}: ${r.evidence}`);
 
     // Listeners heard the run move: phases in order, criteria rows, budget use, the scripted model's label.

@@ -65,7 +65,7 @@ describe('a denied verification command', () => {
       const text = fs.readFileSync(prdFile, 'utf8');
       const prd = parsePrd(text);
       const cli = prd.criteria.filter((c) => c.verify?.type === 'CLI');
-      assert.deepEqual(cli.map((c) => c.id), ['ISC-2', 'ISC-3'], `the CLI criteria keep their method:\n${text}`);
+      assert.deepEqual(cli.map((c) => c.id), ['ISC-2', 'ISC-3', 'ISC-4'], `the CLI criteria keep their method:\n${text}`);
       for (const c of cli) {
         const notes = notesOf(prd, c.id);
         assert.deepEqual(notes.map((n) => [n.kind, n.digest]), [['not-approved', commandDigest(methodCommand(c.verify!)!)]], `${c.id} is marked Not approved:\n${text}`);
@@ -82,7 +82,7 @@ describe('a denied verification command', () => {
       assert.deepEqual([...remembered.values()].map((d) => [d.command, d.always]).sort(), commands.map((c) => [c, false]).sort(), 'remembered where the agent cannot erase it');
 
       const notRun = (v: Awaited<ReturnType<typeof verify>>, why: string) => {
-        for (const id of ['ISC-2', 'ISC-3']) {
+        for (const id of ['ISC-2', 'ISC-3', 'ISC-4']) {
           const r = v.results.find((x) => x.id === id)!;
           assert.deepEqual([r.outcome, /not approved/.test(r.evidence)], ['UNKNOWN', true], `${why}: ${id} ${r.evidence}`);
         }
@@ -103,7 +103,7 @@ describe('a denied verification command', () => {
       notRun(await verify(prdFile, workspace, ['--yes'], async (q) => (questions.push(q), 'n')), 'answered no');
       assert.equal(questions.length, 1, 'asked once');
       const ran = await verify(prdFile, workspace, ['--yes'], async () => 'y');
-      for (const id of ['ISC-2', 'ISC-3']) assert.notEqual(ran.results.find((x) => x.id === id)!.outcome, 'UNKNOWN', `${id} ran on a person's yes`);
+      for (const id of ['ISC-2', 'ISC-3', 'ISC-4']) assert.notEqual(ran.results.find((x) => x.id === id)!.outcome, 'UNKNOWN', `${id} ran on a person's yes`);
       assert.equal((await deniedCommands(workspace)).size, 0, 'the yes forgot the denial');
     } finally {
       store.close();

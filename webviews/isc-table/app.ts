@@ -462,13 +462,17 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, 
 
   /** What the view shows, read from the DOM. */
   private shown() {
-    const rows = [...this.elements.values()].map((tr) => ({
-      id: tr.dataset.id ?? '',
-      text: tr.querySelector('.c-text .text')?.textContent ?? '',
-      outcome: tr.querySelector('.c-outcome [data-outcome]')?.getAttribute('data-outcome') ?? '',
-      status: tr.querySelector('.c-status')?.textContent ?? '',
-      stale: tr.classList.contains('stale'),
-    }));
+    const rows = [...this.elements.values()].map((tr) => {
+      const mark = tr.querySelector<HTMLElement>('.c-text .probe-mark');
+      return {
+        id: tr.dataset.id ?? '',
+        text: tr.querySelector('.c-text .text')?.textContent ?? '',
+        outcome: tr.querySelector('.c-outcome [data-outcome]')?.getAttribute('data-outcome') ?? '',
+        status: tr.querySelector('.c-status')?.textContent ?? '',
+        stale: tr.classList.contains('stale'),
+        ...(mark ? { probe: { text: mark.textContent ?? '', title: mark.title } } : {}),
+      };
+    });
     return {
       runId: this.snapshot?.header.runId ?? '',
       phase: this.headerEl.querySelector('.step.current')?.getAttribute('data-phase') ?? '',

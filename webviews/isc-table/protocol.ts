@@ -29,6 +29,11 @@ export interface TableRow {
   locations: EvidenceLocation[];
   durationMs?: number;
   claimedBy?: string;
+  /**
+   * Its check passed on the workspace as it was before any work (a "Probe" note in the PRD,
+   * issue 28 §5): the row says "passes before any work — can this check fail?".
+   */
+  probed?: boolean;
 }
 
 export interface BudgetFigure {
@@ -172,7 +177,7 @@ export type TableDelta =
 export interface ShownTable {
   runId: string;
   phase: string;
-  rows: { id: string; text: string; outcome: string; status: string; stale: boolean }[];
+  rows: { id: string; text: string; outcome: string; status: string; stale: boolean; probe?: { text: string; title: string } }[];
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
   /** The header as shown: the state badge's word, the line beside it, the score, and the time bar (text and seconds counted). */

@@ -1,6 +1,6 @@
 import { h } from '../shared/dom';
 import type { EvidenceLocation, TableRow } from './protocol';
-import { evidenceParts, rowView } from './view-model';
+import { evidenceParts, PROBE_MARK, rowView } from './view-model';
 
 export interface RowActions {
   toggle(id: string): void;
@@ -30,7 +30,7 @@ export const COLUMNS = [
  * pair moved to the row in use — see row-tools.ts). Cloning it and setting text is what
  * lets a 1,000-row run be built in one pass before its first frame.
  */
-let templates: { row: HTMLElement; anti: HTMLElement; stale: HTMLElement } | undefined;
+let templates: { row: HTMLElement; anti: HTMLElement; stale: HTMLElement; probe: HTMLElement } | undefined;
 function rowTemplates() {
   const cell = (name: string, ...children: Node[]) => h('div', { class: `cell c-${name}`, attrs: { role: 'gridcell' } }, ...children);
   templates ??= {
@@ -51,6 +51,8 @@ function rowTemplates() {
     ),
     anti: h('span', { class: 'anti-mark', title: 'Anti-criterion: holds when this is NOT true' }, 'NOT '),
     stale: h('span', { class: 'stale-mark', title: 'Stale: verified before the criterion or the workspace changed' }, ' · stale'),
+    // A probed row (issue 28 §5): words in the criterion's own cell, so no width hides it.
+    probe: h('span', { class: 'probe-mark', title: PROBE_MARK.title }, PROBE_MARK.text),
   };
   return templates;
 }
@@ -82,7 +84,7 @@ export function lightRow(row: TableRow): HTMLElement {
   const el = lightTemplate.cloneNode(false) as HTMLElement;
   el.className = `${view.rowClass} light`;
   el.setAttribute('data-id', row.id);
-  const words = [row.id, view.anti ? `NOT ${row.text}` : row.text, row.priority, row.source, row.domain ?? '', view.verify, row.status, view.outcome ? view.outcome.word + (view.outcome.stale ? ' · stale' : '') : '—', view.duration, view.claimedBy];
+  const words = [row.id, (view.anti ? `NOT ${row.text}` : row.text) + (view.probe ? ` (${view.probe.text})` : ''), row.priority, row.source, row.domain ?? '', view.verify, row.status, view.outcome ? view.outcome.word + (view.outcome.stale ? ' · stale' : '') : '—', view.duration, view.claimedBy];
   el.textContent = words.join('\u2003');
   return el;
 }
@@ -114,6 +116,7 @@ function filled(row: TableRow, expanded: boolean): HTMLElement {
   const text = id.nextSibling as HTMLElement;
   (text.firstChild as HTMLElement).textContent = row.text;
   if (view.anti) text.prepend(parts.anti.cloneNode(true));
+  if (view.probe) text.append(parts.probe.cloneNode(true));
   const priority = text.nextSibling as HTMLElement;
   priority.className = `cell c-priority ${view.priorityClass}`;
   priority.textContent = row.priority;

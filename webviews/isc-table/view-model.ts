@@ -140,6 +140,9 @@ export function formatDuration(ms: number | undefined): string {
   return seconds === 0 ? `${minutes} min` : `${minutes}m ${seconds}s`;
 }
 
+/** The marker of a probed row (issue 28 §5): words, never colour alone; the title says it whole. */
+export const PROBE_MARK = { text: 'passes before any work?', title: 'Probe: passes before any work — can this check fail?' } as const;
+
 const OUTCOME_CLASS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', PARTIAL: 'warn', UNKNOWN: 'unknown' };
 
 /** What a row shows, as strings and classes: everything rows.ts puts into a row's cells. */
@@ -156,12 +159,14 @@ export interface RowView {
   outcome: { word: string; badgeClass: string; stale: boolean } | undefined;
   duration: string;
   claimedBy: string;
+  /** A probed row's marker, or undefined. */
+  probe: typeof PROBE_MARK | undefined;
 }
 
 export function rowView(row: TableRow, expanded: boolean): RowView {
   const outcome = row.outcome ?? 'none';
   return {
-    rowClass: `row${row.kind === 'anti-criterion' ? ' anti' : ''} outcome-${outcome.toLowerCase()}${row.stale ? ' stale' : ''}${expanded ? ' expanded' : ''}`,
+    rowClass: `row${row.kind === 'anti-criterion' ? ' anti' : ''} outcome-${outcome.toLowerCase()}${row.stale ? ' stale' : ''}${row.probed ? ' probed' : ''}${expanded ? ' expanded' : ''}`,
     anti: row.kind === 'anti-criterion',
     priorityClass: `prio ${row.priority.toLowerCase()}`,
     statusClass: `status ${row.status.toLowerCase()}`,
@@ -170,5 +175,6 @@ export function rowView(row: TableRow, expanded: boolean): RowView {
     outcome: row.outcome ? { word: row.outcome, badgeClass: `badge outcome ${OUTCOME_CLASS[row.outcome] ?? ''}`.trimEnd(), stale: row.stale } : undefined,
     duration: formatDuration(row.durationMs),
     claimedBy: row.claimedBy ?? '',
+    probe: row.probed ? PROBE_MARK : undefined,
   };
 }

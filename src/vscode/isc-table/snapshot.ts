@@ -25,6 +25,8 @@ export interface SnapshotInput {
   abilities: TableAbilities;
   /** The criteria lock of the run's PRD (absent: the run has no PRD). */
   lock?: TableLock;
+  /** Criteria with a "Probe" note in the run's PRD: their check passed before any work (issue 28 §5). */
+  probedIds?: ReadonlySet<string>;
 }
 
 /** A going run's time as of now; waiting for a person is not in `elapsedMs`. */
@@ -42,7 +44,7 @@ export function tableSnapshot(input: SnapshotInput): TableSnapshot {
   const newestFirst = [...input.reports].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const results = new Map<string, Verdict>();
   for (const report of newestFirst) for (const result of report.results) if (!results.has(result.criterionId)) results.set(result.criterionId, { result, at: report.createdAt, version: report.criteriaVersion });
-  const rows = input.criteria.map((c) => tableRow(c, results.get(c.id), input.run.criteriaVersion, input.staleIds?.has(c.id) ?? false));
+  const rows = input.criteria.map((c) => tableRow(c, results.get(c.id), input.run.criteriaVersion, input.staleIds?.has(c.id) ?? false, input.probedIds?.has(c.id) ?? false));
   rows.sort(compareIds);
   return { header: tableHeader(input), rows, approvals: [...(input.approvals ?? [])], abilities: input.abilities, ...(input.lock ? { lock: input.lock } : {}) };
 }
@@ -53,7 +55,7 @@ interface Verdict {
   version: number;
 }
 
-function tableRow(c: AnyCriterion, verified: Verdict | undefined, runVersion: number, staleByFiles: boolean): TableRow {
+function tableRow(c: AnyCriterion, verified: Verdict | undefined, runVersion: number, staleByFiles: boolean, probed: boolean): TableRow {
   const result = verified?.result;
   const outcome = c.outcome ?? result?.outcome;
   // Restated since its verdict (a newer criteria version changed this row: PRD sync, a table
@@ -80,6 +82,8 @@ function tableRow(c: AnyCriterion, verified: Verdict | undefined, runVersion: nu
     row.durationMs = result.durationMs;
   }
   if (c.claim) row.claimedBy = c.claim.by;
+  // Anti-criteria are expected to hold before any work: never marked (src/algorithm/probe.ts).
+  if (probed && c.kind === 'criterion') row.probed = true;
   return row;
 }
 

@@ -6,6 +6,7 @@ import type { RunStaleness } from '../verify/run-staleness';
 import { isFinished, tableSnapshot } from './snapshot';
 import type { TableLocks } from './table-lock';
 import type { TableSteering } from './table-steering';
+import { probedOf } from './table-probes';
 
 /** A run's table from its inputs (the store, kept up to date by the run's deltas), with a re-verification in progress laid over it. */
 export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCache, steering: TableSteering, runId: string, staleness?: Pick<RunStaleness, 'staleIds'>, locks?: TableLocks): Promise<TableSnapshot | undefined> {
@@ -25,6 +26,8 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
   const time = control.time?.(runId);
   // The lock badge of the run's PRD (and, its criteria shown unlocked for the first time, the offer to lock them).
   const lock = locks ? await locks.state(run, criteria.length) : undefined;
+  // Criteria whose check passed before any work (the PRD's "Probe" notes, issue 28 §5).
+  const probed = await probedOf(run);
   return tableSnapshot({
     run,
     criteria,
@@ -36,6 +39,7 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
     approvals: control.approvals(runId),
     ...(time ? { live: time } : {}),
     ...(lock ? { lock } : {}),
+    ...(probed.size > 0 ? { probedIds: probed } : {}),
     abilities: {
       verify: steering.canVerify() && !live && !store.readOnly,
       edit: !store.readOnly,
