@@ -257,6 +257,13 @@ describe('narrow layouts: the Ratings view after a rating, its chart whole', () 
         await page.waitForTimeout(500);
         view = await workbench.sideBarWebview('.rated .status-line');
       }
+      // The pane is short (Reflections is under it): the view scrolls, and the chart shows whole once scrolled to.
+      await view.locator('.chart-box svg').first().scrollIntoViewIfNeeded();
+      const seen = await view.locator('.chart-box').evaluate((box) => {
+        const r = box.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, height: window.innerHeight };
+      });
+      assert.ok(seen.top >= -1 && seen.bottom <= seen.height + 1, `the chart shows whole in the view: ${JSON.stringify(seen)}`);
       const shot = await workbench.screenshot(`narrow ratings view rated at ${width === 400 ? '400 px' : 'the side bar width'}`);
       const facts = await measure();
       console.log(`      screenshot: ${shot} (view ${facts.vw} px)`);
@@ -316,17 +323,28 @@ describe('narrow layouts: the loop matrix at 400 px', () => {
       const clipped = new Function(`return (${clippedSource})`)();
       const vw = document.documentElement.clientWidth;
       const wrap = root.querySelector('.table-wrap');
-      const cells = [...root.querySelectorAll('tbody td.cell, thead th')].map((el) => ({ text: el.textContent, width: el.getBoundingClientRect().width, scroll: el.scrollWidth, client: el.clientWidth }));
+      // Lines a text is laid out on: a word squeezed to a letter a line shows as many.
+      const lines = (el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      };
+      const cells = [...root.querySelectorAll('tbody td.cell, thead th')].map((el) => ({ text: el.textContent, width: el.getBoundingClientRect().width, scroll: el.scrollWidth, client: el.clientWidth, lines: lines(el) }));
+      const statuses = [...root.querySelectorAll('tbody .artifact-status')].map((el) => ({ text: el.textContent, lines: lines(el) }));
       return {
         vw,
         // The matrix fits: no sideways scrolling needed to see a row's cells.
         table: { scroll: wrap.scrollWidth, client: wrap.clientWidth },
         artifact: root.querySelector('tbody th.artifact')?.getBoundingClientRect().width ?? 0,
         cells,
+        statuses,
         cut: clipped(root, []),
       };
     }, clippedIn.toString());
     assert.ok(facts.vw <= 410, `the matrix is ${facts.vw} px wide`);
+    assert.equal(facts.statuses.length, 2);
+    for (const st of facts.statuses) assert.equal(st.lines, 1, `an artifact's status on one line, never a letter a line: ${JSON.stringify(st)}`);
+    for (const c of facts.cells) assert.ok(c.text.startsWith('ISC-') ? c.lines <= 2 : c.lines === 1, `a header or outcome squeezed: ${JSON.stringify(c)}`);
     assert.ok(facts.table.scroll <= facts.table.client + 1, `every column on screen: ${JSON.stringify(facts.table)}`);
     assert.ok(facts.artifact >= 100, `the artifact column is ${facts.artifact} px wide`);
     for (const c of facts.cells) assert.ok(c.scroll <= c.client + 1, `a cell is cut: ${JSON.stringify(c)}`);
