@@ -35,6 +35,11 @@ export interface ApprovalRequest {
   readonly cwd?: string;
   /** The run that asks, when the approver serves several (a loop's sub-runs share one). */
   readonly runId?: string;
+  /**
+   * A command whose "Deny always" is remembered for the workspace (a run's verification
+   * commands, src/app/verification-approval.ts): only such a request offers "Deny always".
+   */
+  readonly remembersDenial?: boolean;
 }
 
 /** What a run's agent asks through: the policy, for one run. */

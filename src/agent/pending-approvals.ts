@@ -19,6 +19,8 @@ export interface PendingApproval {
   /** A command's exact command line(s). */
   readonly command?: string;
   readonly cwd?: string;
+  /** A command whose "Deny always" is remembered for the workspace: the surfaces offer it. */
+  readonly remembersDenial?: boolean;
   /** ISO time the agent asked. */
   readonly createdAt: string;
 }
@@ -86,6 +88,7 @@ export class PendingApprovals {
       ...(request.effect !== undefined ? { effect: request.effect } : {}),
       ...(request.kind === 'command' ? { command: request.command ?? request.detail } : {}),
       ...(request.cwd !== undefined ? { cwd: request.cwd } : {}),
+      ...(request.kind === 'command' && request.remembersDenial ? { remembersDenial: true } : {}),
       createdAt: this.now().toISOString(),
     };
     let resolve!: (answer: ApprovalAnswer) => void;

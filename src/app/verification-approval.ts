@@ -26,7 +26,8 @@ export async function approveVerificationCommands(
   const reasons: Record<string, string> = Object.fromEntries(never.map((c) => [c, denialReason(denialOf(remembered, c), where)]));
   if (ask.length === 0) return { approved: false, reason: denialReason({ always: true, deniedAt: '' }, where), reasons };
   const askPerson = ask.some((c) => denialOf(remembered, c) !== undefined);
-  const decision = await deps.approvals.decide(deps.request(ask), signal, { askPerson });
+  // Here a "Deny always" is remembered (below), so the person is offered it.
+  const decision = await deps.approvals.decide({ ...deps.request(ask), remembersDenial: true }, signal, { askPerson });
   try {
     if (decision.approved && decision.person) await forgetDenials(deps.workspace, ask, deps.env);
     if (!decision.approved) await recordDenials(deps.workspace, ask, { always: decision.denyAlways === true, now: deps.now() }, deps.env);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../harness/server.mjs';
 import { useWorkbench } from './workbench-suite.mjs';
@@ -66,5 +66,49 @@ describe('approving a run\'s edit from the ISC table, as a person does', () => {
     const view = await workbench.webview('ISC · Add a farewell');
     await view.locator('.badge.state[data-state="COMPLETE"]').waitFor({ timeout: 20_000 });
     assert.equal(await view.locator('.approval').count(), 0, 'nothing waits any more');
+  });
+});
+
+describe('"Deny always" on the ISC table\'s card of VERIFY\'s commands, as a person does', () => {
+  const workbench = useWorkbench({ trusted: true, settings: DEMO_SETTINGS });
+
+  it('approves the edit, presses "Deny always" on the commands: told where to undo it, the denial is in the state folder, the run does not pass them', async function () {
+    this.timeout(300_000);
+    await workbench.runCommand('Ideal State: Run Algorithm at Effort…');
+    await workbench.pickQuickPickItem('STANDARD');
+    await workbench.typeIntoInputBox(REQUEST);
+    await workbench.quickPickRow('No template').waitFor({ timeout: 15_000 });
+    await workbench.pickQuickPickItem('No template');
+    const table = await workbench.webview('ISC · Add a farewell', { timeoutMs: 60_000 });
+    const edit = table.locator('.approval[data-kind="edit"]');
+    await edit.waitFor({ timeout: 60_000 });
+    // An edit has no remembered denial: no "Deny always" on its card.
+    assert.deepEqual((await edit.locator('.approval-actions button').allInnerTexts()).map((t) => t.trim()), ['Show Diff', 'Approve', 'Always for this run', 'Deny']);
+    await edit.getByRole('button', { name: 'Approve', exact: true }).click();
+
+    const command = table.locator('.approval[data-kind="command"]');
+    await command.waitFor({ timeout: 60_000 });
+    assert.deepEqual((await command.locator('.approval-actions button').allInnerTexts()).map((t) => t.trim()), ['Approve', 'Always for this run', 'Deny', 'Deny always']);
+    const lines = (await command.locator('.approval-command pre').innerText()).split('\n').map((l) => l.replace(/^\$ /, '').trim()).filter(Boolean);
+    assert.ok(lines.length > 0 && lines.every((l) => l.startsWith('node -e')), JSON.stringify(lines));
+    await workbench.screenshot('isc table card of verification commands with deny always');
+    await command.getByRole('button', { name: 'Deny always', exact: true }).click();
+    // The table says what it did and where it is undone.
+    const said = table.locator('.status-line', { hasText: 'Denied always' }).first();
+    await said.waitFor({ timeout: 20_000 });
+    assert.match(await said.innerText(), /not run or asked about again in this workspace[\s\S]*To undo, remove (it|them) from .*denied-commands\.json/);
+    await workbench.screenshot('isc table after deny always');
+
+    // The run ends without the commands: their criteria are not passes (the integration test
+    // deny-always.test.ts checks they are UNKNOWN "not approved", and that the next Verify Criteria asks nobody).
+    const done = (await workbench.notifications({ containing: 'criteria pass', timeoutMs: 120_000 })).filter((t) => t.includes('criteria pass'));
+    assert.ok(done.length > 0 && !done.some((t) => t.includes('5 of 5 criteria pass')), JSON.stringify(done));
+    // The record in the profile's state folder (IDEAL_STATE_STATE_DIR), "always".
+    const stateRoot = join(workbench.profile.root, 'state');
+    const records = readdirSync(stateRoot, { recursive: true }).filter((p) => String(p).endsWith('denied-commands.json'));
+    assert.equal(records.length, 1, JSON.stringify(records));
+    const record = JSON.parse(readFileSync(join(stateRoot, String(records[0])), 'utf8'));
+    assert.deepEqual(record.commands.map((c) => [c.command, c.always]).sort(), lines.map((l) => [l, true]).sort());
+
   });
 });

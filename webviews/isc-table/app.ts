@@ -330,7 +330,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, 
   }
 
   decide(approvalId: string, answer: ApprovalAnswer): void {
-    void this.ask(answer === 'deny' ? 'Denying…' : 'Approving…', this.bridge.request('decide', { approvalId, answer }));
+    void this.ask(answer === 'deny' || answer === 'never' ? 'Denying…' : 'Approving…', this.bridge.request('decide', { approvalId, answer }));
   }
 
   showDiff(approvalId: string): void {

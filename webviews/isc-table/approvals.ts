@@ -15,7 +15,8 @@ const SUMMARY_LINES = 12;
 /**
  * The agent's edits and commands that wait for a person, each with what it would do — the
  * file and its changed lines with Show Diff (the real diff editor), or the exact command and
- * its folder — and Approve / Always for this run / Deny. A configuration change (a file that
+ * its folder — and Approve / Always for this run / Deny, and "Deny always" for a run's
+ * verification commands (remembered for the workspace). A configuration change (a file that
  * steers what runs) is badged as one, says what it can change, and has no "Always": each is
  * approved on its own. Everything shown is text.
  */
@@ -71,6 +72,10 @@ function approvalCard(a: PendingApproval, actions: ApprovalActions): HTMLElement
         ? null
         : h('button', { attrs: { type: 'button', 'data-action': 'always', 'data-answer': 'always' }, title: `Approve this and the run's further ${a.kind === 'edit' ? 'edits' : 'commands'} without asking`, on: { click: answer('always') } }, 'Always for this run'),
       h('button', { class: 'deny', attrs: { type: 'button', 'data-action': 'deny', 'data-answer': 'deny' }, title: 'Refuse it: the agent is told and must not work around it', on: { click: answer('deny') } }, 'Deny'),
+      // Only where the denial is remembered (a run's verification commands, issue 28 §3).
+      a.kind === 'command' && a.remembersDenial
+        ? h('button', { class: 'deny', attrs: { type: 'button', 'data-action': 'deny-always', 'data-answer': 'never' }, title: "Refuse it now and in every later verification of this workspace: never asked about again, until removed from the state folder's denied-commands.json", on: { click: answer('never') } }, 'Deny always')
+        : null,
     ),
   );
   return card;

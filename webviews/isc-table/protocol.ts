@@ -94,12 +94,14 @@ export interface PendingApproval {
   /** A command's exact command line(s) and the folder it runs in. */
   command?: string;
   cwd?: string;
+  /** A run's verification command: "Deny always" is offered (remembered for the workspace). */
+  remembersDenial?: boolean;
   /** ISO time the agent asked. */
   createdAt: string;
 }
 
-/** Approve once, deny, or approve every further request of this kind in the run. */
-export type ApprovalAnswer = 'approve' | 'deny' | 'always';
+/** Approve once, deny, approve every further request of this kind in the run, or (a verification command) deny always. */
+export type ApprovalAnswer = 'approve' | 'deny' | 'always' | 'never';
 
 /** What the host can do for this run right now (buttons are shown only when they work). */
 export interface TableAbilities {

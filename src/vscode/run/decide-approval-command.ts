@@ -2,9 +2,11 @@ import * as vscode from 'vscode';
 import { approveEffect } from '../../agent/approval-words';
 import type { ApprovalAnswer } from '../../agent/approvals';
 import type { PendingApproval } from '../../agent/pending-approvals';
+import { engine } from '../engine';
+import { deniedAlwaysMessage } from './approval-buttons';
 import type { RunService } from './run-service';
 
-const ANSWERS: readonly ApprovalAnswer[] = ['approve', 'deny', 'always'];
+const ANSWERS: readonly ApprovalAnswer[] = ['approve', 'deny', 'always', 'never'];
 
 /**
  * "Approve or Deny Pending Changes…": the runs' pending edits and commands from the palette —
@@ -14,6 +16,8 @@ const ANSWERS: readonly ApprovalAnswer[] = ['approve', 'deny', 'always'];
 export function registerDecideApproval(service: RunService): vscode.Disposable {
   return vscode.commands.registerCommand('idealState.decideApproval', async (args?: { approvalId?: unknown; answer?: unknown }): Promise<boolean> => {
     if (typeof args?.approvalId === 'string' && ANSWERS.includes(args.answer as ApprovalAnswer)) {
+      // "Deny always" only where it is remembered (a run's verification commands).
+      if (args.answer === 'never' && !service.approvals.get(args.approvalId)?.remembersDenial) return false;
       return service.decideApproval(args.approvalId, args.answer as ApprovalAnswer, 'a command').decided;
     }
     const pending = service.approvals.list();
@@ -30,6 +34,7 @@ export function registerDecideApproval(service: RunService): vscode.Disposable {
         ...(approval.kind === 'config' ? [] : [{ label: '$(check-all) Always for this run', description: `and the run's further ${approval.kind === 'edit' ? 'edits' : 'commands'}`, answer: 'always' as const }]),
         ...(approval.kind !== 'command' ? [{ label: '$(diff) Show Diff', description: 'the file beside the proposal, then ask again', answer: 'diff' as const }] : []),
         { label: '$(close) Deny', description: 'the agent is told and must not work around it', answer: 'deny' },
+        ...(approval.kind === 'command' && approval.remembersDenial ? [{ label: '$(circle-slash) Deny always', description: 'never asked about or run again in this workspace, until removed from the state folder', answer: 'never' as const }] : []),
       ];
       const picked = await vscode.window.showQuickPick(items, { title: `Ideal State: ${approval.title}`, placeHolder: what(approval) });
       if (!picked) return false;
@@ -43,6 +48,7 @@ export function registerDecideApproval(service: RunService): vscode.Disposable {
       }
       const result = service.decideApproval(approval.id, picked.answer, 'the palette');
       if (!result.decided) void vscode.window.showInformationMessage(`Ideal State: ${approval.title} — ${result.reason}.`);
+      else if (picked.answer === 'never') void vscode.window.showInformationMessage(`Ideal State: ${deniedAlwaysMessage(approval, await engine().deniedCommandsFile(approval.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '.'))}`);
       return result.decided;
     }
   });

@@ -3,22 +3,21 @@ import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../../agent/approvals';
 import type { PendingApproval, PendingApprovals } from '../../agent/pending-approvals';
 import type { Logger } from '../../model/log';
+import { engine } from '../engine';
+import { answerOfButton, approvalButtons, deniedAlwaysMessage, SHOW_DIFF } from './approval-buttons';
 import { showApprovalDiff } from './approval-diff';
 import type { ProposalDocuments } from './proposal-documents';
 
 /** Answers approvals instead of the person: the integration tests' hook (see RunService.answerApprovalsWith). */
 export type ApprovalAnswerer = (request: ApprovalRequest) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
-export const APPROVE = 'Approve';
-export const ALWAYS = 'Always for this run';
-export const SHOW_DIFF = 'Show Diff';
-export const DENY = 'Deny';
+export { ALWAYS, APPROVE, DENY, DENY_ALWAYS, SHOW_DIFF, answerOfButton, approvalButtons, deniedAlwaysMessage } from './approval-buttons';
 
 /**
  * Asks the person at the editor about one run's edits and commands. Each request becomes a
  * pending approval (see PendingApprovals) that the ISC table, the Runs view and the palette
- * show too, and a notification offers Approve / Always for this run / Deny — and Show Diff for
- * an edit, which opens the real diff editor and asks again. A configuration change (a file
+ * show too, and a notification offers Approve / Always for this run / Deny — "Deny always" for
+ * a run's verification commands, whose denial is remembered — and Show Diff for an edit, which opens the real diff editor and asks again. A configuration change (a file
  * that steers what runs: .vscode/settings.json, .ideal-state/capabilities.yaml…) is named as
  * such and offers no "Always": each one is approved on its own. The notification is deliberately
  * not modal: a modal dialog blocks the whole workbench, so the person could neither read the
@@ -61,8 +60,7 @@ export class EditorApprover implements Approver {
   /** The notification, again after Show Diff; an answer given elsewhere first makes a late click change nothing. */
   private async notify(approval: PendingApproval): Promise<void> {
     for (;;) {
-      const buttons = approval.kind === 'edit' ? [APPROVE, ALWAYS, SHOW_DIFF, DENY] : approval.kind === 'config' ? [APPROVE, SHOW_DIFF, DENY] : [APPROVE, ALWAYS, DENY];
-      const choice = await vscode.window.showWarningMessage(approvalMessage(approval), ...buttons);
+      const choice = await vscode.window.showWarningMessage(approvalMessage(approval), ...approvalButtons(approval));
       if (!this.pending.get(approval.id)) return;
       if (choice === SHOW_DIFF) {
         await showApprovalDiff(approval, this.proposals, this.folder);
@@ -72,7 +70,9 @@ export class EditorApprover implements Approver {
         this.log.info(`${approval.title}: the notification was closed; the request waits in the ISC table and "Ideal State: Approve or Deny Pending Changes…"`);
         return;
       }
-      this.pending.decide(approval.id, choice === APPROVE ? 'approve' : choice === ALWAYS ? 'always' : 'deny', 'the notification');
+      const answer = answerOfButton(choice, approval) ?? 'deny';
+      const decided = this.pending.decide(approval.id, answer, 'the notification');
+      if (decided.decided && answer === 'never') void vscode.window.showInformationMessage(`Ideal State: ${deniedAlwaysMessage(approval, await engine().deniedCommandsFile(approval.cwd ?? this.folder.uri.fsPath))}`);
       return;
     }
   }

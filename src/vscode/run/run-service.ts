@@ -121,7 +121,7 @@ export class RunService implements vscode.Disposable {
       }),
       this.approvals.onDidDecide(({ approval, answer, via }) => {
         this.log.child('run').info(`${approval.runId.slice(-6)} ${approval.title}: ${answer} (from ${via})`);
-        closeApprovalDiffs(approval, answer !== 'deny', vscode.workspace.workspaceFolders?.[0]);
+        closeApprovalDiffs(approval, answer !== 'deny' && answer !== 'never', vscode.workspace.workspaceFolders?.[0]);
       }),
     ];
   }

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { runStateIs } from '../../model/run-states';
 import type { Run } from '../../model';
 import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+import { deniedAlwaysMessage } from '../run/approval-buttons';
 import type { RunService } from '../run/run-service';
+import { engine } from '../engine';
 import type { LiveTime } from '../isc-table/snapshot';
 import type { RunControl } from './run-control';
 
@@ -64,17 +66,21 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
       ...(a.effect !== undefined ? { effect: a.effect } : {}),
       ...(a.command !== undefined ? { command: a.command } : {}),
       ...(a.cwd !== undefined ? { cwd: a.cwd } : {}),
+      ...(a.remembersDenial ? { remembersDenial: true } : {}),
       createdAt: a.createdAt,
     }));
   }
 
   async decide(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<RequestResult> {
-    if (answer !== 'approve' && answer !== 'deny' && answer !== 'always') return { ok: false, message: `"${String(answer)}" is not an answer: approve, deny or always.` };
+    if (answer !== 'approve' && answer !== 'deny' && answer !== 'always' && answer !== 'never') return { ok: false, message: `"${String(answer)}" is not an answer: approve, deny, always or never.` };
     const approval = this.service.approvals.get(approvalId);
     if (!approval || approval.runId !== runId) return { ok: false, message: 'That change was already answered (or its run ended).' };
+    // "Deny always" only where it is remembered (a run's verification commands): nowhere else would it hold.
+    if (answer === 'never' && !(approval.kind === 'command' && approval.remembersDenial)) return { ok: false, message: `"Deny always" is not offered for ${approval.title}: deny it instead.` };
     const result = this.service.decideApproval(approvalId, answer, 'the ISC table');
     if (!result.decided) return { ok: false, message: `Not answered: ${result.reason}.` };
     // "Always" never reaches a configuration change: that one alone is approved.
+    if (answer === 'never') return { ok: true, message: deniedAlwaysMessage(approval, await engine().deniedCommandsFile(approval.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '.')) };
     const done = answer === 'deny' ? 'Denied' : answer === 'always' && approval.kind !== 'config' ? 'Approved, with the rest of this run\'s ' + (approval.kind === 'edit' ? 'edits' : 'commands') : 'Approved';
     return { ok: true, message: `${done}: ${approval.title}.` };
   }
