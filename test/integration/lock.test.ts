@@ -88,6 +88,14 @@ describe('the criteria lock from the editor', () => {
     const held = await heldSet(folder());
     assert.equal(held.kind, 'locked');
     assert.deepEqual(held.kind === 'locked' ? held.prds.map((p) => [p.path, p.version, p.how, p.criteria.map((c) => c.id)]) : [], [[PRD, 1, 'editor', ['ISC-LOCK-1', 'ISC-LOCK-2']]]);
+    // Probe the probes (issue 28 §5): ISC-LOCK-1's Read already passes before any work, so the
+    // lock says so and notes it under the criterion; ISC-LOCK-2's Grep fails and is not noted.
+    assert.match(result.message, /ISC-LOCK-1 passes before any work: can this check fail\?/);
+    assert.doesNotMatch(result.message, /ISC-LOCK-2/);
+    const text = fs.readFileSync(prdFile(), 'utf8');
+    assert.match(text, /ISC-LOCK-1: The greeting module is present \| Verify: Read: src\/greet\.js\n\s+- Probe: passes before any work — can this check fail\?/);
+    assert.equal(text.match(/- Probe:/g)?.length, 1, text);
+    assert.equal((await heldSet(folder())).kind, 'locked', 'the probe note does not change what is locked');
   });
 
   it('Approve Criteria Changes shows the diff in its modal; approved, the PRD is the next criteria version, logged in its LOG', async () => {

@@ -172,7 +172,32 @@ export class CriteriaLocks implements vscode.Disposable {
     await this.keepCopy(folder, file);
     this.log.info(`criteria locked in the editor: ${prepared.locked.map((p) => `${p.path} v${p.version}`).join(', ')} (${file})`);
     this.changed();
-    return { ok: true, message: `Locked ${prepared.locked.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')}.` };
+    const probed = await this.probe(folder, prepared.locked);
+    return { ok: true, message: `Locked ${prepared.locked.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')}.${probed}` };
+  }
+
+  /**
+   * Probe the probes (issue 28 §5): each newly locked PRD's runnable checks run once on the
+   * workspace as it is, asking nobody (a command runs only if the allow-list lets it; any other
+   * is not probed). A criterion whose check already passes gets a Probe note in the PRD and is
+   * named here. A probe that cannot run changes nothing about the lock.
+   */
+  private async probe(folder: string, locked: readonly { path: string; format: string }[]): Promise<string> {
+    const gate = engine();
+    const said: string[] = [];
+    for (const p of locked.filter((x) => x.format === 'prd')) {
+      const probed = await gate.probePrd(path.join(folder, p.path), folder, { warn: (s) => this.log.warn(`probe of ${p.path}: ${s}`), now: new Date() });
+      if (probed.kind === 'not-probed') {
+        this.log.warn(`${p.path}: the checks were not probed: ${probed.message}`);
+        continue;
+      }
+      for (const f of probed.flags) {
+        this.log.warn(`${p.path}: ${f.id} ${gate.PROBE_WORDS}`);
+        said.push(f.id);
+      }
+    }
+    if (said.length === 0) return '';
+    return ` ${said.join(', ')} ${said.length === 1 ? 'passes' : 'pass'} before any work: can ${said.length === 1 ? 'this check' : 'these checks'} fail? (noted in the PRD)`;
   }
 
   /** Approve Criteria Changes: shows the diff of every change since the lock, then makes them the next criteria version, logged in the PRD. */
