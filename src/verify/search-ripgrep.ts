@@ -101,6 +101,11 @@ export function searchWithRipgrep(rg: string, request: SearchRequest): Promise<R
         return done({ kind: 'pattern-rejected', reason: firstLine(stderr) });
       }
       if (code !== 0 && code !== 1 && code !== 2) return done({ kind: 'error', reason: `ripgrep exited ${code}: ${firstLine(stderr)}` });
+      // Exit 2 is "an error happened": only per-file errors (an unreadable file, named) leave the
+      // rest of the search true. Anything else (an rg that cannot run here, a bad argument) means
+      // the search did not happen, so "0 matching lines" would be a false FAIL: it is unknown.
+      const other = code === 2 ? otherErrors(stderr) : undefined;
+      if (other) return done({ kind: 'error', reason: `ripgrep (${rg}) failed: ${other}` });
       done(collect(request, perFile, unreadableFrom(stderr)));
     });
   });
@@ -117,11 +122,21 @@ async function collect(request: SearchRequest, perFile: Map<string, { count: num
   return collector.result('ripgrep');
 }
 
+/** The first line of rg's error output that is not a per-file error (see unreadableFrom), if any. */
+function otherErrors(stderr: string): string | undefined {
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '' && !PER_FILE_ERROR.test(l));
+}
+
+const PER_FILE_ERROR = /^rg: (?:\.\/)?(.+?): .*\(os error \d+\)$/;
+
 /** `rg: ./path: Permission denied (os error 13)` lines name files whose content is unknown. */
 function unreadableFrom(stderr: string): string[] {
   const out: string[] = [];
   for (const line of stderr.split('\n')) {
-    const m = /^rg: (?:\.\/)?(.+?): .*\(os error \d+\)$/.exec(line.trim());
+    const m = PER_FILE_ERROR.exec(line.trim());
     if (m) out.push(m[1]!);
   }
   return out;

@@ -199,6 +199,24 @@ describe('verify: GREP', () => {
     assert.equal((await verifyGrep(method, context({ workspaceRoot: root }, criterion(method)))).outcome, 'FAIL', 'JS search too');
   });
 
+  it('a ripgrep that fails (exit 2 with an error that names no file) is UNKNOWN, never "0 matching lines"', async () => {
+    // Seen with an rg built for another processor on the PATH: sh runs it, prints "Syntax error"
+    // and exits 2, rg's own "an error happened" code, which per-file errors also give.
+    const root = ruleTree();
+    const fake = path.join(root, 'bad-rg');
+    fs.writeFileSync(fake, "#!/bin/sh\necho 'bad-rg: 4: Syntax error: unexpected' >&2\nexit 2\n", { mode: 0o755 });
+    const outcome = await searchWithRipgrep(fake, request(root, 'needle'));
+    assert.equal(outcome.kind, 'error', JSON.stringify(outcome));
+    assert.match(outcome.kind === 'error' ? outcome.reason : '', /ripgrep \(.*bad-rg\) failed: bad-rg: 4: Syntax error/);
+    const method = { type: 'GREP' as const, pattern: 'needle', expect: 'present' as const };
+    const v = await verifyGrep(method, context({ workspaceRoot: root, excludeGlobs: [], ripgrepPath: fake }, criterion(method)));
+    assert.equal(v.outcome, 'UNKNOWN', v.evidence);
+    // Per-file errors alone still leave the search true: the file is named as unreadable.
+    fs.writeFileSync(fake, `#!/bin/sh\necho "rg: ./src/app.ts: Permission denied (os error 13)" >&2\nexit 2\n`, { mode: 0o755 });
+    const perFile = await searchWithRipgrep(fake, request(root, 'needle'));
+    assert.equal(perFile.kind, 'done', JSON.stringify(perFile));
+  });
+
   it('falls back to the JS search when there is no ripgrep, with the same answer', async () => {
     const root = ruleTree();
     const method = { type: 'GREP' as const, pattern: 'needle', expect: 'present' as const };
