@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { probedIds } from '../../app/probe';
 import type { Run } from '../../model';
+import { engine } from '../engine';
 
 /**
  * The criteria of a run's PRD whose check passed before any work (a "Probe" note under them,
@@ -22,5 +22,6 @@ export async function probedOf(run: Pick<Run, 'prdPath' | 'workspaceFolder'>): P
     return new Set();
   }
   // Most PRDs carry no note: no parse for them.
-  return new Set(/^[ \t]{2,}[-*+][ \t]+Probe[ \t]*:/im.test(text) ? probedIds(text) : []);
+  // The parse is the engine's (zod and yaml), loaded only for a PRD that has a note.
+  return new Set(/^[ \t]{2,}[-*+][ \t]+Probe[ \t]*:/im.test(text) ? engine().probedIds(text) : []);
 }
