@@ -152,7 +152,7 @@ export class RunStaleness implements vscode.Disposable {
       marks.push({ runId, criterionId: id, reportId: recorded.verdict.reportId, verdictAt: recorded.verdict.at, why, at });
     }
     if (marks.length === 0) return;
-    this.log.info(`${runId}: ${file} changed; ${marks.map((m) => m.criterionId).join(', ')} passed before and must be verified again`);
+    this.log.info(`${runId}: ${file} changed; ${marks.map((m) => m.criterionId).join(', ')} were verified before it and must be verified again`);
     this._onDidChange.fire(runId);
     const store = await this.stores.get();
     // Another window writes the store: the mark holds here, and that window sees the change itself.
@@ -168,7 +168,20 @@ export class RunStaleness implements vscode.Disposable {
     for (const file of files) {
       const hit = followed.tracker.changed(file);
       if (hit.length === 0) continue;
-      await this.mark(runId, followed, file, hit, await mtime(vscode.Uri.joinPath(folder.uri, file)));
+      const modified = await mtime(vscode.Uri.joinPath(folder.uri, file));
+      if (modified !== Number.POSITIVE_INFINITY) {
+        await this.mark(runId, followed, file, hit, modified);
+        continue;
+      }
+      // The file is not there now. Only a PASS that named it saw it there (it was deleted since);
+      // a READ that failed because it was missing, or a criterion watching the whole workspace,
+      // has seen no change: they stay watched, unmarked.
+      const gone = hit.filter((id) => followed.recorded.get(id)?.verdict.result.outcome === 'PASS' && followed.recorded.get(id)?.coverage.paths?.includes(file));
+      for (const id of hit.filter((x) => !gone.includes(x))) {
+        const recorded = followed.recorded.get(id);
+        if (recorded) followed.tracker.record(recorded.verdict.result, recorded.coverage);
+      }
+      if (gone.length > 0) await this.mark(runId, followed, file, gone, modified);
     }
   }
 
