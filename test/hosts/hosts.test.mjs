@@ -4,8 +4,10 @@
 // model's first "done" is blocked, the gate's reason reaches the model's next request, the
 // model creates the missing file, and its second "done" is let through; and the MCP server
 // gate install configured reaches the model, whose verify call is answered with the PRD's
-// outcomes. A host whose program cannot be installed or started is skipped as "not run", with
-// why: never counted as passed.
+// outcomes; and, with the gate installed with `--max-blocks 1` under a model that never does
+// the work, that the stop is let through and the gate's warning reaches the user where that host
+// shows it (or, measured, that it shows none). A host whose program cannot be installed or
+// started is skipped as "not run", with why: never counted as passed.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
