@@ -31,8 +31,9 @@ export const copilotCli: HostAdapter = {
   defaultDeadlineSeconds: 30,
   // Measured (1.0.102): test/hosts checks that the agentStop answer's systemMessage is dropped (the
   // session file records the hook's output as {}) and not printed; its TUI timeline skips
-  // hook.start/hook.end events (cli-main.js), and a hook exiting 1 with the note on stderr (tried
-  // once with the tier's harness) is only a hook error in its session file and log, not shown. No channel reaches the user; the answer keeps VS Code's systemMessage, since
+  // hook.start/hook.end events (cli-main.js). Tried once with the tier's harness: the note on stderr
+  // with exit 0 is dropped (in no output, session file or log); with exit 1 it is only a hook error
+  // in its session file and log, not shown. No channel reaches the user; the answer keeps VS Code's systemMessage, since
   // VS Code reads the same file and shows it.
   warningChannel: "nothing: Copilot CLI keeps only decision/reason of an agentStop answer and draws no hook output; the PRD's LOG records that the gate let the agent stop",
   promptSubmitEvent: 'userPromptSubmitted',
