@@ -4,8 +4,10 @@
 // model's first "done" is blocked, the gate's reason reaches the model's next request, the
 // model creates the missing file, and its second "done" is let through; and the MCP server
 // gate install configured reaches the model, whose verify call is answered with the PRD's
-// outcomes. A host whose program cannot be installed or started is skipped as "not run", with
-// why: never counted as passed.
+// outcomes; and, with the gate installed with `--max-blocks 1` under a model that never does
+// the work, that the stop is let through and the gate's warning reaches the user where that host
+// shows it (or, measured, that it shows none). A host whose program cannot be installed or
+// started is skipped as "not run", with why: never counted as passed.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,7 +20,8 @@ import { startOpenAi } from './fake-openai.mjs';
 import { ensureHost, hostsCache } from './install.mjs';
 import { lockAsAPerson, removeLockBundle } from './lock.mjs';
 import { serveOpencode } from './opencode-serve.mjs';
-import { CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite } from './script.mjs';
+import { haveTerminal, runInTerminal } from './terminal.mjs';
+import { CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite, StubbornScript } from './script.mjs';
 
 const CLI = path.join(repoRoot, 'dist', 'cli.js');
 const LAUNCHER = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`;
@@ -47,6 +50,8 @@ const PRD = [
 const MCP_PRD = PRD.replace('\n\n## LOG', '\n- [ ] ISC-2: The workspace has a README.md | Verify: Read: README.md\n\n## LOG');
 /** The server's verify tool (`ideal-state_verify` in src/mcp/server.ts), under whatever prefix and separators the host adds. */
 const MCP_VERIFY = /ideal.state.*verify$/i;
+/** The note the gate gives when it lets the agent stop after --max-blocks (src/app/gate/verdict.ts). */
+const WARNING = /may stop now, with this not done\./;
 
 /** A tool result as the host embedded it in its request, its JSON string escapes (one level or more) undone. */
 function unescape(text) {
@@ -66,6 +71,20 @@ function outcomes(text) {
     if (!found.has(m[1])) found.set(m[1], [m[1], m[2], m[3], m[4]]);
   }
   return [...found.values()];
+}
+
+/** Codex pointed at the fake OpenAI Responses server. */
+const codexModel = (url) => ['-c', 'model_provider="fake"', '-c', 'model="gpt-fake"', '-c', `model_providers.fake={ name = "fake", base_url = "${url}/v1", wire_api = "responses", env_key = "FAKE_OPENAI_KEY" }`];
+
+/** The lines of a JSONL output that parse, as objects. */
+function jsonLines(text) {
+  return text.split('\n').flatMap((line) => {
+    try {
+      return [JSON.parse(line)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**
@@ -88,6 +107,13 @@ const HOSTS = [
       args: () => ['-p', PROMPT, '--allowedTools', 'mcp__ideal-state__ideal-state_verify', '--output-format', 'json'],
       env: () => ({ ENABLE_TOOL_SEARCH: 'false' }),
     },
+    // `-p --output-format stream-json --verbose`: the session's messages as the transcript holds them;
+    // a hook's systemMessage is a `system` message ("Stop says: …").
+    warning: {
+      where: 'a system message of its stream-json transcript',
+      args: () => ['-p', PROMPT, '--output-format', 'stream-json', '--verbose'],
+      shown: (r) => jsonLines(r.stdout).filter((e) => e.type === 'system').map((e) => e.content ?? '').join('\n'),
+    },
   },
   {
     name: 'codex',
@@ -98,7 +124,16 @@ const HOSTS = [
     // only in a trusted project); `--dangerously-bypass-hook-trust` stands for the person who
     // trusts the new hook in `codex` → /hooks, which an unattended run cannot do.
     mcp: {},
-    args: (url) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--trust', '--dangerously-bypass-hook-trust', '-c', 'model_provider="fake"', '-c', 'model="gpt-fake"', '-c', `model_providers.fake={ name = "fake", base_url = "${url}/v1", wire_api = "responses", env_key = "FAKE_OPENAI_KEY" }`, PROMPT],
+    args: (url) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--trust', '--dangerously-bypass-hook-trust', ...codexModel(url), PROMPT],
+    // `codex exec` (text or --json) prints only "hook: Stop Completed": the hook's systemMessage
+    // is shown by Codex's interactive TUI ("↳ Hook · …"), run here in a terminal of its own, the
+    // folder trusted as a person does it (its "Trust and continue" answered).
+    warning: {
+      where: 'its interactive screen (the TUI, in a terminal)',
+      cannot: () => (haveTerminal() ? undefined : 'no `script` (util-linux) to give Codex a terminal'),
+      drive: (bin, { cwd, env, settled, url }) => runInTerminal(bin, ['--no-alt-screen', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', ...codexModel(url), PROMPT], { cwd, env, settled, answers: [{ when: /Trust this folder\?.*Trust and continue/, keys: '\r' }] }),
+      shown: (r) => r.screen,
+    },
   },
   {
     name: 'gemini',
@@ -107,6 +142,7 @@ const HOSTS = [
     env: (url) => ({ GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
     mcp: {},
     args: () => ['-p', PROMPT, '--yolo', '-m', 'gemini-2.5-flash'],
+    warning: { where: 'stderr', shown: (r) => r.stderr },
     // The API key sign-in, chosen once in the user's settings (docs/get-started/authentication.md).
     home: (home) => writeJson(path.join(home, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'gemini-api-key' } } }),
   },
@@ -118,6 +154,7 @@ const HOSTS = [
     // Qwen Code defers MCP tools: named in a reminder, reached through its tool_search/tool_call bridge.
     mcp: { offered: 'deferred' },
     args: () => ['-p', PROMPT, '--yolo', '--auth-type', 'openai'],
+    warning: { where: 'stderr', shown: (r) => r.stderr },
   },
   {
     name: 'copilot',
@@ -127,6 +164,19 @@ const HOSTS = [
     env: (url) => ({ COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
     mcp: {},
     args: () => ['-p', PROMPT, '--allow-all-tools'],
+    // Copilot CLI 1.0.102 keeps only `decision`/`reason` of an agentStop answer (its session file
+    // records the hook's output as {}), and its screen draws no hook events: the note is shown nowhere.
+    warning: {
+      where: 'its output, and its session file (the answer it kept)',
+      none: true,
+      shown: (r) => `${r.stdout}\n${r.stderr}`,
+      dropped: (home) => {
+        const sessions = path.join(home, '.copilot', 'session-state');
+        const ends = fs.readdirSync(sessions).flatMap((id) => (fs.existsSync(path.join(sessions, id, 'events.jsonl')) ? jsonLines(fs.readFileSync(path.join(sessions, id, 'events.jsonl'), 'utf8')) : []))
+          .filter((e) => e.type === 'hook.end' && e.data?.hookType === 'agentStop');
+        return ends.at(-1);
+      },
+    },
   },
   {
     name: 'opencode',
@@ -143,6 +193,8 @@ const HOSTS = [
     env: () => ({ OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1' }),
     // `opencode run` exits at the first idle: the server is what holds a session (opencode-serve.mjs).
     mcp: {},
+    // The plugin's `client.tui.showToast`: under `opencode serve` the toast is a `tui.toast.show` bus event, which the TUI draws.
+    warning: { where: 'a TUI toast (tui.toast.show on the server event stream)', shown: (r) => (r.events ?? []).filter((e) => e.type === 'tui.toast.show').map((e) => e.properties?.message ?? '').join('\n') },
     drive: (bin, { cwd, env, settled }) => serveOpencode(bin, { cwd, env, prompt: PROMPT, model: { providerID: 'fake', modelID: 'gpt-fake' }, settled }),
   },
 ];
@@ -209,8 +261,9 @@ function verdicts(dir, prd = '.ideal-state/prds/PRD-20261126-hosts.md') {
  * with `script` as the model. The environment is the test's only: a home of its own and a
  * gate state folder of its own (IDEAL_STATE_STATE_DIR), where the criteria lock lives.
  */
-async function runHost(host, installed, { dir, script, stateDir, prd, label }) {
-  const install = spawnSync(process.execPath, [CLI, 'gate', 'install', host.gate, '--yes', '--workspace', dir, '--command', LAUNCHER], { encoding: 'utf8' });
+async function runHost(host, installed, { dir, script, stateDir, prd, label, maxBlocks }) {
+  const limit = maxBlocks === undefined ? [] : ['--max-blocks', String(maxBlocks)];
+  const install = spawnSync(process.execPath, [CLI, 'gate', 'install', host.gate, '--yes', '--workspace', dir, '--command', LAUNCHER, ...limit], { encoding: 'utf8' });
   assert.equal(install.status, 0, `gate install ${host.gate}: ${install.stderr}${install.stdout}`);
   const server = await host.provider(script);
   const home = tempDir(`ideal-state-host-home-${host.name}-`);
@@ -219,12 +272,12 @@ async function runHost(host, installed, { dir, script, stateDir, prd, label }) {
   const env = { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir(), IDEAL_STATE_STATE_DIR: stateDir, ...host.env(server.url) };
   try {
     const settled = () => verdicts(dir, prd).some((v) => /let the stop through/.test(v));
-    const result = host.drive ? await host.drive(installed.bin, { cwd: dir, env, settled }) : await run(installed.bin, host.args(server.url), { cwd: dir, env });
+    const result = host.drive ? await host.drive(installed.bin, { cwd: dir, env, settled, url: server.url }) : await run(installed.bin, host.args(server.url), { cwd: dir, env });
     const log = `${host.name} ${installed.version} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}\nrefused: ${JSON.stringify(server.refused)}\nLOG: ${verdicts(dir, prd).join(' | ')}`;
     fs.mkdirSync(path.join(hostsCache, 'logs'), { recursive: true });
     fs.writeFileSync(path.join(hostsCache, 'logs', `${label}.log`), `${log}\n\nwhole stderr:\n${result.stderr}`);
     fs.writeFileSync(path.join(hostsCache, 'logs', `${label}.requests.jsonl`), server.received.map((r) => JSON.stringify({ method: r.method, path: r.path, body: r.body })).join('\n'));
-    return { result, log, server };
+    return { result, log, server, home };
   } finally {
     await server.stop();
   }
@@ -352,6 +405,54 @@ describe('hosts: the real agent programs, held by the installed gate', function 
         assert.match(verdicts(dir, DEMO_PRD).at(-1) ?? '', /let the stop through;/, `after the cheat was undone and the work done, the stop was not let through\n${log}`);
       });
     }
+  }
+
+  /**
+   * The warning the user sees when the gate finally lets go: the gate installed with
+   * `--max-blocks 1`, a model that says "done" at every turn and never does the work. Its first
+   * stop is blocked (the reason reaches it), its second is let through with the gate's note
+   * ("… may stop now, with this not done."), and the test looks for that note where the host
+   * shows it to the user (HOSTS' `warning`): its own output in its non-interactive mode, its
+   * event stream, its session file. The gate's LOG and store are not the user's view and are
+   * not searched.
+   */
+  for (const host of HOSTS.filter((h) => h.warning && chosen([h.name]).length > 0)) {
+    const sees = host.warning.none ? `the user is shown no warning, as measured (${host.warning.where})` : `the user sees the warning (${host.warning.where})`;
+    it(`${host.name}: after --max-blocks, the stop is let through and ${sees}`, async function () {
+      const installed = needHost(this, host.name);
+      const cannot = host.warning.cannot?.();
+      if (cannot) {
+        console.log(`      [hosts] ${host.name} warning: not run: ${cannot}`);
+        this.skip();
+      }
+      const dir = workspace(`${host.name}-warn`);
+      const script = new StubbornScript();
+      const warnHost = { ...host, args: host.warning.args ?? host.args, drive: host.warning.drive ?? host.drive };
+      const { result, log, home } = await runHost(warnHost, installed, { dir, script, stateDir: tempDir('ideal-state-host-state-'), label: `${host.name}-warn`, maxBlocks: 1 });
+
+      const stops = script.stops;
+      assert.equal(stops[0]?.sawReason, false, `the first request already held a block reason\n${log}`);
+      assert.equal(stops.length, 2, `the model stopped ${stops.length} times, not twice (once blocked, once let through after --max-blocks 1)\n${log}`);
+      assert.equal(stops[1].sawReason, true, `the block reason never reached the model\n${log}`);
+      assert.ok(!fs.existsSync(path.join(dir, 'CHANGELOG.md')), log);
+      assert.match(verdicts(dir).at(-1) ?? '', /let the stop through after 1 blocks \(--max-blocks 1\)/, log);
+      const shown = host.warning.shown(result, { dir, home });
+      fs.writeFileSync(path.join(hostsCache, 'logs', `${host.name}-warn.shown.txt`), shown);
+      const shows = WARNING.test(shown) && shown.includes('ISC-1');
+      if (host.warning.none) {
+        // Measured: this host shows nothing of the hook's answer when it lets the agent stop. Its
+        // session file proves the hook ran and was read, the note (the adapter's systemMessage,
+        // test/unit/gate-hosts) not kept.
+        assert.equal(shows, false, `${host.name} does show the warning now (${host.warning.where}): update its adapter and the README\n${log}`);
+        const kept = host.warning.dropped(home);
+        assert.ok(kept, `${host.name}'s session file holds no answer of the stop hook\n${log}`);
+        assert.equal(kept.data.success, true, `the stop hook failed: ${JSON.stringify(kept.data)}\n${log}`);
+        assert.doesNotMatch(JSON.stringify(kept.data.output ?? {}), WARNING, log);
+      } else {
+        assert.ok(shows, `the warning ("${WARNING.source}", with ISC-1) is not in ${host.warning.where}\n${shown.slice(-3000)}\n${log}`);
+      }
+      assert.equal(result.code, 0, log);
+    });
   }
 
   /**

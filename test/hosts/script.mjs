@@ -210,3 +210,26 @@ export class ModelScript {
     return this.turns.filter((t) => t.move === 'stop');
   }
 }
+
+/**
+ * The model that never does the work: it says "done" at every agent turn, the gate's reason
+ * or not. Under a gate installed with `--max-blocks 1` the first stop is blocked and the
+ * second is let through with the gate's warning, which the test looks for where the host
+ * shows it to the user.
+ */
+export class StubbornScript {
+  constructor() {
+    this.turns = [];
+    this.problems = [];
+  }
+
+  next({ toolNames, text }) {
+    if (toolNames.length === 0) return { kind: 'text', text: 'ok' };
+    this.turns.push({ move: 'stop', sawReason: text.includes(REASON_MARK) });
+    return { kind: 'text', text: 'done' };
+  }
+
+  get stops() {
+    return this.turns.filter((t) => t.move === 'stop');
+  }
+}

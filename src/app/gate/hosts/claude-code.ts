@@ -33,7 +33,7 @@ export const claudeCode: HostAdapter = {
   install: { kind: 'matcher-groups', file: '.claude/settings.json', events: ['Stop', 'SubagentStop'] },
   timeoutUnit: 'seconds',
   defaultDeadlineSeconds: 600,
-  warningChannel: 'systemMessage, shown in the transcript',
+  warningChannel: 'systemMessage, shown in the session as "Stop says: …" (with -p, a `system` message of --output-format stream-json)',
   promptSubmitEvent: 'UserPromptSubmit',
   configFolder: '.claude',
   // https://code.claude.com/docs/en/mcp#project-scope: .mcp.json `mcpServers`.

@@ -34,7 +34,7 @@ export const codex: HostAdapter = {
   install: { kind: 'matcher-groups', file: '.codex/hooks.json', events: ['Stop'] },
   timeoutUnit: 'seconds',
   defaultDeadlineSeconds: 600,
-  warningChannel: 'systemMessage, shown as a hook warning',
+  warningChannel: 'systemMessage, shown in the Codex TUI as "↳ Hook · …" (`codex exec` prints only "hook: Stop Completed")',
   promptSubmitEvent: 'UserPromptSubmit',
   trustStep:
     'Codex runs a project hook only in a trusted project and only once the hook itself is trusted: open `codex` in this folder, accept "trust this folder" (or `codex exec --trust` once), then type /hooks and trust the Ideal State hook. Until then Codex skips it without a word.',

@@ -29,7 +29,13 @@ export const copilotCli: HostAdapter = {
   install: { kind: 'own-file', file: '.github/hooks/ideal-state.json' },
   timeoutUnit: 'seconds',
   defaultDeadlineSeconds: 30,
-  warningChannel: 'none measured: Copilot CLI shows no systemMessage from agentStop',
+  // Measured (1.0.102): test/hosts checks that the agentStop answer's systemMessage is dropped (the
+  // session file records the hook's output as {}) and not printed; its TUI timeline skips
+  // hook.start/hook.end events (cli-main.js). Tried once with the tier's harness: the note on stderr
+  // with exit 0 is dropped (in no output, session file or log); with exit 1 it is only a hook error
+  // in its session file and log, not shown. No channel reaches the user; the answer keeps VS
+  // Code's systemMessage, since VS Code reads the same file and shows it.
+  warningChannel: "nothing: Copilot CLI keeps only decision/reason of an agentStop answer and draws no hook output; the PRD's LOG records that the gate let the agent stop",
   promptSubmitEvent: 'userPromptSubmitted',
   // cli-main.js of 1.0.102: repository hooks from .github/hooks/ run only in a trusted folder
   // (folderTrustIsTrusted, `trustedFolders` in ~/.copilot/config.json, or COPILOT_ALLOW_ALL).

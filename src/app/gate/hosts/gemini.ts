@@ -32,7 +32,7 @@ export const gemini: HostAdapter = {
   install: { kind: 'matcher-groups', file: '.gemini/settings.json', events: ['AfterAgent'] },
   timeoutUnit: 'milliseconds',
   defaultDeadlineSeconds: 60,
-  warningChannel: 'systemMessage, shown in the conversation',
+  warningChannel: 'systemMessage, shown as "Hook system message: …" (on stderr with -p)',
   promptSubmitEvent: 'BeforeAgent',
   trustStep: 'Gemini CLI reads project hooks only in a trusted folder: answer "Trust folder" when it asks (or add the folder in ~/.gemini/trustedFolders.json); it then asks once to trust the new hook.',
   configFolder: '.gemini',

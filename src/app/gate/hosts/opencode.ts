@@ -22,7 +22,7 @@ export const opencode: HostAdapter = {
   install: { kind: 'own-file', file: '.opencode/plugin/ideal-state-gate.js' },
   timeoutUnit: 'milliseconds',
   defaultDeadlineSeconds: 600,
-  warningChannel: 'a TUI toast from the plugin',
+  warningChannel: 'a TUI toast from the plugin (tui.toast.show)',
   configFolder: '.opencode',
   // https://opencode.ai/docs/mcp-servers: opencode.json `mcp` { type: "local", command: [...] }.
   mcp: { file: 'opencode.json', key: 'mcp', entry: (launcher) => ({ type: 'local', command: [...launcher, 'mcp'], enabled: true }) },

@@ -31,7 +31,7 @@ export const qwen: HostAdapter = {
   install: { kind: 'matcher-groups', file: '.qwen/settings.json', events: ['Stop'] },
   timeoutUnit: 'milliseconds',
   defaultDeadlineSeconds: 60,
-  warningChannel: 'systemMessage (stderr in non-interactive mode)',
+  warningChannel: 'systemMessage, printed on stderr with -p',
   promptSubmitEvent: 'UserPromptSubmit',
   trustStep: 'Qwen Code reads project hooks only in a trusted folder: answer its folder-trust question when it opens this folder.',
   configFolder: '.qwen',
