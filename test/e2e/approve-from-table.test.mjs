@@ -101,8 +101,14 @@ describe('"Deny always" on the ISC table\'s card of VERIFY\'s commands, as a per
 
     // The run ends without the commands: their criteria are not passes (the integration test
     // deny-always.test.ts checks they are UNKNOWN "not approved", and that the next Verify Criteria asks nobody).
-    const done = (await workbench.notifications({ containing: 'criteria pass', timeoutMs: 120_000 })).filter((t) => t.includes('criteria pass'));
-    assert.ok(done.length > 0 && !done.some((t) => t.includes('5 of 5 criteria pass')), JSON.stringify(done));
+    // Read from the table's header: the end-of-run notification can sit below the approval
+    // notifications the table answered (they stay up; noted in the closing note), so it is not
+    // the place to wait for the end.
+    const ended = table.locator('.badge.state[data-state="COMPLETE"], .badge.state[data-state="BUDGET_EXHAUSTED"], .badge.state[data-state="BLOCKED"], .badge.state[data-state="FAILED"]');
+    await ended.first().waitFor({ timeout: 120_000 });
+    const score = await table.locator('.score').innerText();
+    assert.match(score, /^\d \/ 5 pass/, score);
+    assert.doesNotMatch(score, /^5 \/ 5 pass/, `the run passed the denied commands' criteria: ${score}`);
     // The record in the profile's state folder (IDEAL_STATE_STATE_DIR), "always".
     const stateRoot = join(workbench.profile.root, 'state');
     const records = readdirSync(stateRoot, { recursive: true }).filter((p) => String(p).endsWith('denied-commands.json'));
