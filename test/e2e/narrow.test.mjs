@@ -48,19 +48,7 @@ function overlaps(boxes) {
 describe('narrow layouts: every webview at 400 px', () => {
   const workbench = useWorkbench({ trusted: true, settings: DEMO_SETTINGS });
 
-  async function narrow() {
-    const { page } = workbench;
-    const primary = () => page.evaluate(() => (document.querySelector('.part.sidebar')?.getBoundingClientRect().width ?? 0) > 0);
-    if (await primary()) await workbench.runCommand('View: Close Primary Side Bar');
-    // The chat's secondary side bar opens with the window: closed, as a person would, to give the editor the width.
-    const secondary = () => page.evaluate(() => (document.querySelector('.part.auxiliarybar')?.getBoundingClientRect().width ?? 0) > 0);
-    if (await secondary()) await workbench.runCommand('View: Toggle Secondary Side Bar Visibility');
-    await page.keyboard.press('Escape');
-    await page.setViewportSize({ width: 450, height: 800 });
-    await page.waitForTimeout(800);
-    const width = await page.evaluate(() => document.querySelector('.part.editor')?.getBoundingClientRect().width ?? 0);
-    assert.ok(width > 300 && width <= 410, `the editor area is ${width} px wide`);
-  }
+  const narrow = () => narrowEditor(workbench);
 
   async function normal() {
     await workbench.page.setViewportSize({ width: 1280, height: 800 });
