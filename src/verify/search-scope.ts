@@ -12,6 +12,7 @@ import { compileGlob, lastMatch, literalGlob, parseIgnoreFile, type GlobRule } f
  */
 export class SearchScope {
   private readonly ignoreCache = new Map<string, Promise<GlobRule[]>>();
+  private readonly folders = new Map<string, Promise<{ ignored: boolean; stack: readonly IgnoreLevel[] }>>();
 
   private constructor(
     readonly root: string,
@@ -52,16 +53,31 @@ export class SearchScope {
 
   /** Whether a file is ignored by `.gitignore` files or excludes, looking at every folder above it. */
   async ignoresFile(relative: string): Promise<boolean> {
-    const parts = relative.split('/');
-    const stack: IgnoreLevel[] = [];
-    for (let i = 0; i < parts.length; i++) {
-      const dir = parts.slice(0, i).join('/');
-      stack.push({ base: dir, rules: await this.ignoreRules(dir) });
-      const here = parts.slice(0, i + 1).join('/');
-      const isDir = i < parts.length - 1;
-      if (this.excluded(here, isDir) || ignoredBy(stack, here, isDir)) return true;
+    const slash = relative.lastIndexOf('/');
+    const dir = slash < 0 ? '' : relative.slice(0, slash);
+    const above = await this.folder(dir);
+    if (above.ignored) return true;
+    return this.excluded(relative, false) || ignoredBy(above.stack, relative, false);
+  }
+
+  /**
+   * A folder's `.gitignore` levels (its own and every one above it) and whether it is ignored
+   * itself, worked out once per folder: ripgrep's matches are checked file by file, and a
+   * search that matches in every file of a large tree would otherwise walk each path again.
+   */
+  private folder(dir: string): Promise<{ ignored: boolean; stack: readonly IgnoreLevel[] }> {
+    let known = this.folders.get(dir);
+    if (!known) {
+      known = (async () => {
+        if (dir === '') return { ignored: false, stack: [{ base: '', rules: await this.ignoreRules('') }] };
+        const slash = dir.lastIndexOf('/');
+        const parent = await this.folder(slash < 0 ? '' : dir.slice(0, slash));
+        const ignored = parent.ignored || this.excluded(dir, true) || ignoredBy(parent.stack, dir, true);
+        return { ignored, stack: ignored ? parent.stack : [...parent.stack, { base: dir, rules: await this.ignoreRules(dir) }] };
+      })();
+      this.folders.set(dir, known);
     }
-    return false;
+    return known;
   }
 }
 

@@ -40,10 +40,12 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
   const results: (CriterionResult | undefined)[] = new Array(total);
   const coverage: Record<string, Coverage> = {};
   const auditor: AuditorContext = { criteriaVersion: options.criteriaVersion ?? 0, ...(options.candidate ? { candidate: options.candidate } : {}), earlierResults: options.earlierResults ?? [] };
+  const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
+  const order = startOrder(criteria, host, parallelism);
   let next = 0;
   const worker = async () => {
     while (next < total && !parent.aborted) {
-      const i = next++;
+      const i = order[next++]!;
       const criterion = criteria[i]!;
       const command = commandOf(criterion, host);
       const reason = command === undefined ? undefined : refusedBy.get(command);
@@ -55,10 +57,22 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
       options.onResult?.(result, criterion, covered);
     }
   };
-  const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
   await Promise.all(Array.from({ length: Math.min(parallelism, Math.max(total, 1)) }, worker));
   if (parent.aborted) throw cancel();
   return { ...summarize(criteria, results as CriterionResult[], coverage), ...(approval.approved.length + approval.refused.length > 0 ? { commands: approval } : {}) };
+}
+
+/**
+ * The order criteria start in, when they cannot all start at once: those that run a command
+ * (a process, usually the slowest checks) first, then the rest, each group in set order. The
+ * longest jobs first keep the set's wall time near its slowest check (a Grep or Read started
+ * last still ends before a command started first). Results keep the set's order.
+ */
+export function startOrder(criteria: readonly AnyCriterion[], host: Pick<VerifyHost, 'diagnostics'>, parallelism: number): number[] {
+  const all = criteria.map((_, i) => i);
+  if (parallelism <= 1 || criteria.length <= parallelism) return all;
+  const runs = (i: number) => commandOf(criteria[i]!, host) !== undefined;
+  return [...all.filter(runs), ...all.filter((i) => !runs(i))];
 }
 
 /** Each command of the set, approved or refused with why; `only` approves just the commands it names. */

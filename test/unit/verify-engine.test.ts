@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCancellation } from '../../src/model/errors';
 import { CriterionResult, VerificationReport, type AnyCriterion } from '../../src/model';
-import { verifyCriteria } from '../../src/verify/verify-criteria';
+import { startOrder, verifyCriteria } from '../../src/verify/verify-criteria';
 import { CancelledError } from '../../src/model/errors';
 import { buildVerificationReport } from '../../src/verify/report';
 import type { AuditorView, CriterionJudge, DiagnosticEntry, VerifyHost } from '../../src/verify/types';
@@ -48,6 +48,30 @@ describe('verify: the engine', () => {
     const unknown = await run([critical, criterion({ type: 'CUSTOM', description: 'looks right' })], { workspaceRoot: root });
     assert.equal(unknown.passed, false);
     assert.equal(unknown.results[1]!.evidence, 'no model configured to judge this criterion (Custom needs one: Select Model, or a models file)');
+  });
+
+  it('starts the criteria that run a command first when they cannot all start at once, and reports in set order', async () => {
+    const root = workspace({ 'src/a.ts': 'export const darkMode = true;\n' });
+    const started: string[] = [];
+    // Each command notes itself in a file as it starts: the order the engine started them in.
+    const log = path.join(root, 'started.log');
+    const cli = (n: number) => criterion({ type: 'CLI', command: `echo cli${n} >> started.log` });
+    const criteria = [
+      criterion({ type: 'GREP', pattern: 'darkMode', expect: 'present' }),
+      criterion({ type: 'READ', path: 'src/a.ts' }),
+      criterion({ type: 'GREP', pattern: 'lightMode', expect: 'absent' }),
+      cli(1),
+      cli(2),
+    ];
+    assert.deepEqual(startOrder(criteria, {}, 2), [3, 4, 0, 1, 2]);
+    assert.deepEqual(startOrder(criteria, {}, 1), [0, 1, 2, 3, 4], 'one at a time keeps the set order');
+    assert.deepEqual(startOrder(criteria, {}, 5), [0, 1, 2, 3, 4], 'all at once keeps the set order');
+    const set = await run(criteria, { workspaceRoot: root }, { parallelism: 2, onResult: (r) => started.push(r.criterionId) });
+    assert.deepEqual(set.results.map((r) => r.criterionId), criteria.map((c) => c.id));
+    assert.deepEqual(set.results.map((r) => r.outcome), ['PASS', 'PASS', 'PASS', 'PASS', 'PASS']);
+    assert.deepEqual(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).sort(), ['cli1', 'cli2']);
+    // The two commands took both slots first: every other criterion finished after one of them.
+    assert.ok([criteria[3]!.id, criteria[4]!.id].includes(started[0]!), `first finished: ${started[0]}`);
   });
 
   it('runs at most `parallelism` criteria at once', async () => {
