@@ -89,7 +89,7 @@ const zodEnglishOnly = {
  * `verify` and `mcp` never load a model SDK or the model catalogue. The chunks sit beside the other
  * bundles because the code finds `sql-wasm.wasm`, `../package.json` and `../isc-definitions`
  * from `__dirname`, which the banner defines for an ES module, as it does `require`.
- * `dist/cli.js`, the bin, is a few lines of CommonJS that import `cli.mjs`.
+ * `dist/cli.js`, the bin (the launcher below), imports `cli.mjs` for every command but `gate` and `verify`.
  */
 const ESM_NODE_GLOBALS = [
   "import { createRequire as __isCreateRequire } from 'node:module';",
@@ -99,14 +99,6 @@ const ESM_NODE_GLOBALS = [
   'const __filename = __isFileUrlToPath(import.meta.url);',
   'const __dirname = __isDirname(__filename);',
 ].join('\n');
-const CLI_BIN = `#!/usr/bin/env node
-'use strict';
-// The ideal-state command: the command line is ES modules split per subcommand (cli.mjs, cli-*.mjs).
-import('./cli.mjs').catch((error) => {
-  process.stderr.write(\`ideal-state: cannot start: \${error && error.stack ? error.stack : error}\\n\`);
-  process.exitCode = 1;
-});
-`;
 const cliBin = {
   name: 'cli-bin',
   setup(build) {
@@ -117,8 +109,6 @@ const cliBin = {
       await Promise.all(names.filter((n) => /^cli(-[\w-]+)?\.mjs(\.map)?$/.test(n)).map((n) => rm(join(dir, n), { force: true })));
     });
     build.onEnd(async (result) => {
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'cli.js'), CLI_BIN);
       // What each subcommand loads, for test/unit/cli-lean.test.ts (development builds only).
       if (result.metafile && !production) {
         await mkdir('out', { recursive: true });
@@ -140,11 +130,48 @@ const cliTarget = (outdir) => ({
   plugins: [cliBin, zodEnglishOnly],
 });
 
+/**
+ * `dist/cli.js`, the bin: the launcher (src/cli/launch.ts), a few KB of CommonJS that loads the
+ * lean command line for `gate` and `verify`, else `cli.mjs`.
+ */
+const launchTarget = (outdir) => ({ ...node, entryPoints: { cli: 'src/cli/launch.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } });
+
+/**
+ * `dist/cli-lean.cjs`: `gate` and `verify` in one CommonJS file (src/cli/lean.ts), which the
+ * launcher compiles with V8's code cache (an ES module cannot use one on Node 20). Every
+ * `import()` becomes a `require`, so the file needs no module loader; its metafile is what
+ * test/unit/cli-lean.test.ts reads for what the lean commands can load.
+ */
+const leanTarget = (outdir) => ({
+  ...node,
+  entryPoints: { 'cli-lean': 'src/cli/lean.ts' },
+  outdir,
+  outExtension: { '.js': '.cjs' },
+  supported: { 'dynamic-import': false },
+  metafile: !production,
+  plugins: [
+    zodEnglishOnly,
+    {
+      name: 'lean-metafile',
+      setup(build) {
+        build.onEnd(async (result) => {
+          if (result.metafile && !production) {
+            await mkdir('out', { recursive: true });
+            await writeFile(join('out', 'cli-lean-metafile.json'), JSON.stringify(result.metafile));
+          }
+        });
+      },
+    },
+  ],
+});
+
 const targets = cliOut
-  ? [cliTarget(cliOut)]
+  ? [cliTarget(cliOut), launchTarget(cliOut), leanTarget(cliOut)]
   : [
       { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm, vscodeOnce] },
       cliTarget('dist'),
+      launchTarget('dist'),
+      leanTarget('dist'),
       // Loaded by the extension on first use; keeps activation free of zod, yaml and sql.js.
       { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist', plugins: [zodEnglishOnly] },
     ];

@@ -34,14 +34,17 @@ const MCP_IDLE_MS = smoke ? 0 : 2500;
 const TARGETS = { gate_ratio: 2.0, verify_ratio: 2.0, mcp_ratio: 1.15, gate_peak_rss_mb: 80, search_ratio: 3 };
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const cli = path.join(root, 'dist', 'cli.js');
-const newest = (dir) => Math.max(...fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => fs.statSync(path.join(e.parentPath, e.name)).mtimeMs));
-const bundle = path.join(root, 'dist', 'cli.mjs');
-if (!fs.existsSync(bundle) || fs.statSync(bundle).mtimeMs < newest(path.join(root, 'src'))) {
-  // The product as it is: built when a source is newer than the command line's bundle.
-  const built = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+// The command line as it ships (`esbuild.mjs --production`, minified), laid out as in the
+// extension: dist/ beside package.json and isc-definitions/, sql-wasm.wasm in dist/.
+const shipped = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-cli-'));
+{
+  const built = spawnSync(process.execPath, ['esbuild.mjs', '--production', '--cli-out', path.join(shipped, 'dist')], { cwd: root, stdio: 'inherit' });
   if (built.status !== 0) process.exit(1);
+  fs.copyFileSync(path.join(root, 'node_modules', 'sql.js', 'dist', 'sql-wasm.wasm'), path.join(shipped, 'dist', 'sql-wasm.wasm'));
+  fs.cpSync(path.join(root, 'isc-definitions'), path.join(shipped, 'isc-definitions'), { recursive: true });
+  fs.copyFileSync(path.join(root, 'package.json'), path.join(shipped, 'package.json'));
 }
+const cli = path.join(shipped, 'dist', 'cli.js');
 
 /** ripgrep: IDEAL_STATE_BENCH_RG, else rg on PATH, else the copy in the test VS Code (.vscode-test), as bench/verify.mjs. */
 function findRg() {
@@ -57,7 +60,10 @@ if (!rg) {
   process.exit(1);
 }
 // Every process sees the same rg first on PATH: the gate's Grep uses it as the plain checks do.
-const env = { ...process.env, PATH: `${path.dirname(rg)}${path.delimiter}${process.env.PATH ?? ''}` };
+// The lean gate and verify keep V8's code cache in a folder of this run's own (src/cli/code-cache.ts):
+// the first run makes it, as the first stop after an install or an update does.
+const codeCache = path.join(shipped, 'cache');
+const env = { ...process.env, IDEAL_STATE_CACHE_DIR: codeCache, PATH: `${path.dirname(rg)}${path.delimiter}${process.env.PATH ?? ''}` };
 // The search's other side: a PATH with no rg at all, so `ideal-state verify` uses its built-in search.
 const noRgEnv = { ...process.env, PATH: (process.env.PATH ?? '').split(path.delimiter).filter((d) => d && !fs.existsSync(path.join(d, 'rg'))).join(path.delimiter) };
 
@@ -97,6 +103,12 @@ const runs = {
   gate: async () => {
     const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload });
     // Every criterion passes: Claude Code is answered with nothing that blocks the stop.
+    if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
+    return r;
+  },
+  // The same gate with no code cache: its first stop after an install or an update.
+  gate_uncached: async () => {
+    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload, environment: { ...env, IDEAL_STATE_CODE_CACHE: '0' } });
     if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
     return r;
   },
@@ -144,24 +156,26 @@ const nodeRss = median(Array.from({ length: RSS_SAMPLES }, () => peakRssMb([proc
 // What the gate loads: one more gate run with the module hooks logging every file.
 const loadedLog = path.join(tmp, 'loaded.txt');
 await timed(process.execPath, ['--import', path.join(root, 'bench', 'harness', 'loaded-register.mjs'), cli, 'gate', '--store', store], { input: payload, environment: { ...env, IDEAL_STATE_LOADED_OUT: loadedLog } });
-const loaded = fs
-  .readFileSync(loadedLog, 'utf8')
-  .trim()
-  .split('\n')
-  .map((line) => line.split('\t'))
-  .map(([url, bytes]) => ({ file: path.relative(root, new URL(url).pathname), bytes: Number(bytes) }));
+/** The JavaScript files a logged run loaded (relative to the shipped layout), and whether it compiled WebAssembly. */
+const readLoaded = (log) => {
+  const lines = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split('\t'));
+  return { files: lines.filter(([url]) => url !== 'wasm').map(([url, bytes]) => ({ file: path.relative(shipped, new URL(url).pathname), bytes: Number(bytes) })), wasm: lines.some(([url]) => url === 'wasm') };
+};
+const gateLoadedLog = readLoaded(loadedLog);
+const loaded = gateLoadedLog.files;
 const loadedBytes = loaded.reduce((n, f) => n + f.bytes, 0);
 // And what a cold `verify --json` loads; neither loads SQLite (sql.js): both leave a pending record.
 const verifyLoadedLog = path.join(tmp, 'verify-loaded.txt');
 await timed(process.execPath, ['--import', path.join(root, 'bench', 'harness', 'loaded-register.mjs'), cli, 'verify', prd, '--json', '--workspace', workspace, '--store', store], { environment: { ...env, IDEAL_STATE_LOADED_OUT: verifyLoadedLog } });
-const verifyLoaded = fs.readFileSync(verifyLoadedLog, 'utf8').trim().split('\n').map((line) => line.split('\t')).map(([url, bytes]) => ({ file: path.relative(root, new URL(url).pathname), bytes: Number(bytes) }));
+const verifyLoadedLog2 = readLoaded(verifyLoadedLog);
+const verifyLoaded = verifyLoadedLog2.files;
 const verifyLoadedBytes = verifyLoaded.reduce((n, f) => n + f.bytes, 0);
-const sqlLoaded = (files) => files.some((f) => fs.readFileSync(path.join(root, f.file), 'utf8').includes('sql-wasm.wasm'));
-const storeLoaded = { gate: sqlLoaded(loaded), verify: sqlLoaded(verifyLoaded) };
+// SQLite (sql.js) is the command line's only WebAssembly: compiled means the store was opened.
+const storeLoaded = { gate: gateLoadedLog.wasm, verify: verifyLoadedLog2.wasm };
 // A model SDK or the catalogue shows by its own words in the code that was loaded.
-const loadedText = loaded.map((f) => fs.readFileSync(path.join(root, f.file), 'utf8')).join('\n');
+const loadedText = loaded.map((f) => fs.readFileSync(path.join(shipped, f.file), 'utf8')).join('\n');
 const sdkLoaded = ['@anthropic-ai/sdk', 'openai/', 'anthropic-version', 'OpenAI-Organization', 'claude-opus', 'gpt-5'].filter((marker) => loadedText.includes(marker));
-const shippedBytes = fs.readdirSync(path.join(root, 'dist')).filter((f) => /^cli.*\.(m?js)$/.test(f)).reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0);
+const shippedBytes = fs.readdirSync(path.join(shipped, 'dist')).filter((f) => /^cli.*\.(m?js|cjs)$/.test(f)).reduce((n, f) => n + fs.statSync(path.join(shipped, 'dist', f)).size, 0);
 
 // What one verification costs the store in a cold process (sql.js WASM load and compile, open,
 // commit, close) against the pending record the gate now leaves, and the main thread's CPU per
@@ -229,6 +243,7 @@ for (let r = 0; r < SEARCH_ROUNDS; r++) {
   }
 }
 fs.rmSync(searchTmp, { recursive: true, force: true });
+fs.rmSync(shipped, { recursive: true, force: true });
 if (found.rg !== expected || found.builtin !== expected) throw new Error(`matching lines: rg ${found.rg}, built-in ${found.builtin}, expected ${expected}`);
 if (sdkLoaded.length > 0) throw new Error(`the gate loaded model code: ${sdkLoaded.join(', ')} in ${loaded.map((f) => f.file).join(', ')}`);
 
@@ -236,7 +251,7 @@ const ratio = (name) => p50[name] / p50.plain;
 const searchRatio = median(searchSamples.builtin) / median(searchSamples.rg);
 const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, rg ${rg}`);
-for (const name of names) console.log(`  ${name.padEnd(7)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / p50.node).toFixed(2)} node -e 0`);
+for (const name of names) console.log(`  ${name.padEnd(13)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / p50.node).toFixed(2)} node -e 0`);
 console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
 console.log(`  JS loaded by verify --json: ${verifyLoaded.length} files, ${(verifyLoadedBytes / 1024).toFixed(0)} KB; SQLite (sql.js) loaded by the gate: ${storeLoaded.gate ? 'yes' : 'no'}, by verify: ${storeLoaded.verify ? 'yes' : 'no'}`);
 console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
@@ -250,10 +265,12 @@ console.log(
     node_ms_p50: round(p50.node, 1),
     plain_checks_ms_p50: round(p50.plain, 1),
     gate_ms_p50: round(p50.gate, 1),
+    gate_uncached_ms_p50: round(p50.gate_uncached, 1),
     verify_ms_p50: round(p50.verify, 1),
     mcp_verify_ms_p50: round(p50.mcp, 1),
     node_ratio: round(ratio('node')),
     gate_ratio: round(ratio('gate')),
+    gate_uncached_ratio: round(ratio('gate_uncached')),
     verify_ratio: round(ratio('verify')),
     mcp_ratio: round(ratio('mcp')),
     gate_peak_rss_mb: round(gateRss, 1),

@@ -46,6 +46,25 @@ function loadedBy(command: string): { files: string[]; inputs: string[]; bytes: 
   return { files, inputs, bytes: files.reduce((n, f) => n + outputs[f]!.bytes, 0) };
 }
 
+/**
+ * What the lean command line (dist/cli-lean.cjs: `gate` and `verify`, src/cli/lean.ts) runs when
+ * it loads: its source files reached from the entry by static imports. A dynamic import is in the
+ * same file but runs only when its code does (esbuild wraps it; out/cli-lean-metafile.json).
+ */
+function leanLoads(): string[] {
+  const file = path.join(ROOT, 'out', 'cli-lean-metafile.json');
+  assert.ok(fs.existsSync(file), `${file} is missing: run node esbuild.mjs`);
+  const inputs = (JSON.parse(fs.readFileSync(file, 'utf8')) as { inputs: Record<string, { imports: { path: string; kind: string }[] }> }).inputs;
+  const seen = new Set<string>();
+  const visit = (input: string) => {
+    if (seen.has(input) || !inputs[input]) return;
+    seen.add(input);
+    for (const i of inputs[input]!.imports) if (i.kind === 'import-statement' || i.kind === 'require-call') visit(i.path);
+  };
+  visit('src/cli/lean.ts');
+  return [...seen].map((i) => i.replace(/^(\.\.\/)+[^/]+\/node_modules\//, 'node_modules/'));
+}
+
 const MODEL_CODE = [/^node_modules\/openai\//, /^node_modules\/@anthropic-ai\/sdk\//, /^src\/llm\/catalogue\.ts$/, /^src\/llm\/data\/models\.yaml$/, /^src\/llm\/resolve\.ts$/, /^src\/llm\/providers\//];
 const modelCode = (inputs: readonly string[]) => inputs.filter((i) => MODEL_CODE.some((m) => m.test(i)));
 
@@ -86,6 +105,17 @@ describe('command line: what each subcommand loads (issue 26)', () => {
     }
     // The check can tell: the store's own command loads it.
     assert.ok(loadedBy('ratings').inputs.includes('src/store/store.ts'));
+  });
+
+  it('the lean gate and verify (dist/cli-lean.cjs) run no model code, no MCP SDK and no SQLite when they load', () => {
+    const loads = leanLoads();
+    for (const command of ['gate', 'verify']) assert.ok(loads.includes(`src/cli/${command}.ts`), `${command} is in the lean command line`);
+    assert.deepEqual(modelCode(loads), []);
+    assert.deepEqual(loads.filter((i) => /^node_modules\/(@modelcontextprotocol|ajv|sql\.js)\/|^src\/store\/(store|durable-database|migrations)\.ts$/.test(i)), []);
+    // The check can tell: the store is in the file, behind the dynamic import that runs it only when asked.
+    const all = Object.keys((JSON.parse(fs.readFileSync(path.join(ROOT, 'out', 'cli-lean-metafile.json'), 'utf8')) as { inputs: Record<string, unknown> }).inputs);
+    assert.ok(all.includes('src/store/store.ts'));
+    assert.deepEqual(loads.filter((i) => /zod\/v4\/locales\/(?!index)/.test(i)), ['node_modules/zod/v4/locales/en.js']);
   });
 
   it('loads one language of zod messages, English', () => {

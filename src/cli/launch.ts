@@ -1,0 +1,46 @@
+import * as path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { codeCacheDir, requireWithCodeCache } from './code-cache';
+
+/**
+ * `ideal-state`, the bin (dist/cli.js): a few lines that pick the command line to load.
+ * `gate` and `verify` load the lean one (dist/cli-lean.cjs, src/cli/lean.ts) with V8's code
+ * cache (src/cli/code-cache.ts); every other command loads the whole one (dist/cli.mjs and its
+ * chunks, split per subcommand).
+ */
+const command = process.argv[2] ?? '';
+
+/**
+ * A one-shot command (a stop hook's `gate`, CI's `verify`) compiles the store's SQLite (WASM)
+ * with V8's baseline compiler only: the optimizing tier would compile it again on background
+ * threads for a process that is gone in a second, which on Node 20 doubled the store's CPU time
+ * and added some 30 MB to the peak RSS (bench/gate.mjs). The long-lived `mcp` server keeps it.
+ * Set before any code is compiled: V8 takes a code cache only under the flags it was made with.
+ */
+const ONE_SHOT = new Set(['gate', 'verify', 'store', 'prd', 'effort', 'isc', 'ratings', 'reflections', 'trust']);
+if (ONE_SHOT.has(command)) setFlagsFromString('--liftoff-only');
+
+const LEAN = new Set(['gate', 'verify']);
+
+/** Named, not written in the import, so the bundler leaves it to Node: the whole command line is its own ES module. */
+const WHOLE = './cli.mjs';
+
+function full(): void {
+  import(WHOLE).catch((error: unknown) => {
+    process.stderr.write(`ideal-state: cannot start: ${error instanceof Error && error.stack ? error.stack : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}
+
+if (LEAN.has(command)) {
+  let run: ((argv: string[]) => void) | undefined;
+  try {
+    run = requireWithCodeCache(path.join(__dirname, 'cli-lean.cjs'), codeCacheDir()).exports.run as (argv: string[]) => void;
+  } catch (error) {
+    process.stderr.write(`ideal-state: the lean command line did not load (${error instanceof Error ? error.message : String(error)}); loading the whole one\n`);
+  }
+  if (run) run(process.argv.slice(2));
+  else full();
+} else {
+  full();
+}
