@@ -55,16 +55,29 @@ export class PrdEditError extends Error {
 /** Applies edits in order and returns the new text. Lines no edit is about keep their bytes. */
 export function applyEdits(doc: PrdDocument | string, edits: readonly PrdEdit[]): string {
   let current = typeof doc === 'string' ? parsePrd(doc) : doc;
-  let text = joinLines(current.source);
+  let lines = current.source.lines.map((l) => ({ ...l }));
+  // Criteria whose line an edit rewrote since the last parse: what `current` says of them is old.
+  const rewritten = new Set<string>();
   for (const [i, edit] of edits.entries()) {
-    const lines = current.source.lines.map((l) => ({ ...l }));
     applyOne(current, lines, edit);
-    text = joinLines({ bom: current.source.bom, lines });
-    // The next edit starts from a parse of this one's result; after the last, nothing does.
-    if (i < edits.length - 1) current = parsePrd(text);
+    const next = edits[i + 1];
+    if (!next) break;
+    // A rewritten criterion line moves no line, so the next edit can work from the same parse,
+    // unless it is about a criterion already rewritten (a verification writes back one outcome
+    // per criterion: one parse for all of them, not one each).
+    if (IN_PLACE.has(edit.kind)) rewritten.add((edit as { id: string }).id);
+    const reparse = !IN_PLACE.has(edit.kind) || (IN_PLACE.has(next.kind) && rewritten.has((next as { id: string }).id));
+    if (reparse) {
+      current = parsePrd(joinLines({ bom: current.source.bom, lines }));
+      lines = current.source.lines.map((l) => ({ ...l }));
+      rewritten.clear();
+    }
   }
-  return text;
+  return joinLines({ bom: current.source.bom, lines });
 }
+
+/** Edits that rewrite one criterion's line where it is, and nothing else. */
+const IN_PLACE = new Set<PrdEdit['kind']>(['setChecked', 'setText', 'setVerify', 'setPriority', 'setSource']);
 
 function applyOne(doc: PrdDocument, lines: SourceLine[], edit: PrdEdit): void {
   switch (edit.kind) {

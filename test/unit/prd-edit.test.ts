@@ -9,6 +9,30 @@ function edit(text: string, ...edits: PrdEdit[]): string {
 }
 
 describe('prd edits touch only the lines that show them', () => {
+  it('a batch of edits gives the text one edit at a time gives, with one parse for in-place rewrites of different criteria', () => {
+    const ids = parsePrd(SEED).criteria.map((c) => c.id);
+    // A small deterministic generator, so a failure names the batch it failed on.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), Math.floor(seed / 65536) % n);
+    const kinds: ((id: string) => PrdEdit)[] = [
+      (id) => ({ kind: 'setChecked', id, checked: next(2) === 0 }),
+      (id) => ({ kind: 'setText', id, text: `Rewritten criterion text number ${next(100)} for the batch` }),
+      (id) => ({ kind: 'setPriority', id, priority: (['CRITICAL', 'IMPORTANT', 'NICE', undefined] as const)[next(4)] }),
+      (id) => ({ kind: 'setSource', id, source: (['EXPLICIT', 'INFERRED', undefined] as const)[next(3)] }),
+      (id) => ({ kind: 'setVerify', id, verify: next(2) === 0 ? { type: 'CLI', command: `npm test -- ${next(9)}` } : undefined }),
+      () => ({ kind: 'appendLog', entry: { iteration: 1, date: '2026-11-27', phase: 'VERIFY', criteria: '1/2 passing', work: `batch ${next(50)}`, failing: [] } }),
+      () => ({ kind: 'setFrontmatter', key: 'iteration', value: next(5) }),
+      () => ({ kind: 'addCriterion', domain: 'quality', criterion: { text: `Each added item ${next(1000)} is checked in the batch test` } }),
+    ];
+    // Three criteria only, so batches often come back to a criterion an edit just rewrote.
+    const few = [ids[0]!, ids[1]!, ids.at(-1)!];
+    for (let round = 0; round < 200; round++) {
+      const edits = Array.from({ length: 1 + next(8) }, () => kinds[next(kinds.length)]!(few[next(few.length)]!));
+      const oneByOne = edits.reduce((text, e) => applyEdits(parsePrd(text), [e]), SEED);
+      assert.equal(applyEdits(parsePrd(SEED), edits), oneByOne, JSON.stringify(edits));
+    }
+  });
+
   it('setChecked flips one checkbox and nothing else', () => {
     const after = edit(SEED, { kind: 'setChecked', id: 'ISC-QUAL-001', checked: false });
     assert.deepEqual(changedRegion(SEED, after), {
