@@ -34,6 +34,7 @@ export function ripgrepArgs(request: SearchRequest): string[] {
     '1',
     '--engine',
     'auto',
+    ...(request.threads !== undefined ? ['--threads', String(request.threads)] : []),
     ...request.scope.ripgrepGlobs.flatMap((g) => ['--glob', g]),
     '-e',
     request.pattern,

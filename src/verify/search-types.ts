@@ -11,6 +11,8 @@ export interface SearchRequest {
   maxLocations?: number;
   /** How many matched file names to keep for staleness; past it, `files` is undefined. Default 10,000. */
   maxFiles?: number;
+  /** ripgrep's threads; absent: its own choice (one per core). */
+  threads?: number;
 }
 
 export interface Location {

@@ -52,6 +52,8 @@ export interface VerifierContext {
   excludeFiles: readonly string[];
   /** Whether the set's commands were approved; absent when no approver was asked. */
   commandsApproved: { approved: true } | { approved: false; reason: string };
+  /** How many criteria of the set are verified at once (a search shares the machine's cores with the others); absent: 1. */
+  concurrent?: number;
 }
 
 type Extra = Partial<Pick<Verdict, 'actual' | 'threshold' | 'locations' | 'redactions'>> & { coverage?: Coverage };

@@ -42,6 +42,7 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
   const auditor: AuditorContext = { criteriaVersion: options.criteriaVersion ?? 0, ...(options.candidate ? { candidate: options.candidate } : {}), earlierResults: options.earlierResults ?? [] };
   const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
   const order = startOrder(criteria, host, parallelism);
+  const concurrent = Math.max(1, Math.min(parallelism, total));
   let next = 0;
   const worker = async () => {
     while (next < total && !parent.aborted) {
@@ -49,7 +50,7 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
       const criterion = criteria[i]!;
       const command = commandOf(criterion, host);
       const reason = command === undefined ? undefined : refusedBy.get(command);
-      const { result, covered } = await verifyOne(criterion, host, options, parent, reason === undefined ? { approved: true } : { approved: false, reason }, auditor);
+      const { result, covered } = await verifyOne(criterion, host, options, parent, reason === undefined ? { approved: true } : { approved: false, reason }, auditor, concurrent);
       if (parent.aborted) return;
       results[i] = result;
       coverage[criterion.id] = covered;
@@ -111,6 +112,7 @@ async function verifyOne(
   parent: AbortSignal,
   commandsApproved: VerifierContext['commandsApproved'],
   auditor: AuditorContext,
+  concurrent: number,
 ): Promise<{ result: CriterionResult; covered: Coverage }> {
   const started = performance.now();
   const method = criterion.verify;
@@ -123,7 +125,7 @@ async function verifyOne(
   // A judge or browser runner has no timeout of its own: the engine's is the only one.
   const grace = method?.type === 'CUSTOM' || method?.type === 'BROWSER' ? 0 : ENGINE_GRACE_MS;
   let timer: NodeJS.Timeout | undefined;
-  const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved };
+  const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved, concurrent };
   let verdict: Verdict;
   try {
     const limit = new Promise<Verdict>((resolve) => {

@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SearchScope } from '../../src/verify/search-scope';
 import { searchWithJs } from '../../src/verify/search-js';
-import { searchWithRipgrep, type RipgrepOutcome } from '../../src/verify/search-ripgrep';
+import { ripgrepArgs, searchWithRipgrep, type RipgrepOutcome } from '../../src/verify/search-ripgrep';
 import type { SearchOutcome } from '../../src/verify/search-types';
 import type { VerifyHost } from '../../src/verify/types';
-import { verifyGrep } from '../../src/verify/verifiers/grep';
+import { searchThreads, verifyGrep } from '../../src/verify/verifiers/grep';
 import { anti, context, criterion, testRipgrep, workspace } from './verify-helpers';
 
 /** A tree that exercises every selection rule: nested .gitignore with negation, ignored folders, hidden files, binary files, symlinks. */
@@ -58,6 +58,20 @@ const EXPECTED_NEEDLE = [
 ];
 
 describe('verify: GREP', () => {
+  it('shares the cores out when other criteria are verified beside it (ripgrep --threads), else leaves ripgrep its own choice', () => {
+    assert.deepEqual(searchThreads(undefined, 2), {});
+    assert.deepEqual(searchThreads(1, 8), {});
+    assert.deepEqual(searchThreads(4, 2), { threads: 1 });
+    assert.deepEqual(searchThreads(4, 8), { threads: 2 });
+    assert.deepEqual(searchThreads(3, 16), { threads: 5 });
+    const scope = SearchScope.create('/w', undefined, [], []);
+    const request = { scope, pattern: 'x', signal: new AbortController().signal, timeoutMs: 1000 };
+    assert.ok(!ripgrepArgs(request).includes('--threads'));
+    const args = ripgrepArgs({ ...request, threads: 1 });
+    assert.equal(args[args.indexOf('--threads') + 1], '1');
+    assert.ok(args.indexOf('--threads') < args.indexOf('-e'), 'an option, before the pattern');
+  });
+
   const rg = testRipgrep();
 
   it('the JS search honours .gitignore (root and nested), excludes, hidden, binary and symlinks', async () => {

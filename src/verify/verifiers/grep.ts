@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { confineGlob } from '../confine';
 import { searchWorkspace } from '../search';
 import { SearchScope } from '../search-scope';
@@ -26,7 +27,7 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
   }
   const where = method.glob ? `files matching ${method.glob}` : 'workspace files';
   const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, [...ctx.host.excludeGlobs ?? [], ...ownFilesExcluded(method.glob)], ctx.excludeFiles);
-  const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs }, ctx.host.ripgrepPath);
+  const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs, ...searchThreads(ctx.concurrent) }, ctx.host.ripgrepPath);
   switch (found.kind) {
     case 'cancelled':
       throw cancelled();
@@ -86,4 +87,14 @@ ${also}`, { ...extra, coverage: everyFile });
  */
 function ownFilesExcluded(glob: string | undefined): string[] {
   return glob?.replace(/^\.\//, '').startsWith('.ideal-state/') ? [] : ['.ideal-state'];
+}
+
+/**
+ * ripgrep's threads when other criteria are verified beside this one: the cores shared out, at
+ * least one each. ripgrep alone takes one thread per core; four searches and commands at once on
+ * two cores would then run eight threads on two, and every check beside them would wait.
+ */
+export function searchThreads(concurrent: number | undefined, cores: number = availableParallelism()): { threads?: number } {
+  if (concurrent === undefined || concurrent <= 1) return {};
+  return { threads: Math.max(1, Math.floor(cores / concurrent)) };
 }
