@@ -54,10 +54,28 @@ export function isSecretVariable(name: string, value: string | undefined): boole
 }
 
 export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
+  const seen = contentsOf(env);
+  if (scrubbed?.contents !== seen) {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(env)) {
+      if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
+    }
+    scrubbed = { contents: seen, env: out };
   }
+  return { ...scrubbed.env };
+}
+
+/**
+ * Every spawned check and every piece of evidence looks at the environment, with a dozen
+ * patterns per variable; it changes seldom, so each answer is kept for the environment it was
+ * worked out for (its names and values, compared whole), and worked out again when it changes.
+ */
+let scrubbed: { contents: string; env: Record<string, string> } | undefined;
+let registered: string | undefined;
+
+function contentsOf(env: NodeJS.ProcessEnv): string {
+  let out = '';
+  for (const name in env) out += `${name}\0${env[name] ?? ''}\0`;
   return out;
 }
 
@@ -67,7 +85,12 @@ export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string>
  * told of (registerSecrets), and without credential shapes; with how many were taken out.
  */
 export function redactEvidence(text: string, env: NodeJS.ProcessEnv = process.env): Redacted {
-  processSecrets.addEnvironment(env);
-  for (const [name, value] of Object.entries(env)) if (value !== undefined && !secretName(name) && isSecretValue(name, value)) processSecrets.add([value]);
+  // The process's secrets only grow: an environment already told of adds nothing.
+  const seen = contentsOf(env);
+  if (registered !== seen) {
+    processSecrets.addEnvironment(env);
+    for (const [name, value] of Object.entries(env)) if (value !== undefined && !secretName(name) && isSecretValue(name, value)) processSecrets.add([value]);
+    registered = seen;
+  }
   return processSecrets.redact(text);
 }

@@ -4,9 +4,23 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCommand } from '../../src/verify/run-command';
 import { WorkspaceTaskRunner } from '../../src/verify/workspace-tasks';
-import { isSecretValue, isSecretVariable, scrubEnvironment } from '../../src/verify/secret-env';
+import { isSecretValue, isSecretVariable, redactEvidence, scrubEnvironment } from '../../src/verify/secret-env';
 
 describe('verify: secrets by value, not only by name', () => {
+  it('works the environment out again when it changes: a secret set later is scrubbed and redacted too', () => {
+    const env: NodeJS.ProcessEnv = { PATH: '/usr/bin', HOME: '/home/me' };
+    assert.deepEqual(scrubEnvironment(env), { PATH: '/usr/bin', HOME: '/home/me' });
+    const first = scrubEnvironment(env);
+    first.PATH = 'changed by a caller';
+    assert.equal(scrubEnvironment(env).PATH, '/usr/bin', 'a caller changing its copy changes nobody else\'s');
+    env.LATE_API_TOKEN = 'late-token-value-0123456789';
+    env.MIRROR = 'https://me:hunter2hunter2@mirror.example/';
+    env.EDITOR = 'vim';
+    assert.deepEqual(scrubEnvironment(env), { PATH: '/usr/bin', HOME: '/home/me', EDITOR: 'vim' });
+    assert.equal(redactEvidence('saw late-token-value-0123456789 and hunter2hunter2', env).text.includes('late-token-value'), false);
+    assert.equal(redactEvidence('saw hunter2hunter2', env).text.includes('hunter2hunter2'), false);
+  });
+
   it('keeps DATABASE_URL=postgres://u:pw@… out of a PRD command, while PATH, HOME and the rest reach it', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'secret-env-'));
     const env = {
