@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { yamlData } from './build/yaml-data.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -27,6 +28,7 @@ const node = {
   format: 'cjs',
   target: 'node20',
   external: ['vscode'],
+  plugins: [yamlData],
 };
 
 async function webviewEntries() {
@@ -127,7 +129,7 @@ const cliTarget = (outdir) => ({
   chunkNames: 'cli-[hash]',
   metafile: !production,
   banner: { js: ESM_NODE_GLOBALS },
-  plugins: [cliBin, zodEnglishOnly],
+  plugins: [cliBin, zodEnglishOnly, yamlData],
 });
 
 /**
@@ -151,6 +153,7 @@ const leanTarget = (outdir) => ({
   metafile: !production,
   plugins: [
     zodEnglishOnly,
+    yamlData,
     {
       name: 'lean-metafile',
       setup(build) {
@@ -168,12 +171,12 @@ const leanTarget = (outdir) => ({
 const targets = cliOut
   ? [cliTarget(cliOut), launchTarget(cliOut), leanTarget(cliOut)]
   : [
-      { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm, vscodeOnce] },
+      { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm, vscodeOnce, yamlData] },
       cliTarget('dist'),
       launchTarget('dist'),
       leanTarget('dist'),
       // Loaded by the extension on first use; keeps activation free of zod, yaml and sql.js.
-      { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist', plugins: [zodEnglishOnly] },
+      { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist', plugins: [zodEnglishOnly, yamlData] },
     ];
 
 const webviews = cliOut ? [] : await webviewEntries();

@@ -15,13 +15,14 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { knob } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const ITERATIONS = 10;
 const RUNS = knob('IDEAL_STATE_BENCH_RUNS', 3, 1);
 const CRITERIA = 8;
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'engine-lib.js');
-await esbuild.build({ entryPoints: [path.join(root, 'bench', 'engine-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'engine-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const require = createRequire(import.meta.url);
 const lib = require(outfile);
 // The bundle reads node:fs through this same module object: wrapping fdatasync here times the

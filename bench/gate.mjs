@@ -22,6 +22,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import * as esbuild from 'esbuild';
 import { makeGateWorkspace, makeSamplesTree, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
 import { knob, smoke } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const ROUNDS = knob('IDEAL_STATE_BENCH_GATE_ROUNDS', 20, 1);
 const RSS_SAMPLES = smoke ? 1 : 3;
@@ -181,7 +182,7 @@ const shippedBytes = fs.readdirSync(path.join(shipped, 'dist')).filter((f) => /^
 // commit, close) against the pending record the gate now leaves, and the main thread's CPU per
 // spawned check: bench/harness/gate-probe.cjs, PROBES fresh processes, medians.
 const lib = path.join(root, 'out', 'bench', 'gate-lib.js');
-await esbuild.build({ entryPoints: [path.join(root, 'bench', 'gate-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: lib, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'gate-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: lib, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const probeStore = path.join(tmp, 'probe', 'ideal-state.sqlite');
 fs.mkdirSync(path.dirname(probeStore), { recursive: true });
 const probes = [];

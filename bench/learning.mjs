@@ -8,13 +8,14 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { knob } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const HISTORY = knob('BENCH_RATINGS', 10_000, 500);
 const ROUNDS = knob('BENCH_RATINGS_ROUNDS', 100, 5);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'learning-lib.js');
-await esbuild.build({ entryPoints: [path.join(root, 'bench', 'learning-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'learning-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const require = createRequire(import.meta.url);
 const { Store, LearningService, RollingRatings, ratingFigures, ratingsToJsonl, ratingId } = require(outfile);
 

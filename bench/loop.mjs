@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { knob } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 // A full collection before each heap reading, so the figures are live memory, not garbage.
 v8.setFlagsFromString('--expose-gc');
@@ -27,7 +28,7 @@ const ARTIFACTS = knob('IDEAL_STATE_BENCH_ARTIFACTS', 100, 6);
 const DELAY_MS = knob('IDEAL_STATE_BENCH_DELAY_MS', 2000, 20);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'loop-lib.js');
-await esbuild.build({ entryPoints: [path.join(root, 'bench', 'loop-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'loop-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const require = createRequire(import.meta.url);
 const lib = require(outfile);
 // The store's durable commit ends in a synchronous fdatasync on this (the only JS) thread, which

@@ -5,10 +5,11 @@
 import * as esbuild from 'esbuild';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'propose-lib.js');
-await esbuild.build({ stdin: { contents: "export { proposeCriteria } from './src/app/propose-criteria';", resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ stdin: { contents: "export { proposeCriteria } from './src/app/propose-criteria';", resolveDir: root, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const { proposeCriteria } = createRequire(import.meta.url)(outfile);
 
 const prd = ['---', 'prd: true', 'id: PRD-20261126-bench', 'status: IN_PROGRESS', '---', '', '# Bench', '', '## Ideal State Criteria', '- [ ] ISC-1: The README exists | Verify: Read: README.md', '', '## LOG', ''].join('\n');

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { knob } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const TARGET_MB = knob('BENCH_STORE_MB', 100, 2);
 const COMMITS = knob('BENCH_STORE_COMMITS', 500, 20);
@@ -22,6 +23,7 @@ await esbuild.build({
   target: 'node20',
   outfile,
   loader: { '.yaml': 'text' },
+  plugins: [yamlData],
   logLevel: 'warning',
 });
 const require = createRequire(import.meta.url);

@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { launchBrowser } from '../test/harness/browser.mjs';
 import { repoRoot } from '../test/harness/paths.mjs';
 import { knob, smoke } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const ROWS = knob('IDEAL_STATE_BENCH_ROWS', 1000, 100);
 const UPDATES = knob('IDEAL_STATE_BENCH_UPDATES', 200, 10);
@@ -40,7 +41,7 @@ const PAINTS = knob('IDEAL_STATE_BENCH_PAINTS', 9, 1);
 const BASELINE = process.env.IDEAL_STATE_BENCH_TABLE_BASELINE ?? (smoke ? 'none' : 'eb84a8677774c0e29841921506b36fca8d46603f');
 
 const libFile = join(repoRoot, 'out', 'bench', 'table-lib.js');
-await esbuild.build({ entryPoints: [join(repoRoot, 'bench', 'table-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: libFile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [join(repoRoot, 'bench', 'table-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: libFile, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const lib = createRequire(import.meta.url)(libFile);
 
 /** The current bundle, rebuilt when any webview source is newer than it. */

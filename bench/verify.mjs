@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { knob } from './harness/smoke.mjs';
+import { yamlData } from '../build/yaml-data.mjs';
 
 const FILES = knob('BENCH_VERIFY_FILES', 20_000, 500);
 const ROUNDS = knob('BENCH_VERIFY_ROUNDS', 7, 1);
@@ -17,7 +18,7 @@ const SLEEP_S = knob('BENCH_VERIFY_SLEEP_S', 0.5, 0.1);
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const outfile = path.join(root, 'out', 'bench', 'verify-lib.js');
-await esbuild.build({ entryPoints: [path.join(root, 'bench', 'verify-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+await esbuild.build({ entryPoints: [path.join(root, 'bench', 'verify-lib.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
 const require = createRequire(import.meta.url);
 const { verifyCriteria, searchWithJs, SearchScope, bundledRipgrep, findRipgrep } = require(outfile);
 

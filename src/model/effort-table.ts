@@ -1,8 +1,6 @@
-import shippedEffortLevels from './data/effort-levels.yaml';
+import shippedEffortData from './data/effort-levels.yaml?data';
 import { parseYamlDataFile, type DataFileProblem } from './data-file';
 import { EFFORT_LEVELS, EffortLevel, EffortTable, EffortTableOverride, type EffortSpec } from './effort';
-
-export const SHIPPED_EFFORT_FILE = 'effort-levels.yaml (shipped)';
 
 export interface LoadedEffortTable {
   readonly table: EffortTable;
@@ -10,20 +8,14 @@ export interface LoadedEffortTable {
   readonly problems: readonly DataFileProblem[];
 }
 
-let shipped: EffortTable | undefined;
-
-/** The effort table shipped with the extension. It is tested, so a problem here is a bug. */
+/**
+ * The effort table shipped with the extension, parsed when the extension was built
+ * (build/yaml-data.mjs): every command reads it, and a stop hook's gate has no time for a YAML
+ * parse. The unit tests check it against EffortTable and against the file read as a workspace
+ * override is, so a problem here is a bug.
+ */
 export function shippedEffortTable(): EffortTable {
-  shipped ??= parseShipped();
-  return shipped;
-}
-
-function parseShipped(): EffortTable {
-  const parsed = parseYamlDataFile(SHIPPED_EFFORT_FILE, shippedEffortLevels, EffortTable);
-  if (!parsed.ok) {
-    throw new Error(`shipped effort table is invalid: ${parsed.problems.map((p) => p.message).join('; ')}`);
-  }
-  return parsed.value;
+  return shippedEffortData as EffortTable;
 }
 
 /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { useWorkbench } from './workbench-suite.mjs';
+import { yamlData } from '../../build/yaml-data.mjs';
 
 const MODELS_FILE = '.ideal-state/check-models.yaml';
 const MODEL = 'qwen2.5-coder:7b';
@@ -16,7 +17,7 @@ const MODEL = 'qwen2.5-coder:7b';
  */
 async function startLocalServer() {
   const out = join(mkdtempSync(join(tmpdir(), 'ideal-state-e2e-fake-')), 'contract-openai.cjs');
-  await build({ entryPoints: ['test/unit/fixtures/llm/contract-openai.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: out, loader: { '.yaml': 'text' }, logLevel: 'warning' });
+  await build({ entryPoints: ['test/unit/fixtures/llm/contract-openai.ts'], bundle: true, platform: 'node', format: 'cjs', outfile: out, loader: { '.yaml': 'text' }, plugins: [yamlData], logLevel: 'warning' });
   const { OpenAiContractServer } = await import(pathToFileURL(out).href);
   const echo = { name: 'echo', arguments: { text: 'ping' } };
   const server = new OpenAiContractServer({

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { repoRoot } from '../harness/paths.mjs';
+import { yamlData } from '../../build/yaml-data.mjs';
 
 let bundled;
 
@@ -15,7 +16,7 @@ async function lockModule() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-hosts-lock-'));
     const outfile = path.join(dir, 'lock.cjs');
     // A failed build leaves no folder behind.
-    await build({ entryPoints: [path.join(repoRoot, 'src', 'app', 'gate', 'lock.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', external: ['vscode'], loader: { '.yaml': 'text' } }).catch((error) => {
+    await build({ entryPoints: [path.join(repoRoot, 'src', 'app', 'gate', 'lock.ts')], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error', external: ['vscode'], loader: { '.yaml': 'text' }, plugins: [yamlData] }).catch((error) => {
       fs.rmSync(dir, { recursive: true, force: true });
       throw error;
     });

@@ -1,8 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { loadEffortTable, resolveEffortLevel, shippedEffortTable } from '../../src/model/effort-table';
-import { EFFORT_LEVELS } from '../../src/model';
+import { EFFORT_LEVELS, EffortTable } from '../../src/model';
+import { parseYamlDataFile } from '../../src/model/data-file';
+import shippedEffortText from '../../src/model/data/effort-levels.yaml';
 
 describe('effort table', () => {
+  it('the shipped table, parsed when the extension is built, is the file as a workspace override is read, and valid', () => {
+    const read = parseYamlDataFile('effort-levels.yaml', shippedEffortText, EffortTable);
+    assert.ok(read.ok, read.ok ? '' : read.problems.map((p) => p.message).join('; '));
+    assert.deepEqual(shippedEffortTable(), read.value);
+    assert.ok(EffortTable.safeParse(shippedEffortTable()).success);
+  });
+
   it('ships the DESIGN §3 numbers for every level', () => {
     const t = shippedEffortTable();
     const row = (l: (typeof EFFORT_LEVELS)[number]) => {
