@@ -116,7 +116,7 @@ async function collect(request: SearchRequest, perFile: Map<string, { count: num
   const collector = new MatchCollector(request.maxLocations, request.maxFiles);
   collector.unreadable = unreadable;
   for (const [file, { count, lines }] of perFile) {
-    if (!request.scope.admitsFile(file) || (await request.scope.ignoresFile(file))) continue;
+    if (!request.scope.admitsFile(file) || (request.scope.ignoresFileKnown(file) ?? (await request.scope.ignoresFile(file)))) continue;
     lines.forEach((n) => collector.add(file, n));
     collector.matchCount += count - lines.length;
   }

@@ -12,7 +12,9 @@ import { compileGlob, lastMatch, literalGlob, parseIgnoreFile, type GlobRule } f
  */
 export class SearchScope {
   private readonly ignoreCache = new Map<string, Promise<GlobRule[]>>();
-  private readonly folders = new Map<string, Promise<{ ignored: boolean; stack: readonly IgnoreLevel[] }>>();
+  private readonly folders = new Map<string, Promise<FolderRules>>();
+  /** The folders of `folders` already worked out. */
+  private readonly known = new Map<string, FolderRules>();
 
   private constructor(
     readonly root: string,
@@ -53,11 +55,21 @@ export class SearchScope {
 
   /** Whether a file is ignored by `.gitignore` files or excludes, looking at every folder above it. */
   async ignoresFile(relative: string): Promise<boolean> {
-    const slash = relative.lastIndexOf('/');
-    const dir = slash < 0 ? '' : relative.slice(0, slash);
-    const above = await this.folder(dir);
-    if (above.ignored) return true;
-    return this.excluded(relative, false) || ignoredBy(above.stack, relative, false);
+    return this.ignoresFileKnown(relative) ?? this.ignoredIn(await this.folder(folderOf(relative)), relative);
+  }
+
+  /**
+   * The same answer without waiting, once the file's folder has been worked out (undefined
+   * before): a search that matches in a thousand files of a few folders then waits a few times,
+   * not a thousand.
+   */
+  ignoresFileKnown(relative: string): boolean | undefined {
+    const above = this.known.get(folderOf(relative));
+    return above === undefined ? undefined : this.ignoredIn(above, relative);
+  }
+
+  private ignoredIn(above: FolderRules, relative: string): boolean {
+    return above.ignored || this.excluded(relative, false) || ignoredBy(above.stack, relative, false);
   }
 
   /**
@@ -65,20 +77,32 @@ export class SearchScope {
    * itself, worked out once per folder: ripgrep's matches are checked file by file, and a
    * search that matches in every file of a large tree would otherwise walk each path again.
    */
-  private folder(dir: string): Promise<{ ignored: boolean; stack: readonly IgnoreLevel[] }> {
+  private folder(dir: string): Promise<FolderRules> {
     let known = this.folders.get(dir);
     if (!known) {
-      known = (async () => {
+      known = (async (): Promise<FolderRules> => {
         if (dir === '') return { ignored: false, stack: [{ base: '', rules: await this.ignoreRules('') }] };
         const slash = dir.lastIndexOf('/');
         const parent = await this.folder(slash < 0 ? '' : dir.slice(0, slash));
         const ignored = parent.ignored || this.excluded(dir, true) || ignoredBy(parent.stack, dir, true);
         return { ignored, stack: ignored ? parent.stack : [...parent.stack, { base: dir, rules: await this.ignoreRules(dir) }] };
       })();
+      void known.then((rules) => this.known.set(dir, rules), () => undefined);
       this.folders.set(dir, known);
     }
     return known;
   }
+}
+
+/** A folder's `.gitignore` levels (its own and every one above it) and whether it is ignored itself. */
+interface FolderRules {
+  ignored: boolean;
+  stack: readonly IgnoreLevel[];
+}
+
+function folderOf(relative: string): string {
+  const slash = relative.lastIndexOf('/');
+  return slash < 0 ? '' : relative.slice(0, slash);
 }
 
 export interface IgnoreLevel {
