@@ -15,6 +15,8 @@ export interface LoadedEffortTable {
  * override is, so a problem here is a bug.
  */
 export function shippedEffortTable(): EffortTable {
+  // A bundler without the plugin leaves the file's text (esbuild drops the `?data`): say so, never a table of undefined levels.
+  if (typeof shippedEffortData !== 'object' || shippedEffortData === null) throw new Error('the shipped effort table was bundled as text: bundle with the yaml-data plugin (build/yaml-data.mjs), as esbuild.mjs does');
   return shippedEffortData as EffortTable;
 }
 

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
 import { runCli } from './cli-helpers';
 import { managerSteps, markerCriteria, tempDir } from './algorithm-helpers';
@@ -42,7 +43,9 @@ describe('errors by code in the production (minified) build', () => {
     this.timeout(30_000);
     const dir = tempDir('errors-min');
     const outfile = path.join(dir, 'probe.js');
-    await esbuild.build({ ...PRODUCTION, entryPoints: [path.join(ROOT, 'test/unit/fixtures/errors/minified-entry.ts')], outfile });
+    // The shipped data parsed at build time, as esbuild.mjs does (build/yaml-data.mjs).
+    const { yamlData } = (await import(pathToFileURL(path.join(ROOT, 'build', 'yaml-data.mjs')).href)) as { yamlData: Esbuild.Plugin };
+    await esbuild.build({ ...PRODUCTION, plugins: [yamlData], entryPoints: [path.join(ROOT, 'test/unit/fixtures/errors/minified-entry.ts')], outfile });
     fs.copyFileSync(path.join(ROOT, 'node_modules/sql.js/dist/sql-wasm.wasm'), path.join(dir, 'sql-wasm.wasm'));
     const rows = (require(outfile) as { probe(): Row[] }).probe();
     // The premise: the bundler did rename the classes, so a test on names would have failed here.
