@@ -1,7 +1,7 @@
 // One cold process, as the gate is: what one verification costs the store (bench/gate.mjs).
 // Loads the bundled bench/gate-lib.ts given as argv[2], verifies nothing itself: it records a
 // 10-criterion verification of the PRD at argv[3] in the store at argv[4] and prints, as JSON,
-//   - wasm_ms: loading and compiling sql.js's WASM (with --liftoff-only, as the one-shot gate);
+//   - wasm_ms: loading and compiling sql.js's WASM (with --liftoff-only, as a one-shot command compiles it);
 //   - open_ms, commit_ms, close_ms: opening the store, the verification's commit, the close;
 //   - pending_ms: the same verification left as a pending record (what the gate does now);
 //   - spawn_cpu_ms: this process's CPU per check spawned through runCommand (`sh -c true`),

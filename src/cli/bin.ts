@@ -1,3 +1,4 @@
+import './one-shot';
 import { main } from './main';
 import { startProcess } from './process';
 

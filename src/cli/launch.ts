@@ -1,5 +1,4 @@
 import * as path from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { codeCacheDir, requireWithCodeCache } from './code-cache';
 
 /**
@@ -9,16 +8,6 @@ import { codeCacheDir, requireWithCodeCache } from './code-cache';
  * chunks, split per subcommand).
  */
 const command = process.argv[2] ?? '';
-
-/**
- * A one-shot command (a stop hook's `gate`, CI's `verify`) compiles the store's SQLite (WASM)
- * with V8's baseline compiler only: the optimizing tier would compile it again on background
- * threads for a process that is gone in a second, which on Node 20 doubled the store's CPU time
- * and added some 30 MB to the peak RSS (bench/gate.mjs). The long-lived `mcp` server keeps it.
- * Set before any code is compiled: V8 takes a code cache only under the flags it was made with.
- */
-const ONE_SHOT = new Set(['gate', 'verify', 'store', 'prd', 'effort', 'isc', 'ratings', 'reflections', 'trust']);
-if (ONE_SHOT.has(command)) setFlagsFromString('--liftoff-only');
 
 const LEAN = new Set(['gate', 'verify']);
 

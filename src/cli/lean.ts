@@ -1,3 +1,4 @@
+import './one-shot';
 import { gateCommand } from './gate';
 import { startProcess } from './process';
 import { verifyCommand } from './verify';

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
+import { beforeStoreCompiles } from './wasm-tier';
 
 let loading: Promise<SqlJsStatic> | undefined;
 
@@ -12,6 +13,7 @@ export function loadSqlJs(wasmPath?: string): Promise<SqlJsStatic> {
   loading ??= (async () => {
     const file = wasmPath ?? defaultWasmPath();
     const wasmBinary = await fs.promises.readFile(file);
+    await beforeStoreCompiles();
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const initSqlJs = require('sql.js') as (config: { wasmBinary: ArrayBuffer }) => Promise<SqlJsStatic>;
     return initSqlJs({ wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer });
