@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { methodCommand } from '../model';
+import { methodCommand } from '../model/verification-method';
 import type { PrdDocument } from '../prd/model';
 import { notesOf } from '../prd/notes';
 import { commandDigest } from '../verify/command-digest';

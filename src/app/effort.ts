@@ -1,5 +1,5 @@
 import { resolveEffortLevel } from '../model/effort-table';
-import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model';
+import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model/effort';
 
 /** What a person may name at a prompt or on the command line besides a level: let the classifier choose. */
 export const AUTO = 'AUTO';

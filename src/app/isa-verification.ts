@@ -1,4 +1,6 @@
-import { AnyCriterion, ANTI_CRITERION_ID, CRITERION_ID, type CriterionResult, type Outcome } from '../model';
+import { AnyCriterion, ANTI_CRITERION_ID, CRITERION_ID } from '../model/criterion';
+import type { Outcome } from '../model/outcome';
+import type { CriterionResult } from '../model/report';
 import { summarize } from '../verify/verify-criteria';
 import type { VerifySetResult } from '../verify/types';
 import { isaCompletionProblems } from '../prd/isa/completion';

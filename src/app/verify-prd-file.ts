@@ -5,7 +5,9 @@ import { isCancellation } from '../model/errors';
 import { AUTO, resolveEffort } from './effort';
 import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } from './verify-prd';
 import { loadEffortTable } from '../model/effort-table';
-import { RUN_ID, type AnyCriterion, type EffortLevel } from '../model';
+import type { AnyCriterion } from '../model/criterion';
+import type { EffortLevel } from '../model/effort';
+import { RUN_ID } from '../model/run';
 import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic, PrdDocument } from '../prd';
 // The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.

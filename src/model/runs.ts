@@ -1,5 +1,6 @@
 import { newId } from './ids';
-import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable, Run } from '.';
+import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from './effort';
+import { Run } from './run';
 
 export interface NewRunInput {
   readonly request: string;

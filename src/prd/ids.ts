@@ -1,4 +1,4 @@
-import { ANTI_CRITERION_ID, CRITERION_ID } from '../model';
+import { ANTI_CRITERION_ID, CRITERION_ID } from '../model/criterion';
 
 export function isWellFormedId(id: string, anti: boolean): boolean {
   return anti ? ANTI_CRITERION_ID.test(id) : CRITERION_ID.test(id) && !ANTI_CRITERION_ID.test(id);

@@ -1,5 +1,5 @@
 import { resolveEffortLevel, shippedEffortTable } from '../model/effort-table';
-import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model';
+import { DEFAULT_EFFORT_LEVEL, type EffortLevel, type EffortTable } from '../model/effort';
 import { segmentSpan } from './criterion-line';
 import { diagnostic, rangeOn, type PrdDiagnostic, type Range } from './diagnostics';
 import { keyRange } from './frontmatter';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CriterionSource, Priority, VerificationMethod } from '../model';
+import { CriterionSource, Priority } from '../model/criterion';
+import { VerificationMethod } from '../model/verification-method';
 import type { CriterionSegments, ParsedTags } from './criterion-line';
 import type { PrdDiagnostic } from './diagnostics';
 import type { Frontmatter } from './frontmatter';

@@ -1,6 +1,9 @@
 import { resolveEffortLevel } from '../model/effort-table';
 import { newId } from '../model/ids';
-import { type AnyCriterion, Decision, type EffortTable, DEFAULT_EFFORT_LEVEL, RUN_ID, type Run } from '../model';
+import type { AnyCriterion } from '../model/criterion';
+import { Decision } from '../model/decision';
+import { type EffortTable, DEFAULT_EFFORT_LEVEL } from '../model/effort';
+import { RUN_ID, type Run } from '../model/run';
 import { createRun } from '../model/runs';
 import { crc32 } from '../store/crc32';
 import type { Repositories, Store } from '../store/store';

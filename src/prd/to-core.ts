@@ -1,4 +1,4 @@
-import { AnyCriterion } from '../model';
+import { AnyCriterion } from '../model/criterion';
 import type { PrdCriterionData } from './model';
 
 /**

@@ -1,4 +1,5 @@
-import { methodCommand, type AnyCriterion } from '../model';
+import type { AnyCriterion } from '../model/criterion';
+import { methodCommand } from '../model/verification-method';
 import { parseStaticCheck } from './verifiers/static';
 import type { VerifyHost } from './types';
 

@@ -1,5 +1,5 @@
 import { newId } from '../model/ids';
-import { VerificationReport } from '../model';
+import { VerificationReport } from '../model/report';
 import type { VerifySetResult } from './types';
 
 export interface ReportInput {

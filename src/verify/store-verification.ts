@@ -1,6 +1,8 @@
 import * as crypto from 'node:crypto';
 import { newId } from '../model/ids';
-import { RUN_ID, Run, type AnyCriterion, type EffortLevel, type EffortTable } from '../model';
+import type { AnyCriterion } from '../model/criterion';
+import type { EffortLevel, EffortTable } from '../model/effort';
+import { RUN_ID, Run } from '../model/run';
 import type { PrdDocument } from '../prd/model';
 import { registerPendingKind, writePending } from '../store/pending';
 import type { Store } from '../store/store';

@@ -1,5 +1,7 @@
 import { isCancellation } from '../model/errors';
-import { CriterionResult, type AnyCriterion, type Outcome } from '../model';
+import type { AnyCriterion } from '../model/criterion';
+import type { Outcome } from '../model/outcome';
+import { CriterionResult } from '../model/report';
 import { commandOf, commandsOf } from './commands';
 import { redactEvidence } from './secret-env';
 import { verificationCancelled } from './errors';

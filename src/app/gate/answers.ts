@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { GateOutcome, Outcome, Priority, type CriterionResult, type VerificationMethod } from '../../model';
+import { Priority } from '../../model/criterion';
+import { GateOutcome, Outcome } from '../../model/outcome';
+import type { CriterionResult } from '../../model/report';
+import type { VerificationMethod } from '../../model/verification-method';
 import { formatVerifySpec } from '../../prd';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Priority } from '../../model';
+import { Priority } from '../../model/criterion';
 
 /**
  * What a person locked (or, where nothing is locked, what the criteria were when the person
