@@ -168,13 +168,20 @@ const leanTarget = (outdir) => ({
   ],
 });
 
+/**
+ * `dist/process-host.cjs`: the small process the MCP server starts its checks' commands and
+ * ripgrep from (src/verify/process-host.ts), so that no fork copies the server.
+ */
+const processHostTarget = (outdir) => ({ ...node, entryPoints: { 'process-host': 'src/verify/process-host-main.ts' }, outdir, outExtension: { '.js': '.cjs' } });
+
 const targets = cliOut
-  ? [cliTarget(cliOut), launchTarget(cliOut), leanTarget(cliOut)]
+  ? [cliTarget(cliOut), launchTarget(cliOut), leanTarget(cliOut), processHostTarget(cliOut)]
   : [
       { ...node, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist', plugins: [copyWasm, vscodeOnce, yamlData] },
       cliTarget('dist'),
       launchTarget('dist'),
       leanTarget('dist'),
+      processHostTarget('dist'),
       // Loaded by the extension on first use; keeps activation free of zod, yaml and sql.js.
       { ...node, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist', plugins: [zodEnglishOnly, yamlData] },
     ];

@@ -13,6 +13,7 @@ import type { PrdDiagnostic, PrdDocument } from '../prd';
 // The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.
 import { defaultCliStoreFile } from '../store/store-paths';
 import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';
+import type { ProcessRunner } from '../verify/process-runner';
 import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
@@ -63,6 +64,8 @@ export interface VerifyPrdRequest {
   onResult?: (done: number, total: number, criterionId: string) => void;
   /** The criteria about to be verified (the gate names those still running when its budget ends). */
   onStart?: (criteria: readonly AnyCriterion[]) => void;
+  /** What starts the checks' commands and ripgrep (a long-lived server's process host); absent: this process. */
+  processes?: ProcessRunner;
 }
 
 export type VerifyPrdOutcome =
@@ -165,6 +168,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     workspaceRoot: workspace,
     ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
     approver: approver(request, allowed, awaiting, denied, workspace),
+    ...(request.processes ? { processes: request.processes } : {}),
   };
   let done = 0;
   const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;

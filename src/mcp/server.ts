@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { freeTextProblem } from '../app/propose-criteria';
 import { BoundedStdioTransport } from './stdio-transport';
 import { IdleFolder } from './fold-idle';
+import { ProcessHost } from '../verify/process-host';
 import { CriteriaAnswer, CriteriaInput, criteriaTool, McpVerifyAnswer, ProposeAnswer, ProposeInput, proposeTool, VerifyInput, verifyTool, type CallSession, type ToolContext } from './tools';
 import { BadArgument, confinedPrds } from './workspace';
 
@@ -198,7 +199,9 @@ export async function serveMcp(options: { workspace: string; store: string | fal
     return 2;
   }
   const folder = new IdleFolder(options.workspace, options.store, options.log);
-  const server = createServer({ ...options, folder });
+  // The checks' processes start from a small host beside the server (dist/process-host.cjs), not from its main thread.
+  const processes = ProcessHost.start(path.join(__dirname, 'process-host.cjs'), options.log);
+  const server = createServer({ ...options, folder, ...(processes ? { processes } : {}) });
   const transport = new BoundedStdioTransport(process.stdin, process.stdout, options.log);
   const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
   await server.connect(transport);
@@ -208,5 +211,6 @@ export async function serveMcp(options: { workspace: string; store: string | fal
   folder.cancel();
   await folder.settled();
   await server.close().catch(() => undefined);
+  processes?.dispose();
   return 0;
 }

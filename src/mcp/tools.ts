@@ -8,6 +8,7 @@ import { checkPrd, formatDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { criteriaRows } from './criteria';
 import type { IdleFolder } from './fold-idle';
+import type { ProcessRunner } from '../verify/process-runner';
 import { BadArgument, resolvePrd, ToolRefusal, type NamedPrd } from './workspace';
 
 /** What every tool runs with: one workspace, one store. */
@@ -19,6 +20,8 @@ export interface ToolContext {
   log: (s: string) => void;
   /** Folds the verifications left as pending records into the store when the server is idle (fold-idle.ts). */
   folder?: IdleFolder;
+  /** Starts the checks' commands and ripgrep from a small process of the server's (src/verify/process-host.ts); absent: the server itself. */
+  processes?: ProcessRunner;
 }
 
 /** What a tool call may use of its MCP session: the client's name, a person to ask, progress. */
@@ -100,6 +103,7 @@ export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyI
     // next writable open (this server's own when it is idle, the criteria tool's, any command's).
     storeLater: true,
     warn: ctx.log,
+    ...(ctx.processes ? { processes: ctx.processes } : {}),
   }).finally(() => ctx.folder?.schedule());
   if (result.kind === 'bad-input') throw new ToolRefusal([`${named.relative} cannot be verified: ${result.summary.split(named.file).join(named.relative)}`, ...result.problems.map((d) => formatDiagnostic(named.relative, d))].join('\n'));
   if (result.kind === 'refused' && only && / has no criterion /.test(result.message)) throw new BadArgument(`criteria: ${result.message.split(named.file).join(named.relative)}`);

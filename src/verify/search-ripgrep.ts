@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { scrubEnvironment } from './secret-env';
+import type { ProcessRunner } from './process-runner';
 import { MatchCollector, type SearchOutcome, type SearchRequest } from './search-types';
 
 /**
@@ -43,23 +44,46 @@ export function ripgrepArgs(request: SearchRequest): string[] {
   ];
 }
 
-export function searchWithRipgrep(rg: string, request: SearchRequest): Promise<RipgrepOutcome> {
-  if (request.signal.aborted) return Promise.resolve({ kind: 'cancelled' });
+/** One ripgrep process as it ran: what it printed, reduced to counts and first lines per file. */
+export type RipgrepRun =
+  | { kind: 'closed'; code: number | null; perFile: [file: string, count: number, lines: number[]][]; stderr: string }
+  | { kind: 'spawn-error'; message: string }
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' };
+
+/** What starts ripgrep: its arguments and folder, how long it may take, the line numbers kept per file. */
+export interface RipgrepRunOptions {
+  rg: string;
+  args: string[];
+  cwd: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  keep: number;
+}
+
+/** Runs ripgrep (--null --line-number output) and reads its matches; never throws. */
+export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRun> {
+  if (options.signal?.aborted) return Promise.resolve({ kind: 'cancelled' });
   return new Promise((resolve) => {
-    const child = spawn(rg, ripgrepArgs(request), { cwd: request.scope.root, env: scrubEnvironment(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let child;
+    try {
+      child = spawn(options.rg, options.args, { cwd: options.cwd, env: scrubEnvironment(process.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      resolve({ kind: 'spawn-error', message: (error as Error).message });
+      return;
+    }
     // Per file: how many matching lines, and the smallest line numbers (enough for the locations).
     const perFile = new Map<string, { count: number; lines: number[] }>();
-    const keep = request.maxLocations ?? 10;
     let carry = '';
     let stderr = '';
     let ending: 'timeout' | 'cancelled' | undefined;
-    const timer = setTimeout(() => stop('timeout'), request.timeoutMs);
+    const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
     const stop = (why: 'timeout' | 'cancelled') => {
       ending ??= why;
       child.kill('SIGKILL');
     };
     const onAbort = () => stop('cancelled');
-    request.signal.addEventListener('abort', onAbort, { once: true });
+    options.signal?.addEventListener('abort', onAbort, { once: true });
 
     const take = (record: string) => {
       const nul = record.indexOf('\0');
@@ -72,7 +96,7 @@ export function searchWithRipgrep(rg: string, request: SearchRequest): Promise<R
       let entry = perFile.get(file);
       if (!entry) perFile.set(file, (entry = { count: 0, lines: [] }));
       entry.count++;
-      if (entry.lines.length < keep) entry.lines.push(n);
+      if (entry.lines.length < options.keep) entry.lines.push(n);
     };
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
@@ -88,34 +112,43 @@ export function searchWithRipgrep(rg: string, request: SearchRequest): Promise<R
     child.stderr.on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk;
     });
-    const done = (outcome: RipgrepOutcome | Promise<RipgrepOutcome>) => {
+    const done = (run: RipgrepRun) => {
       clearTimeout(timer);
-      request.signal.removeEventListener('abort', onAbort);
-      resolve(outcome);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(run);
     };
-    child.on('error', (error) => done({ kind: 'error', reason: `ripgrep (${rg}) could not start: ${error.message}` }));
+    child.on('error', (error) => done({ kind: 'spawn-error', message: error.message }));
     child.on('close', (code) => {
-      if (ending === 'cancelled') return done({ kind: 'cancelled' });
-      if (ending === 'timeout') return done({ kind: 'timeout', timeoutMs: request.timeoutMs });
+      if (ending) return done({ kind: ending });
       if (carry) take(carry);
-      if (code === 2 && /regex parse error|error parsing|PCRE2|unrecognized|not allowed|look-?around|backreferences/i.test(stderr) && perFile.size === 0) {
-        return done({ kind: 'pattern-rejected', reason: firstLine(stderr) });
-      }
-      if (code !== 0 && code !== 1 && code !== 2) return done({ kind: 'error', reason: `ripgrep exited ${code}: ${firstLine(stderr)}` });
-      // Exit 2 is "an error happened": only per-file errors (an unreadable file, named) leave the
-      // rest of the search true. Anything else (an rg that cannot run here, a bad argument) means
-      // the search did not happen, so "0 matching lines" would be a false FAIL: it is unknown.
-      const other = code === 2 ? otherErrors(stderr) : undefined;
-      if (other) return done({ kind: 'error', reason: `ripgrep (${rg}) failed: ${other}` });
-      done(collect(request, perFile, unreadableFrom(stderr)));
+      done({ kind: 'closed', code, perFile: [...perFile].map(([file, e]) => [file, e.count, e.lines]), stderr });
     });
   });
 }
 
-async function collect(request: SearchRequest, perFile: Map<string, { count: number; lines: number[] }>, unreadable: string[]): Promise<SearchOutcome> {
+/** The GREP search through ripgrep, started by `runner` (default: in this process). */
+export async function searchWithRipgrep(rg: string, request: SearchRequest, runner: Pick<ProcessRunner, 'runRipgrep'> = { runRipgrep }): Promise<RipgrepOutcome> {
+  const run = await runner.runRipgrep({ rg, args: ripgrepArgs(request), cwd: request.scope.root, timeoutMs: request.timeoutMs, signal: request.signal, keep: request.maxLocations ?? 10 });
+  if (run.kind === 'cancelled') return { kind: 'cancelled' };
+  if (run.kind === 'timeout') return { kind: 'timeout', timeoutMs: request.timeoutMs };
+  if (run.kind === 'spawn-error') return { kind: 'error', reason: `ripgrep (${rg}) could not start: ${run.message}` };
+  const { code, perFile, stderr } = run;
+  if (code === 2 && /regex parse error|error parsing|PCRE2|unrecognized|not allowed|look-?around|backreferences/i.test(stderr) && perFile.length === 0) {
+    return { kind: 'pattern-rejected', reason: firstLine(stderr) };
+  }
+  if (code !== 0 && code !== 1 && code !== 2) return { kind: 'error', reason: `ripgrep exited ${code}: ${firstLine(stderr)}` };
+  // Exit 2 is "an error happened": only per-file errors (an unreadable file, named) leave the
+  // rest of the search true. Anything else (an rg that cannot run here, a bad argument) means
+  // the search did not happen, so "0 matching lines" would be a false FAIL: it is unknown.
+  const other = code === 2 ? otherErrors(stderr) : undefined;
+  if (other) return { kind: 'error', reason: `ripgrep (${rg}) failed: ${other}` };
+  return collect(request, perFile, unreadableFrom(stderr));
+}
+
+async function collect(request: SearchRequest, perFile: [file: string, count: number, lines: number[]][], unreadable: string[]): Promise<SearchOutcome> {
   const collector = new MatchCollector(request.maxLocations, request.maxFiles);
   collector.unreadable = unreadable;
-  for (const [file, { count, lines }] of perFile) {
+  for (const [file, count, lines] of perFile) {
     if (!request.scope.admitsFile(file) || (request.scope.ignoresFileKnown(file) ?? (await request.scope.ignoresFile(file)))) continue;
     lines.forEach((n) => collector.add(file, n));
     collector.matchCount += count - lines.length;

@@ -1,13 +1,14 @@
+import type { ProcessRunner } from './process-runner';
 import { findRipgrep } from './ripgrep-path';
 import { searchWithJs } from './search-js';
 import { searchWithRipgrep } from './search-ripgrep';
 import type { SearchOutcome, SearchRequest } from './search-types';
 
-/** A GREP search: ripgrep when there is one, else (or when it cannot read the pattern) the JS search. */
-export async function searchWorkspace(request: SearchRequest, ripgrepPath: string | undefined): Promise<SearchOutcome> {
+/** A GREP search: ripgrep when there is one (started by `processes`, default this process), else (or when it cannot read the pattern) the JS search. */
+export async function searchWorkspace(request: SearchRequest, ripgrepPath: string | undefined, processes?: ProcessRunner): Promise<SearchOutcome> {
   const rg = findRipgrep(ripgrepPath);
   if (!rg) return searchWithJs(request);
-  const outcome = await searchWithRipgrep(rg, request);
+  const outcome = await searchWithRipgrep(rg, request, processes);
   if (outcome.kind !== 'pattern-rejected') return outcome;
   return searchWithJs(request, `ripgrep could not read the pattern (${outcome.reason}); searched with the JS engine`);
 }

@@ -1,5 +1,6 @@
 import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../model';
 import type { Coverage } from './verdict';
+import type { ProcessRunner } from './process-runner';
 
 /**
  * The contract between the verification engine and whoever hosts it (the editor or the
@@ -89,6 +90,8 @@ export interface VerifyHost {
   readonly ripgrepPath?: string;
   /** Extra exclude globs (the editor's `files.exclude`), on top of `.gitignore`. */
   readonly excludeGlobs?: readonly string[];
+  /** What starts the checks' commands and ripgrep (src/verify/process-host.ts); absent: this process. */
+  readonly processes?: ProcessRunner;
 }
 
 export interface VerifyOptions {

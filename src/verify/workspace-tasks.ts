@@ -2,7 +2,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { confinePath } from './confine';
 import { parseJsonc } from './jsonc';
-import { runCommand } from './run-command';
+import type { ProcessRunner } from './process-runner';
+import { runCommand, type RunCommandOptions } from './run-command';
 import { isSecretVariable } from './secret-env';
 import type { TaskRunner, TaskRunResult } from './types';
 
@@ -14,14 +15,18 @@ import type { TaskRunner, TaskRunResult } from './types';
  * `cannot-run` with the reason, which the verifier reports as UNKNOWN.
  */
 export class WorkspaceTaskRunner implements TaskRunner {
-  constructor(private readonly workspaceRoot: string) {}
+  constructor(
+    private readonly workspaceRoot: string,
+    private readonly processes?: ProcessRunner,
+  ) {}
 
   async run(name: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<TaskRunResult> {
     const found = await this.resolve(name);
     if (found.kind !== 'task') return found;
     const cwd = await confinePath(this.workspaceRoot, found.cwd ?? '.');
     if (!cwd.ok) return { kind: 'cannot-run', reason: `its folder is not inside the workspace: ${cwd.reason}` };
-    const result = await runCommand({ command: found.command, ...(found.args ? { args: found.args } : {}), cwd: cwd.absolute, timeoutMs: options.timeoutMs, signal: options.signal, ...(found.env ? { extraEnv: found.env } : {}) });
+    const run: RunCommandOptions = { command: found.command, ...(found.args ? { args: found.args } : {}), cwd: cwd.absolute, timeoutMs: options.timeoutMs, signal: options.signal, ...(found.env ? { extraEnv: found.env } : {}) };
+    const result = await (this.processes ? this.processes.runCommand(run) : runCommand(run));
     switch (result.kind) {
       case 'exited':
         return { kind: 'exited', exitCode: result.exitCode, output: result.output };

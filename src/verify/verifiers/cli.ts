@@ -15,7 +15,8 @@ export async function runShell(command: string, cwd: string | undefined, timeout
   const where = cwd ? `"${cwd}"` : 'the workspace folder';
   if (!folder.ok) return unknown('SCOPE_ERROR', `${quoted(command)} was not run: its folder is not inside the workspace (${folder.reason})`, `The command's folder is inside the workspace`);
   if (!folder.exists) return unknown('EXECUTION_ERROR', `${quoted(command)} was not run: its folder "${cwd}" does not exist`, `The folder "${cwd}" exists in the workspace`);
-  const result = await runCommand({ command, cwd: folder.absolute, timeoutMs, signal: ctx.signal });
+  const options = { command, cwd: folder.absolute, timeoutMs, signal: ctx.signal };
+  const result = await (ctx.host.processes ? ctx.host.processes.runCommand(options) : runCommand(options));
   if (result.kind === 'cancelled') throw cancelled();
   return commandVerdict(quoted(command), result, commandRepair(command, where));
 }

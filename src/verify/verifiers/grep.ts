@@ -27,7 +27,7 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
   }
   const where = method.glob ? `files matching ${method.glob}` : 'workspace files';
   const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, [...ctx.host.excludeGlobs ?? [], ...ownFilesExcluded(method.glob)], ctx.excludeFiles);
-  const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs, ...searchThreads(ctx.concurrent) }, ctx.host.ripgrepPath);
+  const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs, ...searchThreads(ctx.concurrent) }, ctx.host.ripgrepPath, ctx.host.processes);
   switch (found.kind) {
     case 'cancelled':
       throw cancelled();
