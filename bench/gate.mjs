@@ -5,7 +5,8 @@
 //   - the same 10 checks as plain commands, 4 at a time (`xargs -P4`: rg, grep, node -e),
 //   - `ideal-state gate` with a Claude Code Stop payload on stdin,
 //   - `ideal-state verify --json` (a cold process, as CI runs it),
-//   - `ideal-state_verify` over MCP on a warm `ideal-state mcp` server,
+//   - `ideal-state_verify` over MCP on a warm `ideal-state mcp` server (failing if its checks do not
+//     start from its process host, dist/process-host.cjs),
 // each as p50 and as a ratio to the plain checks' p50. Also the gate's peak RSS (GNU time) against
 // `node -e 0`'s, and the JavaScript the gate loads: every module file and its bytes (module hooks,
 // bench/harness/loaded-register.mjs), with a check that no model SDK nor the model catalogue is
@@ -123,7 +124,25 @@ const runs = {
 
 // The MCP server, started once and warmed by one call; each call is then timed alone.
 const mcp = new Client({ name: 'ideal-state-bench', version: '1.0.0' });
-await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--workspace', workspace, '--store', store], cwd: workspace, env, stderr: 'ignore' }));
+const mcpTransport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--workspace', workspace, '--store', store], cwd: workspace, env, stderr: 'ignore' });
+await mcp.connect(mcpTransport);
+/** Whether the server starts its checks from its process host (dist/process-host.cjs): a child of it running that file (Linux's /proc; elsewhere null). */
+function mcpProcessHost() {
+  const children = `/proc/${mcpTransport.pid}/task/${mcpTransport.pid}/children`;
+  if (!fs.existsSync(children)) return null;
+  return fs
+    .readFileSync(children, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .some((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('process-host.cjs');
+      } catch {
+        return false;
+      }
+    });
+}
 runs.mcp = async () => {
   const started = performance.now();
   const result = await mcp.callTool({ name: 'ideal-state_verify', arguments: { prd: PRD_FILE } });
@@ -141,6 +160,7 @@ const names = Object.keys(runs);
 for (const name of names) await runs[name]();
 const samples = Object.fromEntries(names.map((n) => [n, []]));
 for (let r = 0; r < ROUNDS; r++) for (const name of names) samples[name].push((await runs[name]()).ms);
+const mcpHost = mcpProcessHost();
 await mcp.close();
 const p50 = Object.fromEntries(names.map((n) => [n, median(samples[n])]));
 
@@ -246,6 +266,7 @@ for (let r = 0; r < SEARCH_ROUNDS; r++) {
 fs.rmSync(searchTmp, { recursive: true, force: true });
 fs.rmSync(shipped, { recursive: true, force: true });
 if (found.rg !== expected || found.builtin !== expected) throw new Error(`matching lines: rg ${found.rg}, built-in ${found.builtin}, expected ${expected}`);
+if (mcpHost === false) throw new Error('the MCP server starts its checks itself: dist/process-host.cjs is not beside the command line, or did not start');
 if (sdkLoaded.length > 0) throw new Error(`the gate loaded model code: ${sdkLoaded.join(', ')} in ${loaded.map((f) => f.file).join(', ')}`);
 
 const ratio = (name) => p50[name] / p50.plain;
@@ -256,7 +277,7 @@ for (const name of names) console.log(`  ${name.padEnd(13)} p50 ${p50[name].toFi
 console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
 console.log(`  JS loaded by verify --json: ${verifyLoaded.length} files, ${(verifyLoadedBytes / 1024).toFixed(0)} KB; SQLite (sql.js) loaded by the gate: ${storeLoaded.gate ? 'yes' : 'no'}, by verify: ${storeLoaded.verify ? 'yes' : 'no'}`);
 console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
-console.log(`  main-thread CPU per spawned check ${probe.spawn_cpu_ms} ms (Node's bare spawn of /bin/true: ${probe.bare_spawn_cpu_ms} ms)`);
+console.log(`  main-thread CPU per spawned check ${probe.spawn_cpu_ms} ms (Node's bare spawn of /bin/true: ${probe.bare_spawn_cpu_ms} ms); the MCP server's checks start from its process host: ${mcpHost === null ? 'unknown here' : mcpHost ? 'yes' : 'no'}`);
 console.log(`  samples-shaped tree (${samplesFiles} files, 12 criteria): verify ${median(samplesSamples.rg).toFixed(0)} ms with rg, ${median(samplesSamples.builtin).toFixed(0)} ms without`);
 console.log(`  search over ${SEARCH_FILES} files (generated in ${(generatedMs / 1000).toFixed(1)} s): built-in ${median(searchSamples.builtin).toFixed(0)} ms, rg ${median(searchSamples.rg).toFixed(0)} ms, ×${searchRatio.toFixed(2)}; ${expected} matching lines each`);
 console.log(
@@ -274,6 +295,7 @@ console.log(
     gate_uncached_ratio: round(ratio('gate_uncached')),
     verify_ratio: round(ratio('verify')),
     mcp_ratio: round(ratio('mcp')),
+    mcp_process_host: mcpHost,
     gate_peak_rss_mb: round(gateRss, 1),
     node_peak_rss_mb: round(nodeRss, 1),
     gate_loaded_files: loaded.length,
