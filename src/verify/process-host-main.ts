@@ -23,7 +23,7 @@ process.on('message', (message: HostRequest) => {
   }
   const controller = new AbortController();
   running.set(message.id, controller);
-  const work = message.op === 'command' ? runCommand({ ...(message.options as RunCommandOptions), signal: controller.signal }) : runRipgrep({ ...(message.options as RipgrepRunOptions), signal: controller.signal });
+  const work = message.op === 'command' ? runCommand({ ...(message.options as RunCommandOptions), signal: controller.signal, onSpawn: (pid) => reply({ id: message.id, started: pid }) }) : runRipgrep({ ...(message.options as RipgrepRunOptions), signal: controller.signal });
   work.then(
     (result) => reply({ id: message.id, result }),
     (error: unknown) => reply({ id: message.id, error: error instanceof Error ? error.message : String(error) }),

@@ -3,9 +3,9 @@ import type { RipgrepRun, RipgrepRunOptions } from './search-ripgrep';
 
 /** A request on the process host's IPC channel (src/verify/process-host.ts): options without their signal; cancel stands for it. */
 export type HostRequest =
-  | { id: number; op: 'command'; options: Omit<RunCommandOptions, 'signal'> }
+  | { id: number; op: 'command'; options: Omit<RunCommandOptions, 'signal' | 'onSpawn'> }
   | { id: number; op: 'ripgrep'; options: Omit<RipgrepRunOptions, 'signal'> }
   | { id: number; op: 'cancel' };
 
-/** The answer to one request: what the function returned, or why it threw. */
-export type HostReply = { id: number; result: RunCommandResult | RipgrepRun } | { id: number; error: string };
+/** The answer to one request: what the function returned, or why it threw; before it, the command's process id once it started. */
+export type HostReply = { id: number; result: RunCommandResult | RipgrepRun } | { id: number; error: string } | { id: number; started: number };

@@ -6,6 +6,9 @@ import { runCommand, type RunCommandOptions, type RunCommandResult } from './run
 import { runRipgrep, type RipgrepRun, type RipgrepRunOptions } from './search-ripgrep';
 
 interface Pending {
+  /** The command's process (group) once the host started it: killed if the host dies before it answers. */
+  pid?: number;
+  told?: (pid: number) => void;
   settle: (value: RunCommandResult | RipgrepRun) => void;
   /** The same request in this process, when the host is gone before it answered. */
   again: () => Promise<RunCommandResult | RipgrepRun>;
@@ -28,7 +31,12 @@ export class ProcessHost implements ProcessRunner {
   /** The host from `entry` (dist/process-host.cjs); undefined when the file is not there (a test bundle, a source run). */
   static start(entry: string, log: (s: string) => void): ProcessHost | undefined {
     if (!fs.existsSync(entry)) return undefined;
-    return new ProcessHost(entry, log);
+    try {
+      return new ProcessHost(entry, log);
+    } catch (error) {
+      log(`ideal-state: the process host did not start (${(error as Error).message}); checks run from this process`);
+      return undefined;
+    }
   }
 
   private constructor(entry: string, private readonly log: (s: string) => void) {
@@ -38,6 +46,11 @@ export class ProcessHost implements ProcessRunner {
     child.on('message', (message: HostReply) => {
       const waiting = this.pending.get(message.id);
       if (!waiting) return;
+      if ('started' in message) {
+        waiting.pid = message.started;
+        waiting.told?.(message.started);
+        return;
+      }
       this.pending.delete(message.id);
       this.hold();
       if ('result' in message) waiting.settle(message.result);
@@ -54,8 +67,8 @@ export class ProcessHost implements ProcessRunner {
   }
 
   runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
-    const { signal, ...rest } = options;
-    return this.request({ op: 'command', options: rest }, signal, () => runCommand(options)) as Promise<RunCommandResult>;
+    const { signal, onSpawn, ...rest } = options;
+    return this.request({ op: 'command', options: rest }, signal, () => runCommand(options), onSpawn) as Promise<RunCommandResult>;
   }
 
   runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRun> {
@@ -70,13 +83,17 @@ export class ProcessHost implements ProcessRunner {
     if (child?.connected) child.disconnect();
   }
 
-  private request(message: Omit<HostRequest & { op: 'command' | 'ripgrep' }, 'id'>, signal: AbortSignal | undefined, here: () => Promise<RunCommandResult | RipgrepRun>): Promise<RunCommandResult | RipgrepRun> {
+  private request(message: Omit<HostRequest & { op: 'command' | 'ripgrep' }, 'id'>, signal: AbortSignal | undefined, here: () => Promise<RunCommandResult | RipgrepRun>, told?: (pid: number) => void): Promise<RunCommandResult | RipgrepRun> {
     const child = this.child;
     if (!child?.connected || signal?.aborted) return here();
     const id = this.next++;
     return new Promise((resolve) => {
       const onAbort = () => {
-        if (this.child?.connected) this.child.send({ id, op: 'cancel' } satisfies HostRequest);
+        try {
+          if (this.child?.connected) this.child.send({ id, op: 'cancel' } satisfies HostRequest);
+        } catch {
+          // The host is going: its exit runs the request here again, already cancelled.
+        }
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
@@ -85,11 +102,16 @@ export class ProcessHost implements ProcessRunner {
           resolve(value);
         },
         again: here,
+        ...(told ? { told } : {}),
       });
       this.hold();
-      child.send({ id, ...message } as HostRequest, (error) => {
-        if (error) this.lost(`the process host took no request: ${error.message}`);
-      });
+      try {
+        child.send({ id, ...message } as HostRequest, (error) => {
+          if (error) this.lost(`the process host took no request: ${error.message}`);
+        });
+      } catch (error) {
+        this.lost(`the process host took no request: ${(error as Error).message}`);
+      }
     });
   }
 
@@ -114,6 +136,19 @@ export class ProcessHost implements ProcessRunner {
     if (child) this.log(`ideal-state: ${why}; checks run from this process`);
     const waiting = [...this.pending.values()];
     this.pending.clear();
-    for (const w of waiting) void w.again().then(w.settle);
+    for (const w of waiting) {
+      // What the host had started is not left running beside the same command run here.
+      if (w.pid !== undefined) killGroup(w.pid);
+      void w.again().then(w.settle);
+    }
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    if (process.platform === 'win32') process.kill(pid, 'SIGKILL');
+    else process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
   }
 }

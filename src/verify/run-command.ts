@@ -25,6 +25,8 @@ export interface RunCommandOptions {
   extraEnv?: Record<string, string>;
   /** How long a tree gets between SIGTERM and SIGKILL. Default 2 s. */
   killGraceMs?: number;
+  /** Told the process id once it started (on POSIX also its process group's id). */
+  onSpawn?: (pid: number) => void;
 }
 
 export type RunCommandResult = { durationMs: number; output: string; outputBytes: number; droppedBytes: number } & (
@@ -61,6 +63,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
       resolve({ kind: 'spawn-failed', reason: (error as Error).message, ...common() });
       return;
     }
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     let ending: 'timeout' | 'cancelled' | undefined;
     let settled = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

@@ -87,12 +87,17 @@ describe('the process host: checks started from a small process (issue 26)', fun
     const host = started((s) => logged.push(s));
     hosts.push(host);
     const dir = tmp();
-    const pending = host.runCommand({ command: 'sleep 0.5; echo done', cwd: dir, timeoutMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 150));
+    let commandPid: number | undefined;
+    const pending = host.runCommand({ command: 'sleep 0.5; echo ran >> ran.txt; echo done', cwd: dir, timeoutMs: 10_000, onSpawn: (pid) => (commandPid = pid) });
+    for (let i = 0; i < 100 && commandPid === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(commandPid !== undefined, 'the host told the command\'s process id');
     process.kill(host.pid!, 'SIGKILL');
     const result = await pending;
     assert.equal(result.kind, 'exited');
     assert.equal(result.output.trim(), 'done');
+    // The command the host had started was killed with it: it ran once, here, not twice.
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(fs.readFileSync(path.join(dir, 'ran.txt'), 'utf8'), 'ran\n');
     assert.equal(host.pid, undefined);
     assert.match(logged.join('\n'), /the process host ended \(SIGKILL\); checks run from this process/);
     const after = await host.runCommand({ command: PARENT_OF_SHELL, cwd: dir, timeoutMs: 10_000 });
