@@ -21,7 +21,8 @@ interface Pending {
  * thread per MB it holds, some 4 ms per check for the MCP server against about 1.4 ms for the
  * host (bench/gate.mjs). Each answer is the value the function returns in this process; cancel
  * goes over as a message. If the host cannot start, or ends, its requests run here again (a
- * command the host had started is run again), and so does everything after.
+ * command the host had started is killed first, its process id having come back before its
+ * answer), and so does everything after.
  */
 export class ProcessHost implements ProcessRunner {
   private child: ChildProcess | undefined;
