@@ -1,8 +1,12 @@
 import type { ProcessRunner } from './process-runner';
 import { findRipgrep } from './ripgrep-path';
-import { searchWithJs } from './search-js';
 import { searchWithRipgrep } from './search-ripgrep';
 import type { SearchOutcome, SearchRequest } from './search-types';
+
+/** The JS search, loaded when it is needed: its worker threads are nothing to a command whose ripgrep answers. */
+async function searchWithJs(request: SearchRequest, note?: string): Promise<SearchOutcome> {
+  return (await import('./search-js.js')).searchWithJs(request, note);
+}
 
 /** A GREP search: ripgrep when there is one (started by `processes`, default this process), else (or when it cannot read the pattern) the JS search. */
 export async function searchWorkspace(request: SearchRequest, ripgrepPath: string | undefined, processes?: ProcessRunner): Promise<SearchOutcome> {

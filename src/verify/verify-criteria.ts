@@ -1,9 +1,10 @@
 import { isCancellation } from '../model/errors';
 import type { AnyCriterion } from '../model/criterion';
 import type { Outcome } from '../model/outcome';
+import type { Redacted } from '../model/redaction';
 import { CriterionResult } from '../model/report';
 import { commandOf, commandsOf } from './commands';
-import { redactEvidence } from './secret-env';
+import { evidenceRedactor } from './secret-env';
 import { verificationCancelled } from './errors';
 import type { CommandApproval, CommandDecisions, VerifyHost, VerifyOptions, VerifySetResult } from './types';
 import { unknown, WHOLE_WORKSPACE, type Coverage, type VerifierContext, type Verdict } from './verdict';
@@ -45,6 +46,8 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
   const parallelism = Number.isFinite(options.parallelism) && options.parallelism >= 1 ? Math.floor(options.parallelism) : 1;
   const order = startOrder(criteria, host, parallelism);
   const concurrent = Math.max(1, Math.min(parallelism, total));
+  // The set's evidence is redacted against the environment as it was when the set began.
+  const redact = evidenceRedactor();
   let next = 0;
   const worker = async () => {
     while (next < total && !parent.aborted) {
@@ -52,7 +55,7 @@ export async function verifyCriteria(criteria: AnyCriterion[], host: VerifyHost,
       const criterion = criteria[i]!;
       const command = commandOf(criterion, host);
       const reason = command === undefined ? undefined : refusedBy.get(command);
-      const { result, covered } = await verifyOne(criterion, host, options, parent, reason === undefined ? { approved: true } : { approved: false, reason }, auditor, concurrent);
+      const { result, covered } = await verifyOne(criterion, host, options, parent, reason === undefined ? { approved: true } : { approved: false, reason }, { auditor, concurrent, redact });
       if (parent.aborted) return;
       results[i] = result;
       coverage[criterion.id] = covered;
@@ -113,8 +116,7 @@ async function verifyOne(
   options: VerifyOptions,
   parent: AbortSignal,
   commandsApproved: VerifierContext['commandsApproved'],
-  auditor: AuditorContext,
-  concurrent: number,
+  set: { auditor: AuditorContext; concurrent: number; redact: (text: string) => Redacted },
 ): Promise<{ result: CriterionResult; covered: Coverage }> {
   const started = performance.now();
   const method = criterion.verify;
@@ -127,7 +129,7 @@ async function verifyOne(
   // A judge or browser runner has no timeout of its own: the engine's is the only one.
   const grace = method?.type === 'CUSTOM' || method?.type === 'BROWSER' ? 0 : ENGINE_GRACE_MS;
   let timer: NodeJS.Timeout | undefined;
-  const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved, concurrent };
+  const ctx: VerifierContext = { host, criterion, signal: own.signal, timeoutMs, excludeFiles: options.excludeFiles ?? [], commandsApproved, concurrent: set.concurrent };
   let verdict: Verdict;
   try {
     const limit = new Promise<Verdict>((resolve) => {
@@ -136,7 +138,7 @@ async function verifyOne(
         resolve(unknown('EXECUTION_ERROR', `the verifier did not finish within ${((timeoutMs + grace) / 1000).toFixed(1)} s`, `${criterion.id} can be verified within ${(timeoutMs / 1000).toFixed(0)} s`));
       }, timeoutMs + grace);
     });
-    verdict = await Promise.race([dispatch(ctx, auditor), limit]);
+    verdict = await Promise.race([dispatch(ctx, set.auditor), limit]);
   } catch (error) {
     if (isCancellation(error) || parent.aborted) {
       verdict = unknown('EXECUTION_ERROR', 'cancelled', 'verification runs to the end');
@@ -147,7 +149,7 @@ async function verifyOne(
     clearTimeout(timer);
     parent.removeEventListener('abort', onParentAbort);
   }
-  return { result: toResult(criterion.id, verdict, performance.now() - started), covered: verdict.coverage };
+  return { result: toResult(criterion.id, verdict, performance.now() - started, set.redact), covered: verdict.coverage };
 }
 
 function dispatch(ctx: VerifierContext, auditor: AuditorContext): Promise<Verdict> {
@@ -174,11 +176,11 @@ function dispatch(ctx: VerifierContext, auditor: AuditorContext): Promise<Verdic
   }
 }
 
-function toResult(criterionId: string, verdict: Verdict, durationMs: number): CriterionResult {
+function toResult(criterionId: string, verdict: Verdict, durationMs: number, redact: (text: string) => Redacted): CriterionResult {
   const { coverage: _coverage, locations, ...raw } = verdict;
   // The one place every result's texts pass: whatever consumes it (store, PRD, reports, the
   // gate's reason, MCP answers) gets them without the credentials this process holds.
-  const { rest, count } = redactVerdict(raw);
+  const { rest, count } = redactVerdict(raw, redact);
   const parsed = CriterionResult.safeParse({ criterionId, ...rest, durationMs: Math.round(durationMs), locations: locations ?? [], ...(count > 0 ? { redactions: count } : {}) });
   if (parsed.success) return parsed.data;
   // A verifier bug must still give an honest answer, not an exception.
@@ -194,14 +196,14 @@ function toResult(criterionId: string, verdict: Verdict, durationMs: number): Cr
 }
 
 /** The verdict's free texts, redacted (secret-env.ts), with how many credentials were taken out. */
-function redactVerdict<T extends Omit<Verdict, 'coverage' | 'locations'>>(verdict: T): { rest: T; count: number } {
+function redactVerdict<T extends Omit<Verdict, 'coverage' | 'locations'>>(verdict: T, redact: (text: string) => Redacted): { rest: T; count: number } {
   let count = (verdict as { redactions?: number }).redactions ?? 0;
   const { redactions: _r, ...rest } = verdict as T & { redactions?: number };
   const out = { ...rest } as T;
   for (const key of ['evidence', 'actual', 'threshold', 'repairTarget'] as const) {
     const value = out[key];
     if (typeof value !== 'string') continue;
-    const r = redactEvidence(value);
+    const r = redact(value);
     count += r.count;
     (out as Record<string, unknown>)[key] = r.text;
   }
