@@ -7,7 +7,9 @@
 //   - `ideal-state verify --json` (a cold process, as CI runs it),
 //   - `ideal-state_verify` over MCP on a warm `ideal-state mcp` server (failing if its checks do not
 //     start from its process host, dist/process-host.cjs),
-// each as p50 and as a ratio to the plain checks' p50. Also the gate's peak RSS (GNU time) against
+// each as p50 and as a ratio to the plain checks' p50. Where NODE_EXTRA_CA_CERTS is set (every Node
+// start then parses that file), `node -e 0`, the plain checks, the gate and verify once more without
+// it in each round (`without_extra_ca`). Also the gate's peak RSS (GNU time) against
 // `node -e 0`'s, and the JavaScript the gate loads: every module file and its bytes (module hooks,
 // bench/harness/loaded-register.mjs), with a check that no model SDK nor the model catalogue is
 // among them. Last, one GREP criterion over a generated tree of SEARCH_FILES small files: the
@@ -100,10 +102,10 @@ function timed(command, args, { input, cwd = workspace, environment = env, expec
 const checksFile = path.join(tmp, 'checks.txt');
 fs.writeFileSync(checksFile, `${plainChecks(rg).join('\n')}\n`);
 const runs = {
-  node: () => timed(process.execPath, ['-e', '0']),
-  plain: () => timed('sh', ['-c', `xargs -P 4 -d '\\n' -I CHECK sh -c CHECK < "$1"`, 'sh', checksFile]),
-  gate: async () => {
-    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload });
+  node: (environment = env) => timed(process.execPath, ['-e', '0'], { environment }),
+  plain: (environment = env) => timed('sh', ['-c', `xargs -P 4 -d '\\n' -I CHECK sh -c CHECK < "$1"`, 'sh', checksFile], { environment }),
+  gate: async (environment = env) => {
+    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload, environment });
     // Every criterion passes: Claude Code is answered with nothing that blocks the stop.
     if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
     return r;
@@ -114,13 +116,24 @@ const runs = {
     if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
     return r;
   },
-  verify: async () => {
-    const r = await timed(process.execPath, [cli, 'verify', prd, '--json', '--workspace', workspace, '--store', store]);
+  verify: async (environment = env) => {
+    const r = await timed(process.execPath, [cli, 'verify', prd, '--json', '--workspace', workspace, '--store', store], { environment });
     const json = JSON.parse(r.out);
     if (!json.passed || json.counts?.PASS !== 10) throw new Error(`verify --json: ${JSON.stringify(json.counts)}`);
     return r;
   },
 };
+
+// NODE_EXTRA_CA_CERTS makes every Node process read and parse that bundle of certificates as it
+// starts (Node 20: some 70 ms on a 2-core machine), which the three `node -e` checks pay as the
+// gate does. Where it is set, the same four runs again without it, so both figures are known.
+const extraCa = Boolean(process.env.NODE_EXTRA_CA_CERTS);
+if (extraCa) {
+  const bare = { ...env };
+  delete bare.NODE_EXTRA_CA_CERTS;
+  const of = (name) => () => runs[name](bare);
+  Object.assign(runs, { node_no_extra_ca: of('node'), plain_no_extra_ca: of('plain'), gate_no_extra_ca: of('gate'), verify_no_extra_ca: of('verify') });
+}
 
 // The MCP server, started once and warmed by one call; each call is then timed alone.
 const mcp = new Client({ name: 'ideal-state-bench', version: '1.0.0' });
@@ -269,11 +282,12 @@ if (found.rg !== expected || found.builtin !== expected) throw new Error(`matchi
 if (mcpHost === false) throw new Error('the MCP server starts its checks itself: dist/process-host.cjs is not beside the command line, or did not start');
 if (sdkLoaded.length > 0) throw new Error(`the gate loaded model code: ${sdkLoaded.join(', ')} in ${loaded.map((f) => f.file).join(', ')}`);
 
-const ratio = (name) => p50[name] / p50.plain;
+const ratio = (name) => p50[name] / (name.endsWith('_no_extra_ca') ? p50.plain_no_extra_ca : p50.plain);
+const nodeOf = (name) => (name.endsWith('_no_extra_ca') ? p50.node_no_extra_ca : p50.node);
 const searchRatio = median(searchSamples.builtin) / median(searchSamples.rg);
 const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, rg ${rg}`);
-for (const name of names) console.log(`  ${name.padEnd(13)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / p50.node).toFixed(2)} node -e 0`);
+for (const name of names) console.log(`  ${name.padEnd(13)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / nodeOf(name)).toFixed(2)} node -e 0`);
 console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
 console.log(`  JS loaded by verify --json: ${verifyLoaded.length} files, ${(verifyLoadedBytes / 1024).toFixed(0)} KB; SQLite (sql.js) loaded by the gate: ${storeLoaded.gate ? 'yes' : 'no'}, by verify: ${storeLoaded.verify ? 'yes' : 'no'}`);
 console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
@@ -296,6 +310,10 @@ console.log(
     verify_ratio: round(ratio('verify')),
     mcp_ratio: round(ratio('mcp')),
     mcp_process_host: mcpHost,
+    extra_ca_certs: extraCa,
+    without_extra_ca: extraCa
+      ? { node_ms_p50: round(p50.node_no_extra_ca, 1), plain_checks_ms_p50: round(p50.plain_no_extra_ca, 1), gate_ms_p50: round(p50.gate_no_extra_ca, 1), verify_ms_p50: round(p50.verify_no_extra_ca, 1), node_ratio: round(ratio('node_no_extra_ca')), gate_ratio: round(ratio('gate_no_extra_ca')), verify_ratio: round(ratio('verify_no_extra_ca')) }
+      : null,
     gate_peak_rss_mb: round(gateRss, 1),
     node_peak_rss_mb: round(nodeRss, 1),
     gate_loaded_files: loaded.length,

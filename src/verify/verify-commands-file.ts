@@ -27,7 +27,12 @@ export const VerifyCommandsFile = z.object({ version: z.literal(1).optional(), c
 export type VerifyCommands = { ok: true; list: AllowList; count: number } | { ok: false; problems: DataFileProblem[] };
 
 export function readVerifyCommands(file: string, text: string): VerifyCommands {
+  if (last?.file === file && last.text === text) return last.read;
   const parsed = parseYamlDataFile(file, text, VerifyCommandsFile);
-  if (!parsed.ok) return parsed;
-  return { ok: true, list: allowList(parsed.value.commands), count: parsed.value.commands.length };
+  const read: VerifyCommands = parsed.ok ? { ok: true, list: allowList(parsed.value.commands), count: parsed.value.commands.length } : parsed;
+  last = { file, text, read: Object.freeze(read) };
+  return read;
 }
+
+/** The last list read, by its file and text: the MCP server reads the same list at every call (its YAML parse cost about a millisecond). Its answer never changes once made. */
+let last: { file: string; text: string; read: VerifyCommands } | undefined;
