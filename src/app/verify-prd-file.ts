@@ -97,14 +97,23 @@ export type VerifyPrdOutcome =
 export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPrdOutcome> {
   const { file, workspace } = request;
   if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
+  // The workspace's other inputs are read while the PRD is read and parsed; each answer is taken where it was before.
+  const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
+  const overrideRead = fs.readFile(overrideFile, 'utf8').catch(() => undefined);
+  const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
+  // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
+  const listWanted = !request.yes && !request.noCommands && !request.ask;
+  const listRead = listWanted ? fs.readFile(listFile, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error)) : undefined;
+  const awaitingRead = request.noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
+  // Its failure is reported where it is awaited, below.
+  awaitingRead.catch(() => undefined);
   const read = await readPrdFile(file);
   if (!read.ok) {
     if (read.diagnostic) return { kind: 'bad-input', problems: [read.diagnostic], summary: `${file} is not read` };
     return { kind: 'refused', message: `cannot read ${file}: ${read.reason}` };
   }
   const text = read.text;
-  const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
-  const overrideText = await fs.readFile(overrideFile, 'utf8').catch(() => undefined);
+  const overrideText = await overrideRead;
   const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
   for (const p of effortTable.problems) request.warn(`warning: ${formatProblem(p)}`);
   let chosen: EffortLevel | undefined;
@@ -130,11 +139,9 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const { document, criteria, level: effort } = prd;
   const parallelism = effortTable.table.levels[effort].parallelism;
 
-  // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
   let allowed: VerifyCommands | undefined;
-  if (!request.yes && !request.noCommands && !request.ask) {
-    const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
-    const listText = await fs.readFile(listFile, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+  if (listRead) {
+    const listText = await listRead;
     if (listText instanceof Error) return { kind: 'refused', message: `cannot read ${listFile}: ${(listText as NodeJS.ErrnoException).code ?? listText.message}` };
     if (listText !== undefined) {
       allowed = readVerifyCommands(VERIFY_COMMANDS_FILE, listText);
@@ -148,7 +155,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   // Commands criteria gained through an agent's proposal run only once a person allowed them.
   let awaiting: Set<string>;
   try {
-    awaiting = request.noCommands ? new Set() : await commandsAwaitingPerson(workspace);
+    awaiting = await awaitingRead;
   } catch (error) {
     return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
   }

@@ -20,14 +20,16 @@ export async function confinePath(workspaceRoot: string, named: string): Promise
   if (isOutside(relative)) {
     return { ok: false, reason: path.isAbsolute(named) ? `"${named}" is an absolute path outside the workspace` : `"${named}" leads outside the workspace` };
   }
-  const realRoot = (await realpath(root)) ?? root;
+  const realRoot = await realpath(root);
+  // The workspace folder itself (a command's usual folder): what was just looked up.
+  if (absolute === root) return { ok: true, absolute, relative: '', exists: realRoot !== null };
   // The deepest part of the path that exists decides where it really points.
   let probe = absolute;
   let exists = true;
   for (;;) {
     const real = await realpath(probe);
     if (real !== null) {
-      if (isOutside(path.relative(realRoot, real))) return { ok: false, reason: `"${named}" goes through a symbolic link that points outside the workspace` };
+      if (isOutside(path.relative(realRoot ?? root, real))) return { ok: false, reason: `"${named}" goes through a symbolic link that points outside the workspace` };
       break;
     }
     exists = false;
