@@ -7,7 +7,10 @@ import { startOrder, verifyCriteria } from '../../src/verify/verify-criteria';
 import { CancelledError } from '../../src/model/errors';
 import { buildVerificationReport } from '../../src/verify/report';
 import type { AuditorView, CriterionJudge, DiagnosticEntry, VerifyHost } from '../../src/verify/types';
-import { alive, anti, criterion, pids, until, workspace } from './verify-helpers';
+import { alive, anti, criterion, pids, testRipgrep, until, workspace } from './verify-helpers';
+import type { ProcessRunner } from '../../src/verify/process-runner';
+import { runCommand } from '../../src/verify/run-command';
+import { runRipgrep } from '../../src/verify/search-ripgrep';
 
 const run = (criteria: AnyCriterion[], host: VerifyHost, extra: Partial<Parameters<typeof verifyCriteria>[2]> = {}) => verifyCriteria(criteria, host, { parallelism: 4, timeoutMs: 20_000, ...extra });
 
@@ -72,6 +75,23 @@ describe('verify: the engine', () => {
     assert.deepEqual(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).sort(), ['cli1', 'cli2']);
     // The two commands took both slots first: every other criterion finished after one of them.
     assert.ok([criteria[3]!.id, criteria[4]!.id].includes(started[0]!), `first finished: ${started[0]}`);
+  });
+
+  it('starts the commands\' processes before a search\'s that starts with them: nothing is looked up before a command in the workspace folder (issue 26)', async () => {
+    const root = workspace({ 'src/a.ts': 'export const darkMode = true;\n' });
+    const calls: string[] = [];
+    // The real runners, each call noted as it is made: the order the processes are started in.
+    const processes: ProcessRunner = {
+      runCommand: (options) => (calls.push(`command ${options.command}`), runCommand(options)),
+      runRipgrep: (options) => (calls.push('ripgrep'), runRipgrep(options)),
+    };
+    const rg = testRipgrep();
+    const grep = () => criterion({ type: 'GREP', pattern: 'darkMode', expect: 'present' });
+    // Three at once: the two commands and a search start together (startOrder puts the commands first).
+    const criteria = [grep(), grep(), criterion({ type: 'CLI', command: 'true' }), criterion({ type: 'CLI', command: 'exit 0' })];
+    const set = await run(criteria, { workspaceRoot: root, ...(rg ? { ripgrepPath: rg } : {}), processes }, { parallelism: 3 });
+    assert.deepEqual(set.results.map((r) => r.outcome), ['PASS', 'PASS', 'PASS', 'PASS']);
+    assert.deepEqual(calls.slice(0, 2), ['command true', 'command exit 0']);
   });
 
   it('runs at most `parallelism` criteria at once', async () => {
