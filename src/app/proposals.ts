@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { ProposedCriterion } from './done-gate';
+import { ProposedCriterion } from './gate/answers';
 import { gateStateFolder, writeJsonAtomically } from './gate/state-folder';
 import { readStateRecord } from './state-record';
 

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs/promises';
-import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd';
+import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd/diagnostics';
 import { PRD_LIMITS, sizeText } from '../prd/limits';
 
 /**

@@ -9,7 +9,8 @@ import type { AnyCriterion } from '../model/criterion';
 import type { EffortLevel } from '../model/effort';
 import { RUN_ID } from '../model/run';
 import { SETTINGS } from '../model/settings';
-import type { PrdDiagnostic, PrdDocument } from '../prd';
+import type { PrdDiagnostic } from '../prd/diagnostics';
+import type { PrdDocument } from '../prd/model';
 // The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.
 import { defaultCliStoreFile } from '../store/store-paths';
 import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';

@@ -1,5 +1,5 @@
 import type { AnyCriterion, CriterionResult, EffortLevel, EffortTable } from '../model';
-import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd';
+import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd/diagnostics';
 import type { Store } from '../store/store';
 import { verifyCriteria } from '../verify/verify-criteria';
 import { recordVerification } from '../verify/store-verification';

@@ -1,5 +1,13 @@
 import type { AnyCriterion, CriterionResult, Priority } from '../model';
-import { checkIsa, checkPrd, diagnostic, rangeOn, recogniseFormat, toCoreCriterion, writeIsaOutcomes, writeOutcomes, type IsaDocument, type PrdDiagnostic, type PrdDocument, type RequirementFormat } from '../prd';
+import { checkPrd } from '../prd/check';
+import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd/diagnostics';
+import type { IsaDocument } from '../prd/isa/model';
+import { checkIsa } from '../prd/isa/lint';
+import { writeIsaOutcomes } from '../prd/isa/write';
+import type { PrdDocument } from '../prd/model';
+import { recogniseFormat, type RequirementFormat } from '../prd/recognise';
+import { toCoreCriterion } from '../prd/to-core';
+import { writeOutcomes } from '../prd/write-outcomes';
 import { liveClaims } from '../prd/isa/model';
 import { isaCriteria, isaResults } from './isa-verification';
 import type { VerifySetResult } from '../verify/types';

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { criteriaReview, withReview } from '../app/gate/criteria-from';
 import type { CriterionInfo } from '../app/verify-source';
-import { formatDiagnostic, type PrdDiagnostic } from '../prd';
+import { formatDiagnostic, type PrdDiagnostic } from '../prd/diagnostics';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { formatJson, formatTable } from './verify-output';
 import { parseReports, REPORT_USAGE, writeReports } from './report';

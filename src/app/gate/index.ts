@@ -14,6 +14,7 @@
  * CI with `ideal-state verify --criteria-from REF` is the hard boundary.
  */
 export * from './answers';
+export * from './answer-shapes';
 export * from './block-counter';
 export * from './check';
 export * from './held';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AnyCriterion } from '../../model';
-import { formatVerifySpec } from '../../prd';
+import { formatVerifySpec } from '../../prd/verify-spec';
 import { loadVerifySource, type VerifySource } from '../verify-source';
 import { protectedGlobsOf, snapshotInputs } from './lock-inputs';
 import { CriteriaLockFile, type LockedCriterion, type LockedPrd, type LockHow } from './lock-schema';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { SETTINGS } from '../../model/settings';
-import { parsePrd } from '../../prd';
+import { parsePrd } from '../../prd/parse';
 import { parseJsonc } from '../../verify/jsonc';
 
 /**

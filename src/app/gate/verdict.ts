@@ -1,6 +1,7 @@
-import { formatDiagnostic, type PrdDiagnostic } from '../../prd';
+import { formatDiagnostic, type PrdDiagnostic } from '../../prd/diagnostics';
 import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
-import { notPassing, verifyAnswer, type CriterionOutcome, type Priorities, type VerifiedSet, type VerifyAnswer } from './answers';
+import type { CriterionOutcome, VerifyAnswer } from './answer-shapes';
+import { notPassing, verifyAnswer, type Priorities, type VerifiedSet } from './answers';
 import type { LockChange } from './lock-changes';
 
 /** What the gate decided: keep the agent working (with why), or let it stop (with a note for the user, if any). */
