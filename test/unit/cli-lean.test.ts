@@ -118,6 +118,18 @@ describe('command line: what each subcommand loads (issue 26)', () => {
     assert.deepEqual(loads.filter((i) => /zod\/v4\/locales\/(?!index)/.test(i)), ['node_modules/zod/v4/locales/en.js']);
   });
 
+  it('the lean gate and verify build no schema and run no module they never call when they load: no barrel, no store sync, no MCP answer shapes', () => {
+    const loads = leanLoads();
+    // A barrel (index.ts) loads every module it names, each building its zod schemas at load.
+    assert.deepEqual(loads.filter((i) => /^src\/(prd|app\/gate|verify|model)\/index\.ts$|^src\/app\/done-gate\.ts$/.test(i)), []);
+    // Only the store's path (behind its dynamic import) syncs a PRD into runs; only the editor merges, creates and views PRDs, approves and reverts; only MCP declares answer shapes.
+    const unused = /^src\/(prd\/(store-sync|merge|new-prd|view)|app\/gate\/(answer-shapes|approve|revert))\.ts$/;
+    assert.deepEqual(loads.filter((i) => unused.test(i)), []);
+    // The check can tell: each file it names is there, and MCP still loads the answer shapes.
+    for (const name of ['prd/store-sync', 'prd/merge', 'prd/new-prd', 'prd/view', 'app/gate/answer-shapes', 'app/gate/approve', 'app/gate/revert']) assert.ok(fs.existsSync(path.join(ROOT, 'src', `${name}.ts`)), name);
+    assert.ok(loadedBy('mcp').inputs.includes('src/app/gate/answer-shapes.ts'));
+  });
+
   it('loads one language of zod messages, English', () => {
     const { inputs } = loadedBy('gate');
     const locales = inputs.filter((i) => /zod\/v4\/locales\/(?!index)/.test(i));
