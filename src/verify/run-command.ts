@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { monotonicMs } from './clock';
 import { OutputTail, withoutKnownNoise } from './output-tail';
 import { scrubEnvironment } from './secret-env';
 
@@ -40,10 +41,10 @@ export type RunCommandResult = { durationMs: number; output: string; outputBytes
 export const DEFAULT_OUTPUT_BYTES = 64 * 1024;
 
 export function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
-  const started = performance.now();
+  const started = monotonicMs();
   const tail = new OutputTail(options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES);
   const grace = options.killGraceMs ?? 2000;
-  const common = () => ({ durationMs: Math.round(performance.now() - started), output: withoutKnownNoise(tail.text()), outputBytes: tail.total, droppedBytes: tail.dropped });
+  const common = () => ({ durationMs: Math.round(monotonicMs() - started), output: withoutKnownNoise(tail.text()), outputBytes: tail.total, droppedBytes: tail.dropped });
   if (options.signal?.aborted) return Promise.resolve({ kind: 'cancelled', ...common() });
 
   return new Promise((resolve) => {

@@ -3,6 +3,7 @@ import type { AnyCriterion } from '../model/criterion';
 import type { Outcome } from '../model/outcome';
 import type { Redacted } from '../model/redaction';
 import { CriterionResult } from '../model/report';
+import { monotonicMs } from './clock';
 import { commandOf, commandsOf } from './commands';
 import { evidenceRedactor } from './secret-env';
 import { verificationCancelled } from './errors';
@@ -118,7 +119,7 @@ async function verifyOne(
   commandsApproved: VerifierContext['commandsApproved'],
   set: { auditor: AuditorContext; concurrent: number; redact: (text: string) => Redacted },
 ): Promise<{ result: CriterionResult; covered: Coverage }> {
-  const started = performance.now();
+  const started = monotonicMs();
   const method = criterion.verify;
   const timeoutMs = boundedTimeout(method && 'timeoutMs' in method ? method.timeoutMs : undefined, options.timeoutMs);
   // The verifiers read the method's own timeout; they get the bounded one (a model may write any number there).
@@ -149,7 +150,7 @@ async function verifyOne(
     clearTimeout(timer);
     parent.removeEventListener('abort', onParentAbort);
   }
-  return { result: toResult(criterion.id, verdict, performance.now() - started, set.redact), covered: verdict.coverage };
+  return { result: toResult(criterion.id, verdict, monotonicMs() - started, set.redact), covered: verdict.coverage };
 }
 
 function dispatch(ctx: VerifierContext, auditor: AuditorContext): Promise<Verdict> {

@@ -77,7 +77,7 @@ describe('gate: host payloads and answers (pure)', () => {
     }
     assert.match(HOST_ADAPTERS.find((h) => h.id === 'cline')!.hostWill('block'), /nothing was held/);
     const codex = HOST_ADAPTERS.find((h) => h.id === 'codex')!;
-    assert.equal(codex.payload.safeParse({ hook_event_name: 'Stop', turn_id: 't', extra: 1 }).success, true);
-    assert.equal(codex.payload.safeParse({ turn_id: 't' }).success, false);
+    assert.equal(codex.payload().safeParse({ hook_event_name: 'Stop', turn_id: 't', extra: 1 }).success, true);
+    assert.equal(codex.payload().safeParse({ turn_id: 't' }).success, false);
   });
 });

@@ -15,13 +15,13 @@ import { cachedDataVersionTag } from 'node:v8';
 const ROOT = path.resolve(__dirname, '../../..');
 const BIN = path.join(ROOT, 'dist', 'cli.js');
 
-function runWithProbe(args: string[], prepare?: (dir: string) => void): { status: number | null; jitless: boolean; tag: number; workers: boolean; stdout: string; stderr: string } {
+function runWithProbe(args: string[], prepare?: (dir: string) => void): { status: number | null; jitless: boolean; tag: number; workers: boolean; perfHooks: boolean; stdout: string; stderr: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'one-shot-'));
   const probe = path.join(dir, 'probe.cjs');
   prepare?.(dir);
-  fs.writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(path.join(dir, 'seen.json'))}, JSON.stringify({ jitless: globalThis.__zod_globalConfig?.jitless === true, tag: require('node:v8').cachedDataVersionTag(), workers: process.moduleLoadList.includes('NativeModule worker_threads') })));\n`);
+  fs.writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(path.join(dir, 'seen.json'))}, JSON.stringify({ jitless: globalThis.__zod_globalConfig?.jitless === true, tag: require('node:v8').cachedDataVersionTag(), workers: process.moduleLoadList.includes('NativeModule worker_threads'), perfHooks: process.moduleLoadList.includes('NativeModule perf_hooks') })));\n`);
   const r = spawnSync(process.execPath, ['-r', probe, BIN, ...args.map((a) => a.replace('$DIR', dir))], { encoding: 'utf8', env: { ...process.env, IDEAL_STATE_CACHE_DIR: dir } });
-  const seen = JSON.parse(fs.readFileSync(path.join(dir, 'seen.json'), 'utf8')) as { jitless: boolean; tag: number; workers: boolean };
+  const seen = JSON.parse(fs.readFileSync(path.join(dir, 'seen.json'), 'utf8')) as { jitless: boolean; tag: number; workers: boolean; perfHooks: boolean };
   fs.rmSync(dir, { recursive: true, force: true });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr, ...seen };
 }
@@ -58,7 +58,7 @@ describe('command line: a one-shot process (issue 26)', () => {
     fs.writeFileSync(path.join(dir, 'ws', 'PRD.md'), `---\nprd: true\nid: PRD-20261127-one-shot\nstatus: IN_PROGRESS\neffort_level: STANDARD\n---\n\n# One shot\n\n## Ideal State Criteria\n${lines.join('\n')}\n`);
   };
 
-  it('verify ends with its answer whole and its exit code, without Node\'s teardown; the JS search\'s worker threads are not loaded for criteria that do not search', () => {
+  it('verify ends with its answer whole and its exit code, without Node\'s teardown; the JS search\'s worker threads are not loaded for criteria that do not search, nor perf_hooks to time them', () => {
     for (const failing of [false, true]) {
       const r = runWithProbe(['verify', '$DIR/ws/PRD.md', '--json', '--workspace', '$DIR/ws', '--no-store'], readsWorkspace(200, failing));
       assert.equal(r.status, failing ? 1 : 0, r.stderr);
@@ -66,6 +66,7 @@ describe('command line: a one-shot process (issue 26)', () => {
       assert.equal(answer.results.length, 200, 'every result was written before the process ended');
       assert.equal(answer.passed, !failing);
       assert.equal(r.workers, false, 'node:worker_threads was loaded');
+      assert.equal(r.perfHooks, false, 'node:perf_hooks was loaded (the global performance)');
     }
   });
 

@@ -8,7 +8,7 @@ import { claudeStyleAnswer, str, type HostAdapter } from './types';
  * workspace_roots and agent_stop_cause; `{"decision":"block","reason"}` keeps the agent going.
  * From the documentation only: Auggie is not on the npm registry this tier installs from.
  */
-const payload = z.looseObject({ hook_event_name: z.string(), conversation_id: z.string().optional(), workspace_roots: z.array(z.string()).optional() });
+const payload = () => z.looseObject({ hook_event_name: z.string(), conversation_id: z.string().optional(), workspace_roots: z.array(z.string()).optional() });
 
 export const augment: HostAdapter = {
   id: 'augment',

@@ -10,7 +10,7 @@ import { claudeStyleAnswer, cwdOf, flag, str, type HostAdapter } from './types';
  * warning shown to the user. Hooks live in .claude/settings.json as matcher groups; `timeout`
  * is in seconds (default 600). Proven by test/hosts (Claude Code 2.1.332).
  */
-const payload = z.looseObject({
+const payload = () => z.looseObject({
   session_id: z.string().optional(),
   transcript_path: z.string().optional(),
   cwd: z.string().optional(),

@@ -9,7 +9,7 @@ import { str, type HostAdapter } from './types';
  * before it says done) and says so. A TaskComplete payload that still reaches the gate (a hook
  * from an older install) is answered without a block: the LOG says nothing was held.
  */
-const payload = z.looseObject({ hookName: z.string(), taskId: z.string().optional(), workspaceRoots: z.array(z.string()).optional() });
+const payload = () => z.looseObject({ hookName: z.string(), taskId: z.string().optional(), workspaceRoots: z.array(z.string()).optional() });
 
 export const cline: HostAdapter = {
   id: 'cline',

@@ -11,7 +11,7 @@ import { claudeStyleAnswer, cwdOf, flag, str, type HostAdapter } from './types';
  * hook must be trusted once (`codex` → /hooks), else it is skipped without a word. Proven by
  * test/hosts (Codex 0.171.0).
  */
-const payload = z.looseObject({
+const payload = () => z.looseObject({
   session_id: z.string().optional(),
   turn_id: z.string().optional(),
   cwd: z.string().optional(),

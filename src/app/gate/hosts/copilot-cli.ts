@@ -13,7 +13,7 @@ import { vscodeAnswer } from './vscode';
  * `{ decision: "block", reason }`, the reason "enqueued as a follow-up user message".
  * Proven by test/hosts (Copilot CLI 1.0.102).
  */
-const payload = z.looseObject({ sessionId: z.string().optional(), cwd: z.string().optional(), timestamp: z.union([z.string(), z.number()]).optional() });
+const payload = () => z.looseObject({ sessionId: z.string().optional(), cwd: z.string().optional(), timestamp: z.union([z.string(), z.number()]).optional() });
 
 export const copilotCli: HostAdapter = {
   id: 'copilot',

@@ -9,7 +9,7 @@ import { str, type HostAdapter } from './types';
  * `loop_limit` caps how many times in a row (the gate writes its --max-blocks there).
  * Cursor shows nothing to the user from a stop hook that lets the agent go.
  */
-const payload = z.looseObject({ conversation_id: z.string().optional(), hook_event_name: z.literal('stop'), workspace_roots: z.array(z.string()).optional(), status: z.string().optional(), loop_count: z.number().optional() });
+const payload = () => z.looseObject({ conversation_id: z.string().optional(), hook_event_name: z.literal('stop'), workspace_roots: z.array(z.string()).optional(), status: z.string().optional(), loop_count: z.number().optional() });
 
 export const cursor: HostAdapter = {
   id: 'cursor',

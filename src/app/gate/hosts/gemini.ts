@@ -12,7 +12,7 @@ import { claudeStyleAnswer, cwdOf, str, type HostAdapter } from './types';
  * `stop_hook_active` is false again after a tool-using turn, so the block count is kept by
  * session and the flag is not trusted. Proven by test/hosts (Gemini CLI 0.61.0).
  */
-const payload = z.looseObject({
+const payload = () => z.looseObject({
   session_id: z.string().optional(),
   cwd: z.string().optional(),
   hook_event_name: z.string(),

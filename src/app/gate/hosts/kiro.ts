@@ -10,7 +10,7 @@ import type { HostAdapter } from './types';
 export const kiro: HostAdapter = {
   id: 'kiro',
   name: 'Kiro',
-  payload: z.looseObject({}),
+  payload: () => z.looseObject({}),
   recognise: (p) => Object.keys(p).length === 0,
   request: () => ({ host: 'kiro', event: 'agentStop', sessionKey: 'kiro:workspace' }),
   answer: (_request, verdict) => (verdict.kind === 'block' ? { exitCode: 1, stderr: verdict.reason } : { exitCode: 0, stdout: verdict.note ?? 'Ideal State: every CRITICAL criterion passes.' }),

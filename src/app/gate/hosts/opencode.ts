@@ -9,7 +9,7 @@ import { str, type HostAdapter } from './types';
  * into the session as the next prompt (`client.session.prompt`); a note goes to a TUI toast.
  * It works under `opencode serve` / the TUI; `opencode run` exits on the first idle.
  */
-const payload = z.looseObject({ hook_event_name: z.literal('session.idle'), session_id: z.string().optional(), cwd: z.string().optional() });
+const payload = () => z.looseObject({ hook_event_name: z.literal('session.idle'), session_id: z.string().optional(), cwd: z.string().optional() });
 
 export const opencode: HostAdapter = {
   id: 'opencode',

@@ -10,7 +10,7 @@ import { claudeStyleAnswer, cwdOf, flag, str, type HostAdapter } from './types';
  * `stop_hook_active` (0.24.4): false on the first check and after the user speaks, true while a
  * stop hook's block continues, tool calls included.
  */
-const payload = z.looseObject({
+const payload = () => z.looseObject({
   session_id: z.string().optional(),
   cwd: z.string().optional(),
   hook_event_name: z.string(),

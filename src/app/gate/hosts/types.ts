@@ -46,8 +46,11 @@ export interface HostAdapter {
   /** The name `--host` and `gate install` take. */
   id: string;
   name: string;
-  /** The payload the host sends on stdin (zod: the source of truth; unknown keys pass). */
-  payload: z.ZodType<Record<string, unknown>>;
+  /**
+   * The payload the host sends on stdin (zod: the source of truth; unknown keys pass), built when
+   * asked: the stop hook reads one host's payload at every stop and builds no host's schema (issue 26).
+   */
+  payload(): z.ZodType<Record<string, unknown>>;
   /** Whether a payload (parsed, without `--host`) is this host's. */
   recognise(payload: Record<string, unknown>): boolean;
   request(payload: Record<string, unknown>): StopRequest;

@@ -11,7 +11,7 @@ import { cwdOf, flag, str, type GateVerdict, type HostAdapter, type HostAnswer }
  * Copilot CLI reads the same file but sends its own payload (no hookEventName) and reads only
  * the top-level decision: an answer to a payload without hookEventName carries both.
  */
-const payload = z.looseObject({
+const payload = () => z.looseObject({
   sessionId: z.string().optional(),
   hookEventName: z.string(),
   cwd: z.string().optional(),
