@@ -77,6 +77,9 @@ export { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from './algorithm/roles';
 export { confinePath, PathEscapeError } from './agent/workspace';
 export { confineGlob, confinePath as confineOnDisk } from './verify/confine';
 export { runCommand } from './verify/run-command';
+export { runRipgrep } from './verify/search-ripgrep';
+// The editor's checks start their processes from a small process of their own (src/vscode/processes-host.ts).
+export { ProcessHost } from './verify/process-host';
 export { searchWorkspace } from './verify/search';
 export { searchForAgent } from './agent/workspace-search';
 export { SearchScope } from './verify/search-scope';

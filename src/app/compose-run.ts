@@ -50,8 +50,8 @@ export interface RunPorts {
    * the workspace as it is (VS Code's Workspace Trust covers it).
    */
   readonly readOverride: ReadOverride;
-  /** What verification uses beyond the workspace: the editor's tasks, diagnostics, `files.exclude`, ripgrep. */
-  readonly verify?: Pick<VerifyHost, 'tasks' | 'diagnostics' | 'excludeGlobs' | 'ripgrepPath'>;
+  /** What verification uses beyond the workspace: the editor's tasks, diagnostics, `files.exclude`, ripgrep, and where its processes start. */
+  readonly verify?: Pick<VerifyHost, 'tasks' | 'diagnostics' | 'excludeGlobs' | 'ripgrepPath' | 'processes'>;
   /** Where a new run's PRD goes (workspace-relative). */
   readonly prdFolder?: string;
   /** The run's PRD file at a workspace-relative path; by default read and written with `files`. */

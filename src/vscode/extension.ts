@@ -12,6 +12,7 @@ import { ChannelLogger } from './log';
 import { registerCheckModel } from './models/check-model-command';
 import { ModelsHost } from './models/models-host';
 import { PrdSync, registerPrdSupport } from './prd';
+import { ProcessesHost } from './processes-host';
 import { registerRestrictedModeIndicator } from './restricted-mode';
 import { registerRuns } from './run';
 import { bridgeRunsToLearning } from './learning/run-bridge';
@@ -36,11 +37,13 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
   const models = new ModelsHost(context, settings, log.child('models'), stores);
   // The single writer of this window's runs (src/app/run-sessions.ts); every view follows its deltas.
   const sessions = new SessionsHost(stores);
+  // Where the window's checks start their processes: a small process beside the extension host, from the first check on.
+  const processes = new ProcessesHost(context.extensionPath, log.child('processes'));
   const learning = registerLearningSupport(context, stores, models, settings, log.child('learning'));
-  const verify = registerVerify(context, { settings, definitions, stores, models, sessions }, log.child('verify'));
-  const runs = registerRuns({ settings, definitions, stores, models, sessions }, log.child('run'));
+  const verify = registerVerify(context, { settings, definitions, stores, models, sessions, processes }, log.child('verify'));
+  const runs = registerRuns({ settings, definitions, stores, models, sessions, processes }, log.child('run'));
   // Loop mode: the Algorithm over many files, its sub-runs on this window's single-writer path (src/vscode/loop).
-  const loops = registerLoopSupport(context, { settings, definitions, stores, models, sessions, runs: runs.service, proposals: runs.proposals, tasks: runs.tasks }, log.child('loop'));
+  const loops = registerLoopSupport(context, { settings, definitions, stores, models, sessions, runs: runs.service, proposals: runs.proposals, tasks: runs.tasks, processes }, log.child('loop'));
   // The criteria lock from the editor (issue 23): Lock Criteria, Approve Criteria Changes, the ISC table's badge and buttons.
   const locks = registerLockSupport(context, log.child('lock'));
   const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness, loops: loops.service, locks }, log.child('runs'));
@@ -50,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     stores,
     sessions,
     definitions,
+    processes,
     vscode.commands.registerCommand('idealState.showLog', () => log.show()),
     registerShowStoreInfo(stores),
     registerListIscDefinitions(definitions),

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { CriterionResult } from '../../src/model';
 import { activateIdealState, extensionEngine, waitForLogLine, type IdealStateApi } from './ideal-state';
@@ -11,6 +12,12 @@ const until = async <T>(check: () => Promise<T | undefined> | T | undefined, wha
     if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+};
+
+/** The process that started `pid` (Linux: /proc). */
+const parentOf = (pid: number) => {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 };
 
 /** What "Ideal State: Verify Criteria" returns to a caller (see src/vscode/verify/verify-prd.ts). */
@@ -130,6 +137,45 @@ describe('verifying criteria in the editor', () => {
     await waitForLogLine(new RegExp(`1 command of ${relative} approved in ${runId}, not asked again`));
     assert.deepEqual(store.criteria.versions(runId), [run.criteriaVersion], 'no criteria version was created by verifying');
     assert.equal(store.criteria.list(runId, run.criteriaVersion)[0]!.outcome, 'PASS');
+  });
+
+  it('starts a criterion’s command from the window’s process host, not from the extension host (its Grep goes there too)', async function () {
+    this.timeout(60_000);
+    // The command writes the processes above it while they run: its shell (when the shell did not exec it), what started that, and its parent.
+    created.push(file('parent-probe.js'), file('parent-chain.json'));
+    await write(
+      file('parent-probe.js'),
+      [
+        "const fs = require('fs');",
+        "const parent = (pid) => { const s = fs.readFileSync(`/proc/${pid}/stat`, 'utf8'); return Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]); };",
+        'const chain = [];',
+        'for (let pid = process.ppid, i = 0; i < 3 && pid > 1; pid = parent(pid), i++) chain.push({ pid, cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\\0").join(" ") });',
+        "fs.writeFileSync('parent-chain.json', JSON.stringify(chain));",
+        '',
+      ].join('\n'),
+    );
+    const command = 'node parent-probe.js';
+    await vscode.workspace.getConfiguration('idealState.verify').update('allowedCommands', [...ALLOWED, command], vscode.ConfigurationTarget.Global);
+    const uri = file('verify-process-host.md');
+    created.push(uri);
+    await write(uri, prd('Process host', [`- [ ] ISC-1: The probe records who started it, from the terminal | Verify: CLI: ${command}`, '- [ ] ISC-2: The probe names the chain file it writes out | Verify: Grep: parent-chain | glob: parent-probe.js']));
+    try {
+      const v = await verify(uri);
+      assert.deepEqual(outcomes(v), { 'ISC-1': 'PASS', 'ISC-2': 'PASS' }, JSON.stringify(v?.set.results, null, 2));
+      const chain = JSON.parse(await read(file('parent-chain.json'))) as { pid: number; cmdline: string }[];
+      const shown = chain.map((p) => `${p.pid} ${p.cmdline}`).join(' <- ');
+      // What started the command (past its shell) is the process host, not this process, the extension host.
+      const starter = chain.find((p) => !/^(\/bin\/)?sh -c /.test(p.cmdline));
+      assert.ok(starter, shown);
+      assert.notEqual(starter.pid, process.pid, `the extension host started the check: ${shown}`);
+      assert.match(starter.cmdline, /process-host\.cjs/, shown);
+      const host = starter.pid;
+      // The host is the extension host's own child.
+      assert.equal(parentOf(host), process.pid, shown);
+      await waitForLogLine(new RegExp(`checks start their processes from process ${host} \\(dist/process-host\\.cjs\\)`));
+    } finally {
+      await vscode.workspace.getConfiguration('idealState.verify').update('allowedCommands', ALLOWED, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('lists each PRD in the Testing view with its criteria linked to their lines', async () => {

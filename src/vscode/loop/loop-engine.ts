@@ -18,6 +18,7 @@ import type { EditorTaskRunner } from '../verify/task-runner';
 import type { LoopInputs } from './loop-inputs';
 import { LoopStartError, type LoopEngineCalls } from './loop-service';
 import type { LoopProgressView } from './loop-view';
+import type { ProcessRunner } from '../../verify/process-runner';
 
 export interface LoopEngineHosts {
   readonly settings: Settings;
@@ -28,6 +29,7 @@ export interface LoopEngineHosts {
   readonly runs: Pick<RunService, 'approvals'>;
   readonly proposals: ProposalDocuments;
   readonly tasks: EditorTaskRunner;
+  readonly processes: ProcessRunner;
 }
 
 /** The loop's words for the views: its template over its glob. */
@@ -154,6 +156,7 @@ export class EditorLoopEngine implements LoopEngineCalls {
       trusted,
       prdFolder: this.hosts.settings.get('prdFolder'),
       tasks: this.hosts.tasks,
+      processes: this.hosts.processes,
       logger: runLog,
       onEvent: (event) => runLog.info(`${event.runId.slice(-6)} ${event.phase ?? ''} ${event.kind}: ${event.message}${event.model ? ` [${event.model}]` : ''}`),
       onCommit,

@@ -13,6 +13,7 @@ import { filesExcludeGlobs } from '../verify/files-exclude';
 import type { EditorTaskRunner } from '../verify/task-runner';
 import { chooseLearnedInQuickPick } from '../learning/learned-offers-pick';
 import { EditorWorkspace } from './editor-workspace';
+import type { ProcessRunner } from '../../verify/process-runner';
 
 export interface EditorAlgorithmOptions {
   readonly folder: vscode.WorkspaceFolder;
@@ -29,6 +30,8 @@ export interface EditorAlgorithmOptions {
   readonly trusted: boolean;
   readonly prdFolder: string;
   readonly tasks: EditorTaskRunner;
+  /** Where commands and ripgrep start (the window's process host, src/vscode/processes-host.ts). */
+  readonly processes: ProcessRunner;
   readonly logger: Logger;
   readonly onEvent: (event: RunEvent) => void;
   readonly onCommit: NonNullable<RunPorts['onCommit']>;
@@ -51,7 +54,7 @@ export async function editorAlgorithm(o: EditorAlgorithmOptions): Promise<Compos
 export function editorRunPorts(o: EditorAlgorithmOptions): { ports: RunPorts; workspace: EditorWorkspace } {
   const e = engine();
   const ripgrep = e.bundledRipgrep(vscode.env.appRoot);
-  const workspace = new EditorWorkspace(o.folder.uri, ripgrep);
+  const workspace = new EditorWorkspace(o.folder.uri, ripgrep, o.processes);
   const ports: RunPorts = {
     files: workspace,
     store: o.store,
@@ -70,6 +73,7 @@ export function editorRunPorts(o: EditorAlgorithmOptions): { ports: RunPorts; wo
       diagnostics: new EditorDiagnosticsSource(workspace.root),
       excludeGlobs: filesExcludeGlobs(o.folder.uri),
       ...(ripgrep ? { ripgrepPath: ripgrep } : {}),
+      processes: o.processes,
     },
     prdFolder: o.prdFolder,
     prdFile: (rel) => editorPrdFile(workspace, rel),

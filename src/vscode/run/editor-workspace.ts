@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CommandResult, SearchHit, WorkspaceTools } from '../../agent/workspace';
+import type { ProcessRunner } from '../../verify/process-runner';
 import { CancelledError } from '../../model/errors';
 import { engine } from '../engine';
 
@@ -22,6 +23,8 @@ export class EditorWorkspace implements WorkspaceTools {
   constructor(
     readonly folder: vscode.Uri,
     private readonly ripgrepPath?: string,
+    /** Where the agent's commands start (the window's process host); this process when not given (undo). */
+    private readonly processes?: ProcessRunner,
   ) {
     this.root = folder.fsPath;
   }
@@ -113,7 +116,8 @@ export class EditorWorkspace implements WorkspaceTools {
 
   /** The verification engine's command runner: a bounded, scrubbed process tree in the folder. */
   async runCommand(command: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<CommandResult> {
-    const r = await engine().runCommand({ command, cwd: this.root, timeoutMs: options.timeoutMs, signal: options.signal });
+    const run = { command, cwd: this.root, timeoutMs: options.timeoutMs, signal: options.signal };
+    const r = await (this.processes ? this.processes.runCommand(run) : engine().runCommand(run));
     if (r.kind === 'cancelled') throw new CancelledError('the command was cancelled');
     const exitCode = r.kind === 'exited' ? r.exitCode : null;
     const note = r.kind === 'spawn-failed' ? `could not start: ${r.reason}\n` : r.kind === 'signalled' ? `ended by ${r.signal}\n` : '';

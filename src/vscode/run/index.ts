@@ -14,12 +14,13 @@ import { registerRunOnPrd } from './run-on-prd-command';
 import { RunService } from './run-service';
 import { registerRunStatusBar } from './run-status-bar';
 import { registerUndoRunChanges } from './undo-run-changes';
+import type { ProcessesHost } from '../processes-host';
 
 /** The Algorithm in the editor: its commands, the run status bar item, and the service that owns runs. */
-export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost; sessions: SessionsHost }, log: Logger): { disposable: vscode.Disposable; service: RunService; proposals: ProposalDocuments; tasks: EditorTaskRunner } {
+export function registerRuns(hosts: { settings: Settings; definitions: DefinitionsHost; stores: StoreHost; models: ModelsHost; sessions: SessionsHost; processes: ProcessesHost }, log: Logger): { disposable: vscode.Disposable; service: RunService; proposals: ProposalDocuments; tasks: EditorTaskRunner } {
   const proposals = new ProposalDocuments();
   const tasks = new EditorTaskRunner(log.child('tasks'));
-  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, tasks, proposals, hosts.sessions, log);
+  const service = new RunService(hosts.settings, hosts.definitions, hosts.stores, hosts.models, tasks, hosts.processes, proposals, hosts.sessions, log);
   const disposable = vscode.Disposable.from(
     proposals,
     service,

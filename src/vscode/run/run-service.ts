@@ -17,6 +17,7 @@ import { editorAlgorithm } from './editor-algorithm';
 import { closeApprovalDiffs, showApprovalDiff, type DiffShown } from './approval-diff';
 import { EditorApprover, type ApprovalAnswerer } from './editor-approver';
 import type { ProposalDocuments } from './proposal-documents';
+import type { ProcessRunner } from '../../verify/process-runner';
 
 /** One criterion as a run's listeners see it: enough for a table row. */
 export interface RunCriterionRow {
@@ -110,6 +111,7 @@ export class RunService implements vscode.Disposable {
     private readonly stores: StoreHost,
     private readonly models: ModelsHost,
     private readonly tasks: EditorTaskRunner,
+    private readonly processes: ProcessRunner,
     private readonly proposals: ProposalDocuments,
     private readonly sessions: SessionsHost,
     private readonly log: Logger,
@@ -243,6 +245,7 @@ export class RunService implements vscode.Disposable {
       trusted,
       prdFolder: this.settings.get('prdFolder'),
       tasks: this.tasks,
+      processes: this.processes,
       logger: runLog,
       // Each durable commit, whole: what the views are told, so nothing re-reads the store per step.
       onCommit: (commit) => {

@@ -5,6 +5,7 @@ import type { AnyCriterion, CriterionResult, EffortLevel } from '../../model';
 import type { Settings } from '../../model/settings';
 import type { PreparedPrd } from '../../app/verify-prd';
 import type { PrdDocument } from '../../prd';
+import type { ProcessRunner } from '../../verify/process-runner';
 import type { Coverage, VerifyHost, VerifySetResult } from '../../verify/types';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
@@ -63,6 +64,7 @@ export class PrdVerifier {
     private readonly tasks: EditorTaskRunner,
     private readonly judges: JudgeSource,
     private readonly sessions: SessionsHost,
+    private readonly processes: ProcessRunner,
     private readonly log: Logger,
   ) {}
 
@@ -142,6 +144,8 @@ export class PrdVerifier {
         rememberAnswer: (commands, approved) => (approved ? engine().forgetDenials(folder.uri.fsPath, commands) : engine().recordDenials(folder.uri.fsPath, commands, { always: false, now: new Date() })),
       }),
       excludeGlobs: filesExcludeGlobs(folder.uri),
+      // Commands and ripgrep start from the window's process host, not the extension host.
+      processes: this.processes,
       ...optional('judge', await this.judges.judge(level, folder).catch((e: unknown) => void this.log.warn(`no model judge: ${String(e)}`))),
       // VS Code's own ripgrep (the engine falls back to `rg` on PATH, then its JS search).
       ...optional('ripgrepPath', engine().bundledRipgrep(vscode.env.appRoot)),
