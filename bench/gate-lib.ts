@@ -1,10 +1,13 @@
 // What bench/gate.mjs measures inside one process: the store's cost for one verification (the
 // sql.js WASM load and compile, the open, the commit, the close) against the pending record the
-// gate writes instead, and the main thread's CPU per spawned check. Bundled once per bench run.
+// gate writes instead, the main thread's CPU per spawned check, and what a spawn holds up the
+// main thread of a process as large as an extension host for (bench/harness/spawn-probe.cjs).
+// Bundled once per bench run.
 export { Store } from '../src/store/store';
 export { loadSqlJs } from '../src/store/sqljs';
 export { recordVerification, recordVerificationLater } from '../src/verify/store-verification';
 export { preparePrd } from '../src/app/verify-prd';
 export { shippedEffortTable } from '../src/model/effort-table';
 export { runCommand } from '../src/verify/run-command';
+export { ProcessHost } from '../src/verify/process-host';
 export { scrubEnvironment } from '../src/verify/secret-env';
