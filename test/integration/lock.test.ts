@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { heldSet, readLock } from '../../src/app/gate';
-import { addPendingProposal, commandsAwaitingPerson, pendingProposals } from '../../src/app/proposals';
+import { gateStateFolder, heldSet, readLock } from '../../src/app/gate';
+import { addPendingProposal, commandsAwaitingPerson, pendingProposals, removePendingProposal } from '../../src/app/proposals';
 import type { AnyCriterion, Run } from '../../src/model';
 import type { LockQuestion } from '../../src/vscode/lock';
 import { activateIdealState, type IdealStateApi } from './ideal-state';
@@ -253,5 +253,37 @@ describe('the criteria lock from the editor', () => {
     assert.match(after, /accepted by a person in the editor/, 'the LOG says who agreed');
     assert.deepEqual(await pendingProposals(folder()), []);
     assert.ok((await commandsAwaitingPerson(folder())).has(command), 'its command waits for the person before it first runs');
+  });
+
+  it('a proposal that lands while the table is open (an agent over MCP, another process) shows without any change in the workspace', async function () {
+    this.timeout(60_000);
+    const store = await api.store();
+    const at = new Date().toISOString();
+    const runId = `run-${Date.now().toString(36)}land`;
+    store.batch((tx) => {
+      tx.runs.save({ id: runId, request: 'Integration: a proposal lands', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: PRD, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
+      tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
+    });
+    api.iscTable.tables.open(runId);
+    assert.deepEqual((await api.iscTable.tables.shown(runId)).lock?.proposals ?? [], [], 'no proposal waits yet');
+    // The table has asked for the PRD's lock: the user's state folder, outside the workspace, is watched from then on.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // What the MCP server does in its own process: the proposal goes into the state folder, nothing into the workspace.
+    const waiting = await addPendingProposal(folder(), { prd: PRD, criteria: [{ text: 'The landing proposal is shown without a reload', verify: 'Read: README.md' }], proposedAt: new Date().toISOString(), client: 'another-process' });
+    const file = path.join(await gateStateFolder(folder()), 'pending-proposals.json');
+    try {
+      let row: { text: string } | undefined;
+      for (let tries = 0; !row && tries < 40; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        row = (await api.iscTable.tables.shown(runId)).lock?.proposals.find((p) => p.id === waiting.id);
+        // A file watcher can start after the first write on a loaded machine: the file is written again, as the next proposal would.
+        if (!row && tries === 10) fs.writeFileSync(file, fs.readFileSync(file, 'utf8'));
+      }
+      assert.ok(row, 'the open table never showed the proposal');
+      assert.match(row.text, /from the MCP client "another-process"/);
+    } finally {
+      api.iscTable.tables.close(runId);
+      await removePendingProposal(folder(), waiting.id);
+    }
   });
 });

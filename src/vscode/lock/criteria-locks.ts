@@ -1,3 +1,4 @@
+import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LockChange, LockStatusRow } from '../../app/gate';
@@ -59,6 +60,9 @@ export class CriteriaLocks implements vscode.Disposable {
   readonly onDidChange = this._onDidChange.event;
   private trustOverride: boolean | undefined;
   private readonly memo = new Map<string, { at: number; state: Promise<PrdLockState> }>();
+  /** The state folders (outside the workspace) watched. */
+  private readonly watched = new Set<string>();
+  private disposed = false;
   private readonly disposables: vscode.Disposable[] = [this._onDidChange];
 
   constructor(
@@ -89,6 +93,7 @@ export class CriteriaLocks implements vscode.Disposable {
 
   /** The lock of one PRD of a folder (read at most every second and a half, and again after any change). */
   state(folder: string, prdPath: string): Promise<PrdLockState> {
+    this.watchStateFolder(folder);
     const key = `${folder}\0${prdPath}`;
     const held = this.memo.get(key);
     if (held && Date.now() - held.at < 1500) return held.state;
@@ -97,6 +102,28 @@ export class CriteriaLocks implements vscode.Disposable {
       .catch((error: Error): PrdLockState => ({ prdPath, state: 'damaged', changes: [], revertible: [], error: error.message }));
     this.memo.set(key, { at: Date.now(), state });
     return state;
+  }
+
+  /**
+   * The lock, the baseline and the proposals waiting for a person live in the user's state folder,
+   * outside the workspace, where the command line and the MCP server write them too: a lock made
+   * in a terminal, or criteria an agent proposed over MCP, are shown as they land, not at the
+   * next edit in the workspace.
+   */
+  private watchStateFolder(folder: string): void {
+    engine()
+      .gateStateFolder(folder)
+      .then(async (dir) => {
+        if (this.watched.has(dir)) return;
+        this.watched.add(dir);
+        // A folder that is not there yet cannot be watched: it is made (for the user alone) so its first record is seen.
+        if (this.trusted()) await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+        if (this.disposed) return;
+        const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '*'));
+        const changed = () => this.changed();
+        this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+      })
+      .catch((error: Error) => this.log.warn(`the state folder of ${folder} is not watched: ${error.message}; the table shows a lock or proposal made elsewhere at the next change in the workspace`));
   }
 
   private async readState(folder: string, prdPath: string): Promise<PrdLockState> {
@@ -264,6 +291,7 @@ export class CriteriaLocks implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }
