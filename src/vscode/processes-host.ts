@@ -37,11 +37,6 @@ export class ProcessesHost implements ProcessRunner, vscode.Disposable {
     return host ? host.runRipgrep(options) : engine().runRipgrep(options);
   }
 
-  /** The host's process id while it runs (the extension's tests look for it). */
-  get pid(): number | undefined {
-    return this.host?.pid;
-  }
-
   dispose(): void {
     this.host?.dispose();
     this.host = undefined;
