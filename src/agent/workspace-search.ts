@@ -1,4 +1,5 @@
 import { confineGlob } from '../verify/confine';
+import type { ProcessRunner } from '../verify/process-runner';
 import { searchWorkspace } from '../verify/search';
 import { SearchScope } from '../verify/search-scope';
 import { compilePattern } from '../verify/search-types';
@@ -8,6 +9,8 @@ import { PathEscapeError, type SearchHit } from './workspace';
 export interface SearchSource {
   readonly root: string;
   readonly ripgrepPath?: string;
+  /** Where ripgrep starts (the editor's process host); this process when not given. */
+  readonly processes?: ProcessRunner;
   readFile(relative: string): Promise<string | undefined>;
 }
 
@@ -34,7 +37,7 @@ export async function searchForAgent(source: SearchSource, pattern: string, opti
   }
   const scope = SearchScope.create(source.root, options.glob, [], []);
   const timeoutMs = options.timeoutMs ?? SEARCH_TIMEOUT_MS;
-  const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs, maxLocations: options.limit }, source.ripgrepPath);
+  const outcome = await searchWorkspace({ scope, pattern, signal: options.signal, timeoutMs, maxLocations: options.limit }, source.ripgrepPath, source.processes);
   if (outcome.kind === 'timeout') {
     throw new Error(`the search for /${pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern}/ did not finish within ${timeoutMs / 1000} s and was stopped; use a simpler pattern (nested repetition like (a+)+ can take forever) or a narrower glob`);
   }

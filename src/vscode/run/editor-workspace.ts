@@ -23,7 +23,7 @@ export class EditorWorkspace implements WorkspaceTools {
   constructor(
     readonly folder: vscode.Uri,
     private readonly ripgrepPath?: string,
-    /** Where the agent's commands start (the window's process host); this process when not given (undo). */
+    /** Where the agent's commands and searches start (the window's process host); this process when not given (undo). */
     private readonly processes?: ProcessRunner,
   ) {
     this.root = folder.fsPath;
@@ -88,7 +88,7 @@ export class EditorWorkspace implements WorkspaceTools {
 
   /** The verification engine's search (ripgrep, or its JS fallback) over files on disk. */
   search(pattern: string, options: { glob?: string; limit: number; signal: AbortSignal }): Promise<SearchHit[]> {
-    return engine().searchForAgent({ root: this.root, ...(this.ripgrepPath ? { ripgrepPath: this.ripgrepPath } : {}), readFile: (f) => this.readFile(f) }, pattern, options);
+    return engine().searchForAgent({ root: this.root, ...(this.ripgrepPath ? { ripgrepPath: this.ripgrepPath } : {}), ...(this.processes ? { processes: this.processes } : {}), readFile: (f) => this.readFile(f) }, pattern, options);
   }
 
   /** The whole file becomes `text`: one undoable edit of its document, then saved; a new file is created (with its folders) the same way. */
