@@ -15,12 +15,14 @@ import { engine } from './engine';
  * check would stall it, and every other extension with it.
  *
  * The host starts at the window's first process, not at activation, and ends with the window.
- * When it cannot start, or ends, the processes start from the extension host as before
+ * A host that ended (killed, crashed) is started again at the next process, up to three times
+ * in a window; while there is none, the processes start from the extension host as before
  * (src/verify/process-host.ts runs each request here again).
  */
 export class ProcessesHost implements ProcessRunner, vscode.Disposable {
   private host: (ProcessRunner & { dispose(): void; readonly pid: number | undefined }) | undefined;
   private started = false;
+  private restarts = 0;
 
   constructor(
     private readonly extensionPath: string,
@@ -43,6 +45,12 @@ export class ProcessesHost implements ProcessRunner, vscode.Disposable {
   }
 
   private start(): ProcessesHost['host'] {
+    if (this.host && this.host.pid === undefined && this.restarts < MAX_RESTARTS) {
+      this.restarts++;
+      this.host = undefined;
+      this.started = false;
+      this.log.warn(`the process host ended; starting another (${this.restarts} of ${MAX_RESTARTS} in this window)`);
+    }
     if (!this.started) {
       this.started = true;
       this.host = engine().ProcessHost.start(path.join(this.extensionPath, 'dist', 'process-host.cjs'), (s) => this.log.warn(s));
@@ -51,3 +59,6 @@ export class ProcessesHost implements ProcessRunner, vscode.Disposable {
     return this.host;
   }
 }
+
+/** Hosts started again in one window after the first ended: one that keeps ending is not forked at every check. */
+const MAX_RESTARTS = 3;

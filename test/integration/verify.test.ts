@@ -159,7 +159,8 @@ describe('verifying criteria in the editor', () => {
     const uri = file('verify-process-host.md');
     created.push(uri);
     await write(uri, prd('Process host', [`- [ ] ISC-1: The probe records who started it, from the terminal | Verify: CLI: ${command}`, '- [ ] ISC-2: The probe names the chain file it writes out | Verify: Grep: parent-chain | glob: parent-probe.js']));
-    try {
+    /** Verifies the PRD and returns the process that started its command, past its shell. */
+    const starterOfCheck = async () => {
       const v = await verify(uri);
       assert.deepEqual(outcomes(v), { 'ISC-1': 'PASS', 'ISC-2': 'PASS' }, JSON.stringify(v?.set.results, null, 2));
       const chain = JSON.parse(await read(file('parent-chain.json'))) as { pid: number; cmdline: string }[];
@@ -169,10 +170,19 @@ describe('verifying criteria in the editor', () => {
       assert.ok(starter, shown);
       assert.notEqual(starter.pid, process.pid, `the extension host started the check: ${shown}`);
       assert.match(starter.cmdline, /process-host\.cjs/, shown);
-      const host = starter.pid;
       // The host is the extension host's own child.
-      assert.equal(parentOf(host), process.pid, shown);
+      assert.equal(parentOf(starter.pid), process.pid, shown);
+      return starter.pid;
+    };
+    try {
+      const host = await starterOfCheck();
       await waitForLogLine(new RegExp(`checks start their processes from process ${host} \\(dist/process-host\\.cjs\\)`));
+      // A host that ends (killed here) is started again at the next check, not left to the extension host.
+      process.kill(host, 'SIGKILL');
+      await waitForLogLine(/the process host ended \(SIGKILL\)/);
+      const next = await starterOfCheck();
+      assert.notEqual(next, host);
+      await waitForLogLine(/the process host ended; starting another \(1 of 3 in this window\)/);
     } finally {
       await vscode.workspace.getConfiguration('idealState.verify').update('allowedCommands', ALLOWED, vscode.ConfigurationTarget.Global);
     }
