@@ -36,6 +36,18 @@ describe('the criteria lock from the editor', () => {
   const lock = () => vscode.commands.executeCommand<Acted>('idealState.lockCriteria', { prdPath: PRD });
   const approve = () => vscode.commands.executeCommand<Acted>('idealState.approveCriteriaChanges', { prdPath: PRD });
 
+  /** A finished run on `prdPath` with one criterion, stored as a run leaves it: what a run's ISC table shows. */
+  const storedRun = async (suffix: string, request: string, prdPath: string): Promise<string> => {
+    const store = await api.store();
+    const at = new Date().toISOString();
+    const runId = `run-${Date.now().toString(36)}${suffix}`;
+    store.batch((tx) => {
+      tx.runs.save({ id: runId, request, effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
+      tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
+    });
+    return runId;
+  };
+
   before(async () => {
     api = await activateIdealState();
     assert.ok(api.lock, 'the lock test hooks are there in ExtensionMode.Test');
@@ -176,13 +188,7 @@ describe('the criteria lock from the editor', () => {
     const other = '.ideal-state/prds/PRD-20261126-lock-offer.md';
     fs.writeFileSync(path.join(folder(), other), TEXT.replace('id: PRD-20261126-lock-editor', 'id: PRD-20261126-lock-offer'));
     try {
-      const store = await api.store();
-      const at = new Date().toISOString();
-      const runId = `run-${Date.now().toString(36)}offer`;
-      store.batch((tx) => {
-        tx.runs.save({ id: runId, request: 'Integration: the lock offer', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: other, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
-        tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
-      });
+      const runId = await storedRun('offer', 'Integration: the lock offer', other);
       answer('Not now');
       api.iscTable.tables.open(runId);
       const shown = await api.iscTable.tables.shown(runId);
@@ -217,13 +223,7 @@ describe('the criteria lock from the editor', () => {
     assert.deepEqual(shown.commands, [command]);
 
     // The table shows it, with its Review… button.
-    const store = await api.store();
-    const at = new Date().toISOString();
-    const runId = `run-${Date.now().toString(36)}prop`;
-    store.batch((tx) => {
-      tx.runs.save({ id: runId, request: 'Integration: a pending proposal', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: PRD, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
-      tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
-    });
+    const runId = await storedRun('prop', 'Integration: a pending proposal', PRD);
     answer(undefined);
     api.iscTable.tables.open(runId);
     const table = await api.iscTable.tables.shown(runId);
@@ -257,13 +257,7 @@ describe('the criteria lock from the editor', () => {
 
   it('a proposal that lands while the table is open (an agent over MCP, another process) shows without any change in the workspace', async function () {
     this.timeout(60_000);
-    const store = await api.store();
-    const at = new Date().toISOString();
-    const runId = `run-${Date.now().toString(36)}land`;
-    store.batch((tx) => {
-      tx.runs.save({ id: runId, request: 'Integration: a proposal lands', effort: 'STANDARD', state: 'COMPLETE', phase: 'LEARN', iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 300, elapsedMs: 1000, prdPath: PRD, workspaceFolder: vscode.workspace.workspaceFolders![0]!.name });
-      tx.criteria.saveVersion(runId, 1, [{ kind: 'criterion', id: 'ISC-LOCK-1', text: 'The greeting module is present', priority: 'CRITICAL', source: 'EXPLICIT', status: 'PENDING', createdAt: at, updatedAt: at } as AnyCriterion]);
-    });
+    const runId = await storedRun('land', 'Integration: a proposal lands', PRD);
     api.iscTable.tables.open(runId);
     assert.deepEqual((await api.iscTable.tables.shown(runId)).lock?.proposals ?? [], [], 'no proposal waits yet');
     // The table has asked for the PRD's lock: the user's state folder, outside the workspace, is watched from then on.
