@@ -71,8 +71,11 @@ function writeCache(key: string, script: vm.Script): void {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Caches of older builds of the same file go: one per file, Node version and architecture.
-    const prefix = path.basename(key).replace(/-\d+-\d+-v[\d.]+-\w+\.bin$/, '-');
-    for (const old of fs.readdirSync(dir)) if (old.startsWith(prefix) && old !== path.basename(key) && !old.endsWith('.tmp')) fs.rmSync(path.join(dir, old), { force: true });
+    // Another Node's cache stays: a hook run by one Node and a CI job by another would otherwise
+    // throw each other's away and compile again at every start.
+    const own = /^(.*)-\d+-\d+-(v[\d.]+-\w+)\.bin$/.exec(path.basename(key));
+    const older = (name: string) => own !== null && name !== path.basename(key) && name.startsWith(`${own[1]}-`) && name.endsWith(`-${own[2]}.bin`);
+    for (const old of fs.readdirSync(dir)) if (older(old)) fs.rmSync(path.join(dir, old), { force: true });
     fs.writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temporary, key);
   } catch {

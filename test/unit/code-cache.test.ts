@@ -38,6 +38,24 @@ describe('command line: the code cache of the lean gate and verify', () => {
     assert.deepEqual(load(file, dir), { cache: 'hit', answer: 'rebuilt' });
   });
 
+  it('keeps another Node version\'s cache of the same file: two Nodes do not throw each other\'s away', () => {
+    const root = tmp();
+    const file = path.join(root, 'lean.cjs');
+    const dir = path.join(root, 'cache');
+    fs.writeFileSync(file, 'exports.answer = () => "two nodes";\n');
+    fs.mkdirSync(dir, { recursive: true });
+    const stat = fs.statSync(file);
+    // What another Node (here v1.2.3) made of the same build, and of an older build.
+    const otherNode = `lean.cjs-${stat.size}-${Math.trunc(stat.mtimeMs)}-v1.2.3-${process.arch}.bin`;
+    const otherOlder = `lean.cjs-1-2-v1.2.3-${process.arch}.bin`;
+    const ownOlder = `lean.cjs-1-2-${process.version}-${process.arch}.bin`;
+    for (const name of [otherNode, otherOlder, ownOlder]) fs.writeFileSync(path.join(dir, name), 'not ours');
+    assert.deepEqual(load(file, dir), { cache: 'miss', answer: 'two nodes' });
+    const own = `lean.cjs-${stat.size}-${Math.trunc(stat.mtimeMs)}-${process.version}-${process.arch}.bin`;
+    assert.deepEqual(caches(dir), [otherOlder, otherNode, own].sort(), 'this Node\'s older cache goes; the other Node\'s stay for it');
+    assert.deepEqual(load(file, dir), { cache: 'hit', answer: 'two nodes' });
+  });
+
   it('a spoiled cache is rejected by V8, the file runs as written, and the cache is made again', () => {
     const root = tmp();
     const file = path.join(root, 'lean.cjs');
