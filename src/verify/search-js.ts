@@ -36,7 +36,7 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
   const large: string[] = [];
   let pool: SearchPool;
   try {
-    pool = new SearchPool(compiled.regex, scope.root, { ...sink, large: (file) => large.push(file) }, { maxBytes: WHOLE_FILE_BYTES });
+    pool = new SearchPool(compiled.regex, scope.root, { ...sink, large: (file) => large.push(file) }, { maxBytes: WHOLE_FILE_BYTES, ...(request.threads !== undefined ? { threads: request.threads } : {}) });
   } catch (error) {
     return { kind: 'error', reason: `the JS search could not start its worker threads: ${(error as Error).message}` };
   }

@@ -11,7 +11,7 @@ export interface SearchRequest {
   maxLocations?: number;
   /** How many matched file names to keep for staleness; past it, `files` is undefined. Default 10,000. */
   maxFiles?: number;
-  /** ripgrep's threads; absent: its own choice (one per core). */
+  /** The search's threads (ripgrep's, or the JS search's workers): its share of the cores when other checks run beside it; absent: one per core (the JS search, at most four). */
   threads?: number;
 }
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { SearchScope } from '../../src/verify/search-scope';
 import { searchWithJs } from '../../src/verify/search-js';
@@ -73,6 +74,29 @@ describe('verify: GREP', () => {
   });
 
   const rg = testRipgrep();
+
+  it('the JS search takes its share of the cores too: as many worker threads as the request says', async () => {
+    const root = ruleTree();
+    // Counted where search-worker.ts constructs them: the module's own `Worker`, looked up at each use.
+    const threads = require('node:worker_threads') as { Worker: new (...args: unknown[]) => unknown };
+    const Real = threads.Worker;
+    let started = 0;
+    threads.Worker = class extends (Real as new (...args: unknown[]) => object) {
+      constructor(...args: unknown[]) {
+        super(...args);
+        started++;
+      }
+    } as typeof threads.Worker;
+    try {
+      const shared = matches(await searchWithJs({ ...request(root, 'needle'), threads: 1 }));
+      assert.equal(started, 1, 'four searches and commands at once on two cores: one worker each, not one per core');
+      started = 0;
+      assert.deepEqual(matches(await searchWithJs(request(root, 'needle'))), shared, 'the same matches');
+      assert.equal(started, Math.max(1, Math.min(availableParallelism(), 4)), 'alone: one per core, at most four');
+    } finally {
+      threads.Worker = Real;
+    }
+  });
 
   it('the JS search honours .gitignore (root and nested), excludes, hidden, binary and symlinks', async () => {
     const root = ruleTree();

@@ -90,9 +90,10 @@ function ownFilesExcluded(glob: string | undefined): string[] {
 }
 
 /**
- * ripgrep's threads when other criteria are verified beside this one: the cores shared out, at
- * least one each. ripgrep alone takes one thread per core; four searches and commands at once on
- * two cores would then run eight threads on two, and every check beside them would wait.
+ * The search's threads (ripgrep's, or the JS search's workers) when other criteria are verified
+ * beside this one: the cores shared out, at least one each. A search alone takes one thread per
+ * core; four searches and commands at once on two cores would then run eight threads on two, and
+ * every check beside them would wait.
  */
 export function searchThreads(concurrent: number | undefined, cores: number = availableParallelism()): { threads?: number } {
   if (concurrent === undefined || concurrent <= 1) return {};
