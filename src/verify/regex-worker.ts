@@ -70,6 +70,11 @@ export class RegexWorker {
     this.worker.stop();
   }
 
+  /** The search is done: its worker goes back for the next search (SearchWorkers.release). */
+  release(): void {
+    this.worker.release();
+  }
+
   private flush(): void {
     this.flushScheduled = false;
     const b = this.batch;

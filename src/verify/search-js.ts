@@ -106,8 +106,14 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
   } finally {
     clearTimeout(timer);
     request.signal.removeEventListener('abort', onAbort);
-    pool.stop();
-    worker?.stop();
+    // Done with nothing stopped: the workers serve the next search; else they end here.
+    if (stopped() || request.signal.aborted) {
+      pool.stop();
+      worker?.stop();
+    } else {
+      pool.release();
+      worker?.release();
+    }
   }
   if (request.signal.aborted || ending === 'cancelled') return { kind: 'cancelled' };
   if (ending === 'timeout') return { kind: 'timeout', timeoutMs: request.timeoutMs };

@@ -78,6 +78,11 @@ export class SearchPool {
     this.workers.stop();
   }
 
+  /** The search is done: its workers go back for the next search (SearchWorkers.release). */
+  release(): void {
+    this.workers.release();
+  }
+
   /** Sends full batches (a partial one too once finishing) while some worker has room. */
   private pump(): void {
     while (!this.workers.isEnded && (this.queued >= BATCH_FILES || (this.finishing && this.queued > 0)) && this.workers.lightest < MAX_IN_FLIGHT_PER_WORKER) {

@@ -16,16 +16,26 @@ import { Worker } from 'node:worker_threads';
  * lines of one file. The reply gives, per file or text with a match, its matching line
  * numbers, and those whose match threw (e.g. the regex ran out of stack): content unknown.
  *
+ * Every job carries its search's pattern, so a worker a finished search gave back serves the
+ * next search of the process (a worker's start costs 30–50 ms of CPU: a gate with four Greps and
+ * no ripgrep started four); one a search stopped, or that failed, is never given back.
+ *
  * The code is a string started with `eval: true`, so every bundle (the command line, the
  * extension, the engine, a test) carries it without a file of its own.
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const fs = require('node:fs');
-const line = new RegExp(workerData.source, workerData.flags);
-const prefilter = new RegExp(workerData.source, workerData.flags + 'm');
-const literal = workerData.literal === undefined ? undefined : Buffer.from(workerData.literal, 'utf8');
-const maxBytes = workerData.maxBytes;
+let key, line, prefilter, literal, maxBytes;
+function configure(p) {
+  const next = JSON.stringify(p);
+  if (next === key) return;
+  key = next;
+  line = new RegExp(p.source, p.flags);
+  prefilter = new RegExp(p.source, p.flags + 'm');
+  literal = p.literal === undefined ? undefined : Buffer.from(p.literal, 'utf8');
+  maxBytes = p.maxBytes;
+}
 let scratch = Buffer.allocUnsafe(64 * 1024);
 function matching(text, first) {
   if (!prefilter.test(text)) return undefined;
@@ -60,6 +70,7 @@ function readWhole(file) {
   }
 }
 parentPort.on('message', (job) => {
+  configure(job.pattern);
   const found = [];
   const failed = [];
   if (job.texts) {
@@ -124,8 +135,56 @@ export interface SearchWorkersOptions {
  * ends the group with `failure` set; `stop` ends it at once, even mid-match; `changed()`
  * resolves at the next reply or at the end (one promise for every waiter).
  */
+/** The pattern every job of a group carries (see WORKER_SOURCE). */
+interface WorkerPattern {
+  source: string;
+  flags: string;
+  literal?: string;
+  maxBytes: number;
+}
+
+/** Workers finished searches gave back, for the next search of this process; each ends after IDLE_MS unused. */
+const idle: { worker: Worker; timer: NodeJS.Timeout; gone: () => void }[] = [];
+const IDLE_MAX = 4;
+const IDLE_MS = 30_000;
+
+function takeWorker(): Worker {
+  const kept = idle.pop();
+  if (!kept) return new Worker(WORKER_SOURCE, { eval: true });
+  clearTimeout(kept.timer);
+  kept.worker.off('exit', kept.gone).off('error', kept.gone);
+  kept.worker.ref();
+  return kept.worker;
+}
+
+function giveBack(worker: Worker): void {
+  if (idle.length >= IDLE_MAX) return void worker.terminate();
+  const gone = () => {
+    const i = idle.findIndex((k) => k.worker === worker);
+    if (i !== -1) clearTimeout(idle.splice(i, 1)[0]!.timer);
+  };
+  const timer = setTimeout(() => {
+    gone();
+    void worker.terminate();
+  }, IDLE_MS);
+  timer.unref();
+  worker.on('exit', gone).on('error', gone);
+  worker.unref();
+  idle.push({ worker, timer, gone });
+}
+
+/** Ends the workers kept for the next search (the extension's deactivation; tests). */
+export function endIdleSearchWorkers(): void {
+  for (const kept of idle.splice(0)) {
+    clearTimeout(kept.timer);
+    void kept.worker.terminate();
+  }
+}
+
 export class SearchWorkers<J> {
   private readonly workers: Worker[] = [];
+  private readonly listeners: { message: (reply: WorkerReply) => void; error: (error: Error) => void; exit: (code: number) => void };
+  private readonly pattern: WorkerPattern;
   /** Per worker, the weight (files, characters) sent and not yet answered. */
   private readonly load: number[] = [];
   private readonly sent = new Map<number, { worker: number; job: J; weight: number }>();
@@ -139,12 +198,15 @@ export class SearchWorkers<J> {
 
   constructor(regex: RegExp, options: SearchWorkersOptions, private readonly onReply: (reply: WorkerReply, job: J) => void) {
     this.endedPromise = new Promise((resolve) => (this.markEnded = resolve));
-    const workerData = { source: regex.source, flags: regex.flags, literal: options.literal, maxBytes: options.maxBytes };
+    this.pattern = { source: regex.source, flags: regex.flags, ...(options.literal !== undefined ? { literal: options.literal } : {}), maxBytes: options.maxBytes };
+    this.listeners = {
+      message: (reply) => this.receive(reply),
+      error: (error) => this.fail(error.message),
+      exit: (code) => this.fail(`a search worker thread exited (${code})`),
+    };
     for (let i = 0; i < options.threads; i++) {
-      const worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
-      worker.on('message', (reply: WorkerReply) => this.receive(reply));
-      worker.on('error', (error) => this.fail(error.message));
-      worker.on('exit', (code) => this.fail(`a search worker thread exited (${code})`));
+      const worker = takeWorker();
+      worker.on('message', this.listeners.message).on('error', this.listeners.error).on('exit', this.listeners.exit);
       this.workers.push(worker);
       this.load.push(0);
     }
@@ -177,7 +239,7 @@ export class SearchWorkers<J> {
     const id = this.nextId++;
     this.sent.set(id, { worker: least, job, weight });
     this.load[least]! += weight;
-    this.workers[least]!.postMessage({ ...message, id });
+    this.workers[least]!.postMessage({ ...message, pattern: this.pattern, id });
   }
 
   /** Resolves at the next reply, or when the group ends. */
@@ -196,6 +258,20 @@ export class SearchWorkers<J> {
     if (this.ended) return;
     this.end();
     for (const w of this.workers) void w.terminate();
+  }
+
+  /**
+   * The search is done: its workers, every job answered, go back for the next search of the
+   * process. With a job still unanswered (a match still running) they are ended as by `stop`.
+   */
+  release(): void {
+    if (this.ended) return;
+    if (this.sent.size > 0) return this.stop();
+    this.end();
+    for (const w of this.workers) {
+      w.off('message', this.listeners.message).off('error', this.listeners.error).off('exit', this.listeners.exit);
+      giveBack(w);
+    }
   }
 
   private receive(reply: WorkerReply): void {

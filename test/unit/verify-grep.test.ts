@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { SearchScope } from '../../src/verify/search-scope';
 import { searchWithJs } from '../../src/verify/search-js';
+import { endIdleSearchWorkers } from '../../src/verify/search-worker';
 import { ripgrepArgs, searchWithRipgrep, type RipgrepOutcome } from '../../src/verify/search-ripgrep';
 import type { SearchOutcome } from '../../src/verify/search-types';
 import type { VerifyHost } from '../../src/verify/types';
@@ -75,7 +76,7 @@ describe('verify: GREP', () => {
 
   const rg = testRipgrep();
 
-  it('the JS search takes its share of the cores too: as many worker threads as the request says', async () => {
+  it('the JS search takes its share of the cores, and the next search of the process reuses the workers', async () => {
     const root = ruleTree();
     // Counted where search-worker.ts constructs them: the module's own `Worker`, looked up at each use.
     const threads = require('node:worker_threads') as { Worker: new (...args: unknown[]) => unknown };
@@ -88,13 +89,33 @@ describe('verify: GREP', () => {
       }
     } as typeof threads.Worker;
     try {
-      const shared = matches(await searchWithJs({ ...request(root, 'needle'), threads: 1 }));
-      assert.equal(started, 1, 'four searches and commands at once on two cores: one worker each, not one per core');
-      started = 0;
-      assert.deepEqual(matches(await searchWithJs(request(root, 'needle'))), shared, 'the same matches');
+      endIdleSearchWorkers();
+      const alone = matches(await searchWithJs(request(root, 'needle')));
       assert.equal(started, Math.max(1, Math.min(availableParallelism(), 4)), 'alone: one per core, at most four');
+      endIdleSearchWorkers();
+      started = 0;
+      assert.deepEqual(matches(await searchWithJs({ ...request(root, 'needle'), threads: 1 })), alone, 'the same matches');
+      assert.equal(started, 1, 'four searches and commands at once on two cores: one worker each, not one per core');
+      // The next searches, another pattern among them, take the worker the last one gave back.
+      started = 0;
+      assert.deepEqual(matches(await searchWithJs({ ...request(root, 'needle'), threads: 1 })), alone);
+      const other = matches(await searchWithJs({ ...request(root, 'again|anchored'), threads: 1 }));
+      assert.equal(started, 0, 'no new worker for the next searches');
+      assert.deepEqual(other, { count: 2, files: ['docs/top-only.txt', 'src/app.ts'], locations: ['docs/top-only.txt:1', 'src/app.ts:3'] }, 'a reused worker matches the new pattern, not the last one');
+      // A search stopped mid-way gives no worker back: its match may still be running.
+      endIdleSearchWorkers();
+      started = 0;
+      const stop = new AbortController();
+      stop.abort();
+      await searchWithJs({ ...request(root, 'needle'), threads: 1, signal: stop.signal });
+      const timedOut = await searchWithJs({ ...request(root, 'needle'), threads: 1, timeoutMs: 0 });
+      assert.equal(timedOut.kind, 'timeout');
+      started = 0;
+      await searchWithJs({ ...request(root, 'needle'), threads: 1 });
+      assert.equal(started, 1, 'the timed-out search\'s worker was ended, not kept');
     } finally {
       threads.Worker = Real;
+      endIdleSearchWorkers();
     }
   });
 
