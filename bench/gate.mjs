@@ -118,6 +118,13 @@ const runs = {
     if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
     return r;
   },
+  // The same gate on a machine with no ripgrep (a plain CI box, a fresh machine): its Greps use the
+  // built-in search, whose worker threads the four Greps share (the plain checks keep their rg).
+  gate_no_ripgrep: async () => {
+    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload, environment: { ...noRgEnv, IDEAL_STATE_CACHE_DIR: codeCache } });
+    if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
+    return r;
+  },
   verify: async (environment = env) => {
     const r = await timed(process.execPath, [cli, 'verify', prd, '--json', '--workspace', workspace, '--store', store], { environment });
     const json = JSON.parse(r.out);
@@ -291,8 +298,8 @@ const ratio = (name) => p50[name] / (name.endsWith('_no_extra_ca') ? p50.plain_n
 const nodeOf = (name) => (name.endsWith('_no_extra_ca') ? p50.node_no_extra_ca : p50.node);
 const searchRatio = median(searchSamples.builtin) / median(searchSamples.rg);
 const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
-console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, rg ${rg}`);
-for (const name of names) console.log(`  ${name.padEnd(13)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / nodeOf(name)).toFixed(2)} node -e 0`);
+console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, Node ${process.version}, rg ${rg}`);
+for (const name of names) console.log(`  ${name.padEnd(16)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / nodeOf(name)).toFixed(2)} node -e 0`);
 console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
 console.log(`  JS loaded by verify --json: ${verifyLoaded.length} files, ${(verifyLoadedBytes / 1024).toFixed(0)} KB; SQLite (sql.js) loaded by the gate: ${storeLoaded.gate ? 'yes' : 'no'}, by verify: ${storeLoaded.verify ? 'yes' : 'no'}`);
 console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
@@ -304,15 +311,18 @@ console.log(
   JSON.stringify({
     rounds: ROUNDS,
     source_files: SOURCE_FILES,
+    node_version: process.version,
     node_ms_p50: round(p50.node, 1),
     plain_checks_ms_p50: round(p50.plain, 1),
     gate_ms_p50: round(p50.gate, 1),
     gate_uncached_ms_p50: round(p50.gate_uncached, 1),
+    gate_no_ripgrep_ms_p50: round(p50.gate_no_ripgrep, 1),
     verify_ms_p50: round(p50.verify, 1),
     mcp_verify_ms_p50: round(p50.mcp, 1),
     node_ratio: round(ratio('node')),
     gate_ratio: round(ratio('gate')),
     gate_uncached_ratio: round(ratio('gate_uncached')),
+    gate_no_ripgrep_ratio: round(ratio('gate_no_ripgrep')),
     verify_ratio: round(ratio('verify')),
     mcp_ratio: round(ratio('mcp')),
     mcp_process_host: mcpHost,
