@@ -109,6 +109,8 @@ parentPort.on('message', (job) => {
       failed.push(j);
     }
   }
+  // A buffer grown for a large file is not kept: a worker may wait idle for the next search.
+  if (scratch.length > 1024 * 1024) scratch = Buffer.allocUnsafe(64 * 1024);
   parentPort.postMessage({ id: job.id, found, failed, unreadable, large });
 });
 `;
@@ -129,12 +131,6 @@ export interface SearchWorkersOptions {
   literal?: string;
 }
 
-/**
- * A few worker threads and the jobs sent to them: each job goes to the least loaded worker,
- * its reply to `onReply` with the job. Lifecycle in one place: a worker that dies on its own
- * ends the group with `failure` set; `stop` ends it at once, even mid-match; `changed()`
- * resolves at the next reply or at the end (one promise for every waiter).
- */
 /** The pattern every job of a group carries (see WORKER_SOURCE). */
 interface WorkerPattern {
   source: string;
@@ -173,7 +169,7 @@ function giveBack(worker: Worker): void {
   idle.push({ worker, timer, gone });
 }
 
-/** Ends the workers kept for the next search (the extension's deactivation; tests). */
+/** Ends the workers kept for the next search (tests; they end on their own after IDLE_MS). */
 export function endIdleSearchWorkers(): void {
   for (const kept of idle.splice(0)) {
     clearTimeout(kept.timer);
@@ -181,6 +177,13 @@ export function endIdleSearchWorkers(): void {
   }
 }
 
+/**
+ * A few worker threads and the jobs sent to them: each job goes to the least loaded worker,
+ * its reply to `onReply` with the job. Lifecycle in one place: a worker that dies on its own
+ * ends the group with `failure` set; `stop` ends it at once, even mid-match; `release` gives
+ * the workers of a finished search back for the next one; `changed()` resolves at the next reply
+ * or at the end (one promise for every waiter).
+ */
 export class SearchWorkers<J> {
   private readonly workers: Worker[] = [];
   private readonly listeners: { message: (reply: WorkerReply) => void; error: (error: Error) => void; exit: (code: number) => void };
