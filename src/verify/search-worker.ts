@@ -17,7 +17,7 @@ import { Worker } from 'node:worker_threads';
  * numbers, and those whose match threw (e.g. the regex ran out of stack): content unknown.
  *
  * Every job carries its search's pattern, so a worker a finished search gave back serves the
- * next search of the process (a worker's start costs 30–50 ms of CPU: a gate with four Greps and
+ * next search of the process (a worker's start costs about 35–60 ms of CPU: a gate with four Greps and
  * no ripgrep started four); one a search stopped, or that failed, is never given back.
  *
  * The code is a string started with `eval: true`, so every bundle (the command line, the
