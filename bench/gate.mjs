@@ -1,8 +1,11 @@
 // What an agent host pays at each stop (issue 26), in one run so the ratios hold on a busy
 // machine: on a workspace whose PRD has 10 criteria (4 Grep, 3 Read, 3 `node -e` commands),
 // ROUNDS rounds, each timing in turn
-//   - `node -e 0` (a process start, the floor),
+//   - `node -e 0` (a process start),
 //   - the same 10 checks as plain commands, 4 at a time (`xargs -P4`: rg, grep, node -e),
+//   - the floor under any cold hook in Node: a fresh Node process running the same checks 4 at a
+//     time and nothing else (bench/harness/gate-floor.cjs); gate, verify and MCP verify over it
+//     say what each costs beyond its checks and a Node start,
 //   - `ideal-state gate` with a Claude Code Stop payload on stdin,
 //   - `ideal-state verify --json` (a cold process, as CI runs it),
 //   - `ideal-state_verify` over MCP on a warm `ideal-state mcp` server (failing if its checks do not
@@ -23,7 +26,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as esbuild from 'esbuild';
-import { makeGateWorkspace, makeSamplesTree, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
+import { floorJobs, makeGateWorkspace, makeSamplesTree, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
 import { knob, smoke } from './harness/smoke.mjs';
 import { yamlData } from '../build/yaml-data.mjs';
 
@@ -103,9 +106,14 @@ function timed(command, args, { input, cwd = workspace, environment = env, expec
 
 const checksFile = path.join(tmp, 'checks.txt');
 fs.writeFileSync(checksFile, `${plainChecks(rg).join('\n')}\n`);
+const floorFile = path.join(tmp, 'floor.json');
+fs.writeFileSync(floorFile, JSON.stringify(floorJobs(rg)));
+const floorScript = path.join(root, 'bench', 'harness', 'gate-floor.cjs');
 const runs = {
   node: (environment = env) => timed(process.execPath, ['-e', '0'], { environment }),
   plain: (environment = env) => timed('sh', ['-c', `xargs -P 4 -d '\\n' -I CHECK sh -c CHECK < "$1"`, 'sh', checksFile], { environment }),
+  // The least a cold hook in Node could cost: Node's start and the same checks, 4 at a time, nothing else.
+  floor: (environment = env) => timed(process.execPath, [floorScript, floorFile], { environment }),
   gate: async (environment = env) => {
     const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload, environment });
     // Every criterion passes: Claude Code is answered with nothing that blocks the stop.
@@ -141,7 +149,7 @@ if (extraCa) {
   const bare = { ...env };
   delete bare.NODE_EXTRA_CA_CERTS;
   const of = (name) => () => runs[name](bare);
-  Object.assign(runs, { node_no_extra_ca: of('node'), plain_no_extra_ca: of('plain'), gate_no_extra_ca: of('gate'), verify_no_extra_ca: of('verify') });
+  Object.assign(runs, { node_no_extra_ca: of('node'), plain_no_extra_ca: of('plain'), floor_no_extra_ca: of('floor'), gate_no_extra_ca: of('gate'), verify_no_extra_ca: of('verify') });
 }
 
 // The MCP server, started once and warmed by one call; each call is then timed alone.
@@ -300,6 +308,7 @@ const searchRatio = median(searchSamples.builtin) / median(searchSamples.rg);
 const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`gate bench: ${ROUNDS} rounds, ${SOURCE_FILES} source files, ${os.cpus().length} CPUs, load average ${load}, Node ${process.version}, rg ${rg}`);
 for (const name of names) console.log(`  ${name.padEnd(16)} p50 ${p50[name].toFixed(1).padStart(7)} ms  ×${ratio(name).toFixed(2)} the plain checks  ×${(p50[name] / nodeOf(name)).toFixed(2)} node -e 0`);
+console.log(`  beyond the floor (Node's start and the same checks, nothing else): gate ×${(p50.gate / p50.floor).toFixed(2)}, verify ×${(p50.verify / p50.floor).toFixed(2)}, MCP verify ×${(p50.mcp / p50.floor).toFixed(2)}`);
 console.log(`  gate peak RSS ${gateRss?.toFixed(1)} MB (node -e 0: ${nodeRss?.toFixed(1)} MB); JS loaded by the gate: ${loaded.length} files, ${(loadedBytes / 1024).toFixed(0)} KB of the command line's ${(shippedBytes / 1024).toFixed(0)} KB`);
 console.log(`  JS loaded by verify --json: ${verifyLoaded.length} files, ${(verifyLoadedBytes / 1024).toFixed(0)} KB; SQLite (sql.js) loaded by the gate: ${storeLoaded.gate ? 'yes' : 'no'}, by verify: ${storeLoaded.verify ? 'yes' : 'no'}`);
 console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
@@ -319,16 +328,20 @@ console.log(
     gate_no_ripgrep_ms_p50: round(p50.gate_no_ripgrep, 1),
     verify_ms_p50: round(p50.verify, 1),
     mcp_verify_ms_p50: round(p50.mcp, 1),
+    floor_ms_p50: round(p50.floor, 1),
     node_ratio: round(ratio('node')),
     gate_ratio: round(ratio('gate')),
     gate_uncached_ratio: round(ratio('gate_uncached')),
     gate_no_ripgrep_ratio: round(ratio('gate_no_ripgrep')),
     verify_ratio: round(ratio('verify')),
     mcp_ratio: round(ratio('mcp')),
+    floor_ratio: round(ratio('floor')),
+    gate_over_floor: round(p50.gate / p50.floor),
+    verify_over_floor: round(p50.verify / p50.floor),
     mcp_process_host: mcpHost,
     extra_ca_certs: extraCa,
     without_extra_ca: extraCa
-      ? { node_ms_p50: round(p50.node_no_extra_ca, 1), plain_checks_ms_p50: round(p50.plain_no_extra_ca, 1), gate_ms_p50: round(p50.gate_no_extra_ca, 1), verify_ms_p50: round(p50.verify_no_extra_ca, 1), node_ratio: round(ratio('node_no_extra_ca')), gate_ratio: round(ratio('gate_no_extra_ca')), verify_ratio: round(ratio('verify_no_extra_ca')) }
+      ? { node_ms_p50: round(p50.node_no_extra_ca, 1), plain_checks_ms_p50: round(p50.plain_no_extra_ca, 1), floor_ms_p50: round(p50.floor_no_extra_ca, 1), gate_ms_p50: round(p50.gate_no_extra_ca, 1), verify_ms_p50: round(p50.verify_no_extra_ca, 1), node_ratio: round(ratio('node_no_extra_ca')), floor_ratio: round(ratio('floor_no_extra_ca')), gate_ratio: round(ratio('gate_no_extra_ca')), verify_ratio: round(ratio('verify_no_extra_ca')) }
       : null,
     gate_peak_rss_mb: round(gateRss, 1),
     node_peak_rss_mb: round(nodeRss, 1),

@@ -64,6 +64,19 @@ export function plainChecks(rg) {
 }
 
 /**
+ * The same 10 checks as the least a cold hook could do (bench/harness/gate-floor.cjs): the
+ * commands through `sh -c` as the gate runs them, ripgrep started directly for each Grep
+ * (scoped by its glob's folder), the Reads in the process. Commands first, as the gate starts them.
+ */
+export function floorJobs(rg) {
+  return [
+    ...COMMANDS.map((command) => ({ kind: 'command', command })),
+    ...GREPS.map((g) => ({ kind: 'grep', rg, args: ['-q', '--no-require-git', '-e', g.pattern, g.glob.split('/')[0]] })),
+    ...READS.map((r) => ({ kind: 'read', path: r.path, contains: r.contains })),
+  ];
+}
+
+/**
  * `count` small files in folders of 100 (source-like lines), one in 997 with the marker,
  * a .gitignore'd folder with the marker in each file; returns the matching lines expected.
  */
