@@ -36,6 +36,8 @@ export const GrepMethod = z
     pattern: z.string().min(1),
     glob: z.string().min(1).optional(),
     expect: z.enum(['present', 'absent']).default('present'),
+    /** `include`: the search reads ignored files too (no `.gitignore` applies), for the rare check that means to. */
+    ignored: z.literal('include').optional(),
   })
   .strict();
 

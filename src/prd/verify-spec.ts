@@ -9,6 +9,7 @@ import type { VerificationMethod } from '../model';
  * (a Grep that lost `expect: absent` would mean the opposite in CI):
  *
  *   Grep: console\.log | glob: src/** | expect: absent
+ *   Grep: console\.log | glob: dist/** | ignored: include
  *   Read: package.json | contains: "license": "MIT"
  *   Static: no errors in src/** | command: npm run lint
  *
@@ -30,7 +31,7 @@ export const VERIFY_TYPE_NAMES = Object.values(SPELLING);
 
 /** The options each type reads after its argument; the rest of the types take none. */
 const OPTIONS: Partial<Record<VerificationMethod['type'], readonly string[]>> = {
-  GREP: ['glob', 'expect'],
+  GREP: ['glob', 'expect', 'ignored'],
   READ: ['contains', 'matches'],
   STATIC: ['command'],
 };
@@ -69,7 +70,10 @@ export function parseVerifySpec(type: string, argument: string | undefined, crit
       if (!arg) return needs('a pattern', 'X-Request-Id');
       const expect = o.expect?.toLowerCase() ?? 'present';
       if (expect !== 'present' && expect !== 'absent') return { ok: false, reason: 'bad-option', message: `Verify: Grep's expect is "present" or "absent", not "${o.expect}"` };
-      return { ok: true, method: { type: 'GREP', pattern: arg, ...(o.glob ? { glob: o.glob } : {}), expect } };
+      // Ignored files are skipped unless the Grep says otherwise; `skip` may be written for clarity.
+      const ignored = o.ignored?.toLowerCase() ?? 'skip';
+      if (ignored !== 'include' && ignored !== 'skip') return { ok: false, reason: 'bad-option', message: `Verify: Grep's ignored is "include" (search ignored files too) or "skip", not "${o.ignored}"` };
+      return { ok: true, method: { type: 'GREP', pattern: arg, ...(o.glob ? { glob: o.glob } : {}), expect, ...(ignored === 'include' ? { ignored } : {}) } };
     }
     case 'READ':
       return arg ? { ok: true, method: { type: 'READ', path: arg, ...(o.contains ? { contains: o.contains } : {}), ...(o.matches ? { matches: o.matches } : {}) } } : needs('a file path', 'README.md');
@@ -113,11 +117,15 @@ function argumentOf(method: VerificationMethod): string {
   }
 }
 
-/** The options a method carries, in a fixed order; `expect: present` is the default and not written. */
+/** The options a method carries, in a fixed order; `expect: present` and `ignored: skip` are the defaults and not written. */
 function optionsOf(method: VerificationMethod): [string, string][] {
   switch (method.type) {
     case 'GREP':
-      return [...(method.glob ? [['glob', method.glob] as [string, string]] : []), ...(method.expect === 'absent' ? [['expect', 'absent'] as [string, string]] : [])];
+      return [
+        ...(method.glob ? [['glob', method.glob] as [string, string]] : []),
+        ...(method.expect === 'absent' ? [['expect', 'absent'] as [string, string]] : []),
+        ...(method.ignored === 'include' ? [['ignored', 'include'] as [string, string]] : []),
+      ];
     case 'READ':
       return [...(method.contains ? [['contains', method.contains] as [string, string]] : []), ...(method.matches ? [['matches', method.matches] as [string, string]] : [])];
     case 'STATIC':
@@ -149,7 +157,7 @@ function splitOptions(type: VerificationMethod['type'], argument: string): { ok:
 }
 
 function example(name: string): string {
-  return { glob: '"| glob: src/**"', expect: '"| expect: absent"', contains: '"| contains: MIT"', matches: '"| matches: ^v\\d+"', command: '"| command: npm run lint"' }[name] ?? `"| ${name}: …"`;
+  return { glob: '"| glob: src/**"', expect: '"| expect: absent"', contains: '"| contains: MIT"', matches: '"| matches: ^v\\d+"', command: '"| command: npm run lint"', ignored: '"| ignored: include"' }[name] ?? `"| ${name}: …"`;
 }
 
 /** A blank before the `|` is what makes an option, so `[ ]|` keeps the same regex from reading as one. */

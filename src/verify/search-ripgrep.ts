@@ -24,6 +24,8 @@ export function ripgrepArgs(request: SearchRequest): string[] {
     '--no-ignore-global',
     '--no-ignore-parent',
     '--no-ignore-exclude',
+    // A Grep that searches ignored files too reads no .gitignore at all.
+    ...(request.scope.includeIgnored ? ['--no-ignore-vcs'] : []),
     '--line-number',
     '--with-filename',
     '--null',

@@ -1,6 +1,17 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { compileGlob, lastMatch, literalGlob, parseIgnoreFile, type GlobRule } from './glob';
+import type { ApprovedIgnores } from './search-rules';
+
+/** How a search reads ignore rules; absent: the `.gitignore` files as they are on disk. */
+export interface ScopeOptions {
+  /** The `.gitignore` texts a person approved, used instead of the files on disk. */
+  readonly approvedIgnores?: ApprovedIgnores;
+  /** No `.gitignore` applies: a Grep that means to search ignored files too. */
+  readonly includeIgnored?: boolean;
+  /** The dependency and tool folders left out (their names), for the evidence; they are among the excludes. */
+  readonly neverSource?: readonly string[];
+}
 
 /**
  * Which workspace files a GREP looks at, the same for ripgrep and the JS search:
@@ -9,6 +20,10 @@ import { compileGlob, lastMatch, literalGlob, parseIgnoreFile, type GlobRule } f
  * nothing inside an ignored folder comes back), not under an exclude glob (the editor's
  * `files.exclude`, the PRD being verified), and, when the criterion gives a glob, matching
  * it. Symlinks are never followed and binary files (a NUL byte) are skipped.
+ *
+ * With approved ignore rules, the `.gitignore` texts come from them and never from disk (a file
+ * the agent added has no rules, one it changed or removed applies the approved text); with
+ * `includeIgnored`, no `.gitignore` applies at all.
  */
 export class SearchScope {
   private readonly ignoreCache = new Map<string, Promise<GlobRule[]>>();
@@ -23,14 +38,31 @@ export class SearchScope {
     readonly excludes: readonly GlobRule[],
     /** The globs as ripgrep takes them (`-g`), in order. */
     readonly ripgrepGlobs: readonly string[],
+    /** The approved `.gitignore` texts by normalized path, when the search uses them. */
+    private readonly approvedTexts: ReadonlyMap<string, string | null> | undefined,
+    readonly approved: ApprovedIgnores | undefined,
+    readonly includeIgnored: boolean,
+    readonly neverSource: readonly string[],
   ) {}
 
-  static create(root: string, glob: string | undefined, excludeGlobs: readonly string[], excludeFiles: readonly string[]): SearchScope {
+  static create(root: string, glob: string | undefined, excludeGlobs: readonly string[], excludeFiles: readonly string[], options: ScopeOptions = {}): SearchScope {
     const normalized = glob === undefined ? undefined : glob.endsWith('/') ? `${glob}**` : glob;
     const excludeSources = ['.git', ...excludeGlobs, ...excludeFiles.map((f) => literalGlob(f))];
     const excludes = excludeSources.map((g) => compileGlob(g.startsWith('!') ? g.slice(1) : g)).filter((r): r is GlobRule => r !== undefined);
     const ripgrepGlobs = [...(normalized ? [normalized] : []), ...excludeSources.map((g) => `!${g.startsWith('!') ? g.slice(1) : g}`)];
-    return new SearchScope(root, normalized ? compileGlob(normalized) : undefined, excludes, ripgrepGlobs);
+    const approved = options.includeIgnored ? undefined : options.approvedIgnores;
+    const texts = approved ? new Map([...approved.files].map(([file, text]) => [normalizePath(file), text])) : undefined;
+    return new SearchScope(root, normalized ? compileGlob(normalized) : undefined, excludes, ripgrepGlobs, texts, approved, options.includeIgnored === true, options.neverSource ?? []);
+  }
+
+  /** The approved text of a `.gitignore` (null: approved as absent; undefined: not approved, or no approved texts). */
+  approvedText(file: string): string | null | undefined {
+    return this.approvedTexts?.get(file);
+  }
+
+  /** What decides this scope's files besides the glob: the same for every Grep of a verification with the same excludes. */
+  get rulesKey(): string {
+    return `${this.root}\0${this.ripgrepGlobs.filter((g) => g.startsWith('!')).join('\0')}`;
   }
 
   /** Whether the glob and the excludes admit this file (ignore files are the walk's business). */
@@ -43,11 +75,16 @@ export class SearchScope {
     return lastMatch(this.excludes, relative, isDir) !== undefined;
   }
 
-  /** The rules of `<dir>/.gitignore` (dir root-relative, '' for the root); none when it has none. */
+  /**
+   * The rules of `<dir>/.gitignore` (dir root-relative, '' for the root); none when it has none,
+   * when ignored files are searched too, or when approved texts are used and none was approved.
+   */
   ignoreRules(dir: string): Promise<GlobRule[]> {
     let rules = this.ignoreCache.get(dir);
     if (!rules) {
-      rules = fs.readFile(path.join(this.root, dir, '.gitignore'), 'utf8').then(parseIgnoreFile, () => []);
+      if (this.includeIgnored) rules = Promise.resolve([]);
+      else if (this.approvedTexts) rules = Promise.resolve(parseIgnoreFile(this.approvedTexts.get(ignoreFileOf(dir)) ?? ''));
+      else rules = fs.readFile(path.join(this.root, dir, '.gitignore'), 'utf8').then(parseIgnoreFile, () => []);
       this.ignoreCache.set(dir, rules);
     }
     return rules;
@@ -98,6 +135,16 @@ export class SearchScope {
 interface FolderRules {
   ignored: boolean;
   stack: readonly IgnoreLevel[];
+}
+
+/** The workspace-relative path of a folder's `.gitignore`. */
+export function ignoreFileOf(dir: string): string {
+  return dir === '' ? '.gitignore' : `${dir}/.gitignore`;
+}
+
+/** A path as approved texts may key it ('./x', 'a\\b') in the form the walk uses ('x', 'a/b'). */
+function normalizePath(file: string): string {
+  return file.replace(/\\/g, '/').replace(/^(?:\.\/)+/, '');
 }
 
 function folderOf(relative: string): string {

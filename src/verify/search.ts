@@ -1,5 +1,6 @@
 import type { ProcessRunner } from './process-runner';
 import { findRipgrep } from './ripgrep-path';
+import { ignoreChanges } from './search-approved';
 import { searchWithRipgrep } from './search-ripgrep';
 import type { SearchOutcome, SearchRequest } from './search-types';
 
@@ -8,10 +9,17 @@ async function searchWithJs(request: SearchRequest, note?: string): Promise<Sear
   return (await import('./search-js.js')).searchWithJs(request, note);
 }
 
-/** A GREP search: ripgrep when there is one (started by `processes`, default this process), else (or when it cannot read the pattern) the JS search. */
+/**
+ * A GREP search: ripgrep when there is one (started by `processes`, default this process), else
+ * the JS search; also the JS search when ripgrep cannot read the pattern, or when the scope has
+ * approved `.gitignore` texts and a file on disk differs from them (ripgrep reads the files on disk).
+ */
 export async function searchWorkspace(request: SearchRequest, ripgrepPath: string | undefined, processes?: ProcessRunner): Promise<SearchOutcome> {
   const rg = findRipgrep(ripgrepPath);
   if (!rg) return searchWithJs(request);
+  const changed = (await ignoreChanges(request.scope, request.signal)).length > 0;
+  if (request.signal.aborted) return { kind: 'cancelled' };
+  if (changed) return searchWithJs(request, 'a .gitignore on disk is not as approved, which ripgrep cannot leave aside: searched with the JS engine');
   const outcome = await searchWithRipgrep(rg, request, processes);
   if (outcome.kind !== 'pattern-rejected') return outcome;
   return searchWithJs(request, `ripgrep could not read the pattern (${outcome.reason}); searched with the JS engine`);

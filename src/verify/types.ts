@@ -1,6 +1,7 @@
 import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../model';
 import type { Coverage } from './verdict';
 import type { ProcessRunner } from './process-runner';
+import type { ApprovedIgnores } from './search-rules';
 
 /**
  * The contract between the verification engine and whoever hosts it (the editor or the
@@ -90,6 +91,13 @@ export interface VerifyHost {
   readonly ripgrepPath?: string;
   /** Extra exclude globs (the editor's `files.exclude`), on top of `.gitignore`. */
   readonly excludeGlobs?: readonly string[];
+  /**
+   * The `.gitignore` texts a person approved (as locked, else as when they last spoke): every
+   * Grep searches under them instead of the files on disk, so an agent's edit to a `.gitignore`
+   * neither hides nor adds matches. Give one object for a whole verification (its Greps share
+   * one look for changed files). Absent: the `.gitignore` files as they are.
+   */
+  readonly approvedIgnores?: ApprovedIgnores;
   /** What starts the checks' commands and ripgrep (src/verify/process-host.ts); absent: this process. */
   readonly processes?: ProcessRunner;
 }
@@ -127,4 +135,4 @@ export interface VerifySetResult {
   redactions?: number;
 }
 
-export type { Coverage, VerificationMethod };
+export type { ApprovedIgnores, Coverage, VerificationMethod };

@@ -1,19 +1,23 @@
 import { availableParallelism } from 'node:os';
 import { confineGlob } from '../confine';
 import { searchWorkspace } from '../search';
+import { ignoreChanges } from '../search-approved';
+import { describeScope, neverSourceExcludes, neverSourceFolders } from '../search-rules';
 import { SearchScope } from '../search-scope';
-import { searchSkippedFiles } from '../search-skipped';
 import { compilePattern } from '../search-types';
 import { fail, pass, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
 import { cancelled } from './cancelled';
 
 /**
- * GREP: lines matching a regex in the workspace files SearchScope admits.
+ * GREP: lines matching a regex in the workspace files SearchScope admits: the source, under the
+ * ignore rules a person approved (the host's approved `.gitignore` texts, else the files as they
+ * are), never a dependency or tool folder its glob does not name, and ignored files too only
+ * when the Grep says `| ignored: include`. The evidence says which rules it searched under.
  *
  * Anti-criteria: the pattern names the bad thing, so an anti-criterion's GREP always looks
  * for its absence, whatever `expect` says: "No API key in logs | Verify: Grep: sk-…"
  * PASSes when nothing matches and FAILs (CONSTRAINT_VIOLATION) with the locations when
- * something does.
+ * something does. It searches the same files a criterion's GREP does.
  */
 export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext): Promise<Verdict> {
   const anti = ctx.criterion.kind === 'anti-criterion';
@@ -26,7 +30,12 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
     if (!g.ok) return unknown('SCOPE_ERROR', `not searched: ${g.reason}`, `The Grep glob of ${ctx.criterion.id} names files inside the workspace`);
   }
   const where = method.glob ? `files matching ${method.glob}` : 'workspace files';
-  const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, [...ctx.host.excludeGlobs ?? [], ...ownFilesExcluded(method.glob)], ctx.excludeFiles);
+  const excludes = [...ctx.host.excludeGlobs ?? [], ...ownFilesExcluded(method.glob), ...neverSourceExcludes(method.glob)];
+  const scope = SearchScope.create(ctx.host.workspaceRoot, method.glob, excludes, ctx.excludeFiles, {
+    ...(ctx.host.approvedIgnores ? { approvedIgnores: ctx.host.approvedIgnores } : {}),
+    includeIgnored: method.ignored === 'include',
+    neverSource: neverSourceFolders(method.glob),
+  });
   const found = await searchWorkspace({ scope, pattern: method.pattern, signal: ctx.signal, timeoutMs: ctx.timeoutMs, ...searchThreads(ctx.concurrent) }, ctx.host.ripgrepPath, ctx.host.processes);
   switch (found.kind) {
     case 'cancelled':
@@ -39,9 +48,12 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
   const engine = found.engine === 'ripgrep' ? 'ripgrep' : 'JS search';
   const summary = `${found.matchCount} matching line${found.matchCount === 1 ? '' : 's'} in ${found.fileCount} file${found.fileCount === 1 ? '' : 's'} of ${where} for ${shown} (${engine})`;
   const firsts = found.locations.map((l) => `${l.file}:${l.line}`);
+  const rules = describeScope(scope, await ignoreChanges(scope, ctx.signal));
+  if (ctx.signal.aborted) throw cancelled();
   const details = [
     ...(firsts.length > 0 ? [`first: ${firsts.join(', ')}${found.matchCount > firsts.length ? ', …' : ''}`] : []),
     ...(found.unreadable.length > 0 ? [`could not read: ${found.unreadable.slice(0, 10).join(', ')}${found.unreadable.length > 10 ? ', …' : ''}`] : []),
+    rules,
     ...(found.note ? [found.note] : []),
   ];
   const evidence = [summary, ...details].join('\n');
@@ -54,30 +66,7 @@ export async function verifyGrep(method: MethodOf<'GREP'>, ctx: VerifierContext)
   }
   if (found.matchCount > 0) return fail(anti ? 'CONSTRAINT_VIOLATION' : 'REQUIREMENT_COVERAGE', evidence, `No line in ${where} matches ${shown}`, extra);
   if (found.unreadable.length > 0) return unknown('EXECUTION_ERROR', evidence, `Every file of ${where} can be read`, extra);
-  if (anti) return antiCriterionSweep(scope, compiled.regex, shown, where, evidence, extra, everyFile, ctx);
   return pass(evidence, { ...extra, coverage: everyFile });
-}
-
-/**
- * An anti-criterion passes only when the bad thing is nowhere: the ignored and binary files
- * the search left out are searched too (bounded), and what could not be is named: UNKNOWN.
- */
-async function antiCriterionSweep(scope: SearchScope, regex: RegExp, shown: string, where: string, evidence: string, extra: { actual: string; threshold: string }, everyFile: { globs: string[] }, ctx: VerifierContext): Promise<Verdict> {
-  const swept = await searchSkippedFiles(scope, regex, ctx.signal);
-  if (ctx.signal.aborted) throw cancelled();
-  const also = `also searched ${swept.searched} ignored or binary file${swept.searched === 1 ? '' : 's'}`;
-  if (swept.matchCount > 0) {
-    const firsts = swept.locations.map((l) => `${l.file}:${l.line}`).join(', ');
-    return fail('CONSTRAINT_VIOLATION', `${evidence}
-${also}: ${swept.matchCount} matching line${swept.matchCount === 1 ? '' : 's'} in ignored or binary files, first: ${firsts}`, `No line in ${where}, ignored and binary files included, matches ${shown}`, { ...extra, actual: `${swept.matchCount} matching lines in ignored or binary files`, locations: swept.locations });
-  }
-  if (swept.notSearched.length > 0) {
-    const named = `${swept.notSearched.slice(0, 10).join(', ')}${swept.notSearched.length > 10 ? ', …' : ''}`;
-    return unknown('SCOPE_ERROR', `${evidence}
-${also}; ${swept.notSearched.length} ignored or binary file${swept.notSearched.length === 1 ? ' was' : 's were'} not searched (over the search's limits or unreadable): ${named}`, `Every file of ${where} that could hold ${shown} is searched (give the Grep a glob that leaves out what cannot hold it)`, extra);
-  }
-  return pass(`${evidence}
-${also}`, { ...extra, coverage: everyFile });
 }
 
 /**
