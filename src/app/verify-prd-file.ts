@@ -13,7 +13,7 @@ import type { PrdDiagnostic } from '../prd/diagnostics';
 import type { PrdDocument } from '../prd/model';
 // The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.
 import { defaultCliStoreFile } from '../store/store-paths';
-import type { CommandApprover, VerifyHost, VerifySetResult } from '../verify/types';
+import type { CommandApprover, VerifyHost, VerifySetResult, ApprovedIgnores } from '../verify/types';
 import type { ProcessRunner } from '../verify/process-runner';
 import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
@@ -67,6 +67,8 @@ export interface VerifyPrdRequest {
   onStart?: (criteria: readonly AnyCriterion[]) => void;
   /** What starts the checks' commands and ripgrep (a long-lived server's process host); absent: this process. */
   processes?: ProcessRunner;
+  /** The .gitignore files a person approved (the gate's lock or baseline): Greps search under them, not the files as the agent left them. */
+  approvedIgnores?: ApprovedIgnores;
 }
 
 export type VerifyPrdOutcome =
@@ -177,6 +179,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
     approver: approver(request, allowed, awaiting, denied, workspace),
     ...(request.processes ? { processes: request.processes } : {}),
+    ...(request.approvedIgnores ? { approvedIgnores: request.approvedIgnores } : {}),
   };
   let done = 0;
   const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;

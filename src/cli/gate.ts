@@ -10,7 +10,7 @@ import { checkHeld } from '../app/gate/check';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
 import { gateVerdict } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
-import type { VerifySetResult } from '../verify/types';
+import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type HostAnswer } from './gate-hosts';
 import { gateDoctorCommand } from './gate-doctor';
@@ -29,9 +29,12 @@ Hosts: ${GATE_HOSTS.join(', ')}.
 
 Options:
   --host HOST        the host that runs the hook (default: told by the payload's shape)
-  --prd FILE         a PRD to hold the agent to as well, relative to the workspace (default:
-                     every PRD a person locked; where none is, the session baseline; else the
-                     newest in the PRD folder, .ideal-state/prds or idealState.prd.folder)
+  --prd FILE         the PRD to hold the agent to where nothing is locked (where a person
+                     locked PRDs, held as well), relative to the workspace. Default: every PRD
+                     a person locked; where none is, the PRD of the person's session as when
+                     the person last spoke (the one the prompt names, else the newest
+                     unfinished one; idealState.gate.prd names it instead); else the newest
+                     unfinished PRD in the PRD folder
   --workspace DIR    the workspace (default: the host's project folder variable, e.g.
                      CLAUDE_PROJECT_DIR, else the current directory; never the payload's cwd)
   --prompt           the host's prompt-submit hook: record the session baseline (the
@@ -131,7 +134,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const adapter = hostAdapter(request.host);
   if (values.prompt || PROMPT_EVENTS.has(request.event) || adapter?.promptSubmitEvent === request.event) {
     try {
-      const recorded = await recordBaseline(workspace, { now, env });
+      const recorded = await recordBaseline(workspace, { now, env, ...(values.prd ? { named: values.prd } : {}), ...promptOf(stdin) });
       for (const r of recorded?.refused ?? []) io.err(`Ideal State: ${r.path} is not in the session baseline: ${r.message}`);
     } catch (error) {
       io.err(`Ideal State: the session baseline was not recorded: ${(error as Error).message}`);
@@ -139,7 +142,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return 0;
   }
 
-  const held = await heldSet(workspace, env);
+  const held = await heldSet(workspace, { env, ...(values.prd ? { named: values.prd } : {}) });
   const extra = values.prd ? path.resolve(workspace, values.prd) : undefined;
   const counter = await gateStateFile(workspace, env);
   const before = await blocksSoFar(counter, request.sessionKey, request.stopHookActive, maxBlocks, now, io.err);
@@ -155,7 +158,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   let pending = new Map<string, AnyCriterion>();
   // One LOG entry per session: its latest verdict replaces the session's earlier ones (the store keeps them all).
   const mark = sessionMark(request.sessionKey);
-  const verify = (file: string, write: boolean) => {
+  const verify = (file: string, write: boolean, approvedIgnores?: ApprovedIgnores) => {
     verifying = path.relative(workspace, file).split(path.sep).join('/');
     pending = new Map();
     return verifyPrdFile({
@@ -169,6 +172,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       onResult: (_done, _total, id) => pending.delete(id),
       ...(values['no-log'] || !write ? {} : { write: { finish: (text: string) => keepLastSessionEntry(text, mark), by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
       store: values['no-store'] ? false : values.store,
+      ...(approvedIgnores ? { approvedIgnores } : {}),
       // The answer says nothing of the store: the report is left for its next writer (src/store/pending.ts).
       storeLater: true,
       // stdout belongs to the host's answer; what verify would warn about goes to stderr.
@@ -185,11 +189,26 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return emit(answerFor(request, timedOut));
   }
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
-  if (checked.kind === 'nothing') return emit(answerFor(request, { kind: 'allow', note: `Ideal State: no PRD in ${workspace}; nothing to verify.` }));
+  if (checked.kind === 'nothing') return emit(answerFor(request, { kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }));
 
   const verdict = gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy });
   await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
   return emit(answerFor(request, verdict));
+}
+
+/**
+ * The person's words, where the host's prompt hook sends them (Claude Code, Codex, Qwen Code
+ * and Gemini CLI as `prompt`; Copilot CLI's userPromptSubmitted too): they say which PRD the
+ * session is about. Bounded: only ids are looked for in it.
+ */
+function promptOf(stdin: string): { prompt?: string } {
+  try {
+    const value: unknown = JSON.parse(stdin);
+    const prompt = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).prompt : undefined;
+    return typeof prompt === 'string' ? { prompt: prompt.slice(0, 20_000) } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Events that mean the person just spoke (Claude Code and VS Code: UserPromptSubmit, SessionStart; Cline: UserPromptSubmit). */

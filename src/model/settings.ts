@@ -8,6 +8,8 @@ export const SETTINGS = {
   checkpointIdleMs: { key: 'idealState.store.checkpointIdleMs', default: 2000 as number },
   checkpointJournalBytes: { key: 'idealState.store.checkpointJournalBytes', default: 8 * 1024 * 1024 as number },
   prdFolder: { key: 'idealState.prd.folder', default: '.ideal-state/prds' as string },
+  // The PRD an agent's stop is held to where no person locked one; empty: the session's PRD.
+  gatePrd: { key: 'idealState.gate.prd', default: '' as string },
   modelsConfigFile: { key: 'idealState.models.configFile', default: '.ideal-state/models.yaml' as string },
   defaultModel: { key: 'idealState.models.default', default: '' as string },
   // Token and money caps for every effort level; null (or 0) keeps the level's cap from the

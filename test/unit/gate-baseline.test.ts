@@ -20,7 +20,7 @@ describe('the session baseline (nothing locked): the criteria as they were when 
     edit(ws, DEMO_PRD, (t) => t.replace(/^- \[ \] ISC-DEMO-004:.*\n/m, ''));
     const stop = decision(await hook(claudeStop(ws)));
     assert.equal(stop.blocked, true, stop.text);
-    assert.match(stop.text, /\(as when the person last spoke\)/);
+    assert.match(stop.text, /as when the person last spoke\)/);
     assert.match(stop.text, /ISC-DEMO-004 TAMPERED: ISC-DEMO-004 was removed since the person last spoke/);
     assert.match(stop.text, /wait for the person to speak again or approve it/);
 

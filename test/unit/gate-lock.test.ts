@@ -26,7 +26,7 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     const { stop } = await locked();
     const before = decision(await stop());
     assert.equal(before.blocked, true, 'the honest state blocks');
-    assert.match(before.text, /1 CRITICAL criterion of \.ideal-state\/prds\/PRD-20261122-verify-demo\.md \(as locked\) does not pass: ISC-DEMO-004\./);
+    assert.match(before.text, /1 CRITICAL criterion of \.ideal-state\/prds\/PRD-20261122-verify-demo\.md \(held: locked by a person on \d{4}-\d\d-\d\d, criteria version 1\) does not pass: ISC-DEMO-004\./);
     assert.match(before.text, /ISC-DEMO-004 FAIL/);
   });
 
@@ -124,7 +124,7 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     void stop;
   });
 
-  it("9: an anti-criterion's offending file added to .gitignore is TAMPERED and blocks", async () => {
+  it("9: an anti-criterion's offending file added to .gitignore is still searched: the locked .gitignore rules decide", async () => {
     const ws = demoWorkspace();
     const state = stateDir();
     fs.writeFileSync(path.join(ws, 'CHANGELOG.md'), '# Changelog\n');
@@ -135,7 +135,9 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     fs.writeFileSync(path.join(ws, '.gitignore'), 'src/debug.js\n');
     const d = decision(await stop());
     assert.equal(d.blocked, true, d.text);
-    assert.match(d.text, /\.gitignore TAMPERED: the \.gitignore \.gitignore was added/);
+    assert.match(d.text, /ISC-A-DEMO-001 FAIL \[CONSTRAINT_VIOLATION\]: 1 matching line in 1 file/);
+    assert.doesNotMatch(d.text, /TAMPERED/, 'the change hides nothing, so it is not a change the person must approve');
+    assert.match(d.text, /first: src\/debug\.js:1/, 'the agent is told where the match is');
   });
   it("an ISA's principal_stated_goal or frozen moved by the agent is TAMPERED and blocks (issue 27)", async () => {
     const ws = demoWorkspace();

@@ -75,7 +75,7 @@ describe('probing the checks when criteria are accepted', () => {
     assert.deepEqual(probedIds(text), ['ISC-1']);
     const verify = (file: string) => verifyPrdFile({ file, workspace: ws, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
     const decide = async () => {
-      const held = await checkHeld(ws, { kind: 'newest', file: path.join(ws, rel) }, { verify: (file) => verify(file), now: new Date() });
+      const held = await checkHeld(ws, { kind: 'newest', file: path.join(ws, rel), why: 'the newest unfinished PRD with criteria' }, { verify: (file) => verify(file), now: new Date() });
       assert.equal(held.kind, 'checks');
       return gateVerdict(held.kind === 'checks' ? held.checks : [], { before: 0, maxBlocks: 3, heldBy: 'none' });
     };

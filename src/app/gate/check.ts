@@ -1,12 +1,14 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { probedIds } from '../probe';
-import type { HeldSet } from './held';
+import { heldWhy, type HeldSet } from './held';
+import type { ApprovedIgnores } from '../../verify/types';
 import { compareWithLock } from './lock-changes';
+import { approvedIgnoresOf } from './lock-inputs';
 import type { GateVerification, PrdCheck, VerdictContext } from './verdict';
 
 /** Verifies one PRD; `write` says whether its outcomes may be written back (never into a tampered file). */
-export type VerifyPort = (file: string, write: boolean) => Promise<GateVerification>;
+export type VerifyPort = (file: string, write: boolean, ignores?: ApprovedIgnores) => Promise<GateVerification>;
 
 export type HeldChecks = { kind: 'checks'; checks: PrdCheck[]; heldBy: VerdictContext['heldBy'] } | { kind: 'nothing' };
 
@@ -14,7 +16,7 @@ export type HeldChecks = { kind: 'checks'; checks: PrdCheck[]; heldBy: VerdictCo
  * Each held PRD compared with what was locked (or baselined) and verified. Its criteria as
  * they are now are verified: those still as locked, and those the agent added (it may only
  * add). A changed or removed one is TAMPERED, whatever its verification would say.
- * `extra` is a PRD named with `--prd`, held as well.
+ * `extra` is a PRD named with `--prd` where a person's lock holds others: held as well.
  */
 export async function checkHeld(workspace: string, held: HeldSet, options: { verify: VerifyPort; now: Date; extra?: string }): Promise<HeldChecks> {
   const shown = (file: string) => displayPath(workspace, file);
@@ -28,14 +30,17 @@ export async function checkHeld(workspace: string, held: HeldSet, options: { ver
       seen.add(path.resolve(file));
       const comparison = await compareWithLock(workspace, locked, options.now);
       const exists = await fs.stat(file).then((s) => s.isFile(), () => false);
-      const result = exists ? await options.verify(file, comparison.changes.length === 0) : undefined;
-      checks.push({ file, shown: locked.path, changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}), ...(await probed(file, result)) });
+      const source = held.kind === 'locked' ? `locked by ${locked.by} on ${locked.at.slice(0, 10)}` : 'when the person last spoke';
+      const ignores = approvedIgnoresOf([locked], source);
+      const result = exists ? await options.verify(file, comparison.changes.length === 0, ignores) : undefined;
+      checks.push({ file, shown: locked.path, why: heldWhy(held, locked), changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}), ...(await probed(file, result)) });
     }
-  } else if (held.kind === 'newest' && !options.extra) {
+  } else if (held.kind === 'newest' && (!options.extra || path.resolve(options.extra) === path.resolve(held.file))) {
+    seen.add(path.resolve(held.file));
     const result = await options.verify(held.file, true);
-    checks.push({ file: held.file, shown: shown(held.file), result, changes: [], ...(await probed(held.file, result)) });
+    checks.push({ file: held.file, shown: shown(held.file), why: heldWhy(held), result, changes: [], ...(await probed(held.file, result)) });
   }
-  if (options.extra && !seen.has(path.resolve(options.extra))) checks.push({ file: options.extra, shown: shown(options.extra), result: await options.verify(options.extra, true), changes: [] });
+  if (options.extra && !seen.has(path.resolve(options.extra))) checks.push({ file: options.extra, shown: shown(options.extra), why: 'named by the gate hook (--prd)', result: await options.verify(options.extra, true), changes: [] });
   if (checks.length === 0) return { kind: 'nothing' };
   return { kind: 'checks', checks, heldBy: held.kind === 'locked' ? 'lock' : held.kind === 'baseline' ? 'baseline' : 'none' };
 }

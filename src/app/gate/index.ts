@@ -28,3 +28,4 @@ export * from './verdict';
 export * from './criteria-from';
 export * from './approve';
 export * from './revert';
+export * from './session-prd';

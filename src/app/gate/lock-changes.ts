@@ -1,4 +1,4 @@
-import { protectedGlobsOf, snapshotInputs } from './lock-inputs';
+import { protectedGlobsOf, snapshotInputs, textsKept } from './lock-inputs';
 import { criterionLine, goalOf, lockedCriterion, readForLock } from './lock';
 import type { LockedCriterion, LockedInput, LockedPrd } from './lock-schema';
 import { prdFolder } from './prds';
@@ -54,7 +54,9 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   const lockedCriteria = source.criteria.filter((c) => lockedIds.has(c.id));
   const searches = locked.inputs.some((i) => i.kind === 'gitignore');
   const current = await snapshotInputs(workspace, lockedCriteria, locked.protectedGlobs, { searches });
-  changes.push(...inputChanges(locked.inputs, current.inputs));
+  // Searches run under the .gitignore files as locked where their texts were kept: a change to one then changes nothing.
+  const approvedRules = !locked.walkTruncated && textsKept(locked.inputs.filter((i) => i.kind === 'gitignore'));
+  changes.push(...inputChanges(approvedRules ? locked.inputs.filter((i) => i.kind !== 'gitignore') : locked.inputs, approvedRules ? current.inputs.filter((i) => i.kind !== 'gitignore') : current.inputs));
   return { changes, added, readable: true };
 }
 

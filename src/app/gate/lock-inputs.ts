@@ -5,7 +5,8 @@ import type { AnyCriterion } from '../../model';
 import { compileGlob, type GlobRule } from '../../verify/glob';
 import { parseJsonc } from '../../verify/jsonc';
 import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
-import type { LockedInput } from './lock-schema';
+import type { ApprovedIgnores } from '../../verify/types';
+import type { LockedInput, LockedPrd } from './lock-schema';
 
 /**
  * What a criterion's verification depends on besides its own line, digested so the gate
@@ -136,10 +137,41 @@ export async function snapshotInputs(workspace: string, criteria: readonly AnyCr
   if (searches) {
     // The root's is always named (null when absent), so the lock knows its searches are scoped by .gitignore files.
     const names = walked.gitignores.includes('.gitignore') ? walked.gitignores : ['.gitignore', ...walked.gitignores];
-    for (const f of names) inputs.push({ kind: 'gitignore', name: f, digest: await fileDigest(path.join(workspace, f)) });
+    for (const f of names) inputs.push(await gitignoreInput(workspace, f));
   }
   for (const f of walked.protectedFiles) inputs.push({ kind: 'protected', name: f, digest: await fileDigest(path.join(workspace, f)) });
   return { inputs, truncated: walked.truncated };
+}
+
+/** The largest `.gitignore` whose text a lock keeps (its digest is kept whatever its size). */
+export const GITIGNORE_TEXT_LIMIT = 64 * 1024;
+
+async function gitignoreInput(workspace: string, relative: string): Promise<LockedInput> {
+  const bytes = await fs.readFile(path.join(workspace, relative)).catch(() => undefined);
+  if (bytes === undefined) return { kind: 'gitignore', name: relative, digest: null };
+  return { kind: 'gitignore', name: relative, digest: digestOf(bytes), ...(bytes.length <= GITIGNORE_TEXT_LIMIT ? { text: bytes.toString('utf8') } : {}) };
+}
+
+/**
+ * The ignore rules a person approved, for the held PRDs' searches: each `.gitignore` as locked
+ * (or baselined), so one the agent adds, edits or deletes neither hides nor adds matches.
+ * Undefined where they are not fully known (no Grep when it was locked, a walk cut at its bound,
+ * a file too long to keep, texts not kept by an older lock): the files are then searched as they
+ * are, and a changed `.gitignore` is TAMPERED instead.
+ */
+export function approvedIgnoresOf(prds: readonly LockedPrd[], source: string): ApprovedIgnores | undefined {
+  const files = new Map<string, string | null>();
+  for (const prd of prds) {
+    const ignores = prd.inputs.filter((i) => i.kind === 'gitignore');
+    if (ignores.length === 0 || prd.walkTruncated || !textsKept(ignores)) return undefined;
+    for (const i of ignores) files.set(i.name, i.digest === null ? null : i.text!);
+  }
+  return files.size > 0 ? { files, source } : undefined;
+}
+
+/** Whether every `.gitignore` of a lock is known by its text (or known absent). */
+export function textsKept(ignores: readonly LockedInput[]): boolean {
+  return ignores.every((i) => i.kind !== 'gitignore' || i.digest === null || i.text !== undefined);
 }
 
 /** The `protected:` globs of a PRD's frontmatter (a list of strings, or one string); the default when absent. */

@@ -27,6 +27,12 @@ export const LockedInput = z
     /** Workspace-relative path, or for a task its name. */
     name: z.string().min(1),
     digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    /**
+     * A `.gitignore`'s text as approved (bounded): a Grep searches under these rules, so an
+     * agent's edit to a `.gitignore` neither hides nor adds matches. Absent: too long to keep,
+     * or recorded before texts were kept; a change is then TAMPERED.
+     */
+    text: z.string().max(64 * 1024).optional(),
   })
   .strict();
 export type LockedInput = z.infer<typeof LockedInput>;
@@ -45,6 +51,8 @@ export const LockedPrd = z
     /** Who locked or approved it (the user name), or "the person's prompt" for a baseline. */
     by: z.string().min(1),
     how: LockHow,
+    /** Why the gate holds this PRD, where a baseline chose it ("the PRD the person's prompt names"). */
+    why: z.string().max(300).optional(),
     /** The PRD folder setting when it was locked: a PRD outside it was moved out of the gate's sight. */
     prdFolder: z.string(),
     criteria: z.array(LockedCriterion),

@@ -10,13 +10,20 @@ import { parseJsonc } from '../../verify/jsonc';
  * workspace, else `.ideal-state/prds`.
  */
 export async function prdFolder(workspace: string): Promise<string> {
-  const fallback = SETTINGS.prdFolder.default;
+  return (await workspacePathSetting(workspace, SETTINGS.prdFolder.key)) ?? SETTINGS.prdFolder.default;
+}
+
+/**
+ * A workspace-relative path from `.vscode/settings.json`; undefined when unset, empty, or not
+ * inside the workspace.
+ */
+export async function workspacePathSetting(workspace: string, key: string): Promise<string | undefined> {
   const text = await fs.readFile(path.join(workspace, '.vscode', 'settings.json'), 'utf8').catch(() => undefined);
-  if (text === undefined) return fallback;
+  if (text === undefined) return undefined;
   const parsed = parseJsonc(text);
-  const value = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>)[SETTINGS.prdFolder.key] : undefined;
-  if (typeof value !== 'string' || value.trim() === '' || path.isAbsolute(value) || value.split(/[\\/]/).includes('..')) return fallback;
-  return value;
+  const value = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>)[key] : undefined;
+  if (typeof value !== 'string' || value.trim() === '' || path.isAbsolute(value) || value.split(/[\\/]/).includes('..')) return undefined;
+  return value.trim();
 }
 
 export interface WorkspacePrd {

@@ -20,6 +20,8 @@ export interface PrdCheck {
   file: string;
   /** Workspace-relative, as the agent is told. */
   shown: string;
+  /** Why the gate holds it (locked by whom, the session's PRD, named by --prd): every answer says. */
+  why?: string;
   /** Absent when the file is gone: it is TAMPERED and nothing is verified. */
   result?: GateVerification;
   changes: readonly LockChange[];
@@ -72,17 +74,18 @@ function checkVerdict(check: PrdCheck, context: VerdictContext): OneVerdict {
     answer.results.unshift(...tampered);
     const doubt = probeDoubt(shown, answer, check.probed);
     if (tampered.length === 0 && answer.allCriticalPass) {
-      const notes = [...(result?.kind === 'verified' && answer.counts.PASS! < answer.results.length ? [`Ideal State: ${shown}: ${answer.summary}.`] : []), ...(doubt ? [doubt] : [])];
+      // Every answer names what was held and why, a pass too: the person sees which PRD let the agent stop.
+      const notes = [`Ideal State: ${shown}${check.why ? ` (held: ${check.why})` : ''}: ${answer.summary}.`, ...(doubt ? [doubt] : [])];
       return { kind: 'allow', ...(notes.length > 0 ? { note: notes.join('\n') } : {}) };
     }
-    const failing = failingReason(answer, context.heldBy);
+    const failing = failingReason(answer, context.heldBy, check.why);
     return { kind: 'block', ...failing, ...(doubt ? { reason: `${failing.reason}\n${doubt}` } : {}) };
   }
   if (result.kind === 'bad-input') {
-    const summary = `Ideal State: ${result.summary.split(check.file).join(shown)}`;
+    const summary = `Ideal State: ${result.summary.split(check.file).join(`${shown}${check.why ? ` (held: ${check.why})` : ''}`)}`;
     return { kind: 'block', summary, reason: [summary, ...result.problems.map((d) => `- ${formatDiagnostic(shown, d)}`), ...tamperedLines(tampered), 'Fix the PRD, then finish.'].join('\n') };
   }
-  const summary = `Ideal State: ${shown} cannot be verified: ${result.message}`;
+  const summary = `Ideal State: ${shown}${check.why ? ` (held: ${check.why})` : ''} cannot be verified: ${result.message}`;
   return { kind: 'block', summary, reason: [summary, ...tamperedLines(tampered)].join('\n') };
 }
 
@@ -114,15 +117,18 @@ function tamperedLines(tampered: readonly CriterionOutcome[]): string[] {
   return tampered.map((t) => `- ${t.id} TAMPERED: ${t.evidence}\n  needs: ${t.repairTarget}`);
 }
 
-function failingReason(answer: VerifyAnswer, heldBy: VerdictContext['heldBy']): { reason: string; summary: string } {
+function failingReason(answer: VerifyAnswer, heldBy: VerdictContext['heldBy'], why: string | undefined): { reason: string; summary: string } {
   const shown = answer.prd;
   const { critical, others } = notPassing(answer);
   const line = (r: CriterionOutcome) => {
     // A TAMPERED row shows its whole diff; a verifier's evidence its first line.
-    const evidence = r.outcome === 'TAMPERED' ? r.evidence : (r.evidence.split('\n')[0] ?? '').slice(0, 200);
+    // A Grep's locations follow on a line of their own: the agent is told where the match is.
+    const lines = r.evidence.split('\n');
+    const where = lines.find((l) => l.startsWith('first: '));
+    const evidence = r.outcome === 'TAMPERED' ? r.evidence : `${(lines[0] ?? '').slice(0, 200)}${where ? `; ${where.slice(0, 200)}` : ''}`;
     return `- ${r.id} ${r.outcome}${r.failureLabel ? ` [${r.failureLabel}]` : ''}: ${evidence}${r.repairTarget ? `\n  needs: ${r.repairTarget}` : ''}`;
   };
-  const held = heldBy === 'lock' ? ' (as locked)' : heldBy === 'baseline' ? ' (as when the person last spoke)' : '';
+  const held = why ? ` (held: ${why})` : heldBy === 'lock' ? ' (as locked)' : heldBy === 'baseline' ? ' (as when the person last spoke)' : '';
   // Every CRITICAL criterion passes, yet not done (an ISA's fog left, its progress not M/N): the set's summary says why.
   // A criterion both TAMPERED and failing has two rows and is one criterion.
   const ids = [...new Set(critical.map((r) => r.id))];
