@@ -6,8 +6,13 @@ import { ignoredBy, ignoreFileOf, type IgnoreLevel, type SearchScope } from './s
 /** Folders read at once while looking for `.gitignore` files. */
 const CONCURRENT_READS = 16;
 
-/** One look per approved set and set of excludes: every Grep of a verification shares it. */
-const looks = new WeakMap<object, Map<string, Promise<IgnoreChange[]>>>();
+/**
+ * One look per approved set and set of excludes, shared by the Greps of a verification (the host
+ * gives one approved set for the whole of it). A settled look is reused only briefly, so a host
+ * that keeps the same set for a later verification looks again.
+ */
+const looks = new WeakMap<object, Map<string, { look: Promise<IgnoreChange[]>; settledAt?: number }>>();
+const REUSE_MS = 2_000;
 
 /**
  * The `.gitignore` files on disk that differ from the approved ones, in the folders a search
@@ -23,17 +28,27 @@ export function ignoreChanges(scope: SearchScope, signal?: AbortSignal): Promise
   if (!approved) return Promise.resolve([]);
   let byRules = looks.get(approved);
   if (!byRules) looks.set(approved, (byRules = new Map()));
-  let look = byRules.get(scope.rulesKey);
-  if (!look) {
-    look = walkForChanges(scope, signal);
-    byRules.set(scope.rulesKey, look);
-    // A look cut short by a cancel is not an answer for the next Grep.
-    void look.then(() => signal?.aborted && byRules!.delete(scope.rulesKey));
+  let entry = byRules.get(scope.rulesKey);
+  if (!entry || (entry.settledAt !== undefined && Date.now() - entry.settledAt >= REUSE_MS)) {
+    // The look is shared, so no one Grep's cancel cuts it short: a cancelled Grep stops waiting instead.
+    const fresh: { look: Promise<IgnoreChange[]>; settledAt?: number } = { look: walkForChanges(scope) };
+    void fresh.look.then(() => (fresh.settledAt = Date.now()));
+    byRules.set(scope.rulesKey, (entry = fresh));
   }
-  return look;
+  return signal ? untilAborted(entry.look, signal) : entry.look;
 }
 
-async function walkForChanges(scope: SearchScope, signal: AbortSignal | undefined): Promise<IgnoreChange[]> {
+/** The look's answer, or none as soon as `signal` aborts (the caller then reports the cancel). */
+function untilAborted(look: Promise<IgnoreChange[]>, signal: AbortSignal): Promise<IgnoreChange[]> {
+  if (signal.aborted) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve([]);
+    signal.addEventListener('abort', onAbort, { once: true });
+    look.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+async function walkForChanges(scope: SearchScope): Promise<IgnoreChange[]> {
   const changes: IgnoreChange[] = [];
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -50,7 +65,6 @@ async function walkForChanges(scope: SearchScope, signal: AbortSignal | undefine
     }
   };
   const walk = async (dir: string, parents: readonly IgnoreLevel[]): Promise<void> => {
-    if (signal?.aborted) return;
     const entries = await readdir(dir);
     if (!entries) return;
     const file = ignoreFileOf(dir);

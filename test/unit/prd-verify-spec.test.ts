@@ -58,6 +58,22 @@ describe('prd: the Verify part keeps every field of a method (issue 15)', () => 
     assert.ok(new RegExp('a[ ]| glob: b').test(' glob: b') && new RegExp('a | glob: b').test(' glob: b'), 'the same alternation');
   });
 
+  it('writes a Grep that searches ignored files too as `| ignored: include` and reads it back; `skip` is the default and not written', () => {
+    const method = VerificationMethod.parse({ type: 'GREP', pattern: 'console\\.log', glob: 'dist/**', expect: 'absent', ignored: 'include' });
+    const r = roundTrip(method);
+    assert.equal(r.line, `- [ ] ISC-1: ${TEXT} | Verify: Grep: console\\.log | glob: dist/** | expect: absent | ignored: include`);
+    assert.deepEqual(r.back, method);
+    assert.deepEqual(r.errors, []);
+    const skip = parseVerifySpec('Grep', 'x | ignored: Skip', TEXT);
+    assert.deepEqual(skip.ok && skip.method, { type: 'GREP', pattern: 'x', expect: 'present' });
+    assert.equal(formatVerifySpec(VerificationMethod.parse({ type: 'GREP', pattern: 'x' }), TEXT), 'Grep: x');
+    const bad = parseVerifySpec('Grep', 'x | ignored: yes', TEXT);
+    assert.equal(bad.ok ? 'read' : bad.message, 'Verify: Grep\'s ignored is "include" (search ignored files too) or "skip", not "yes"');
+    // A regex that holds what the new option looks like stays one regex.
+    const guarded = roundTrip(VerificationMethod.parse({ type: 'GREP', pattern: 'a | ignored: include' }));
+    assert.equal(guarded.back?.type === 'GREP' && guarded.back.ignored, undefined, guarded.line);
+  });
+
   it('reads patterns that hold pipes as they always were: only a blank, a pipe and a known name make an option', () => {
     const read = (type: string, arg: string) => {
       const r = parseVerifySpec(type, arg, TEXT);
