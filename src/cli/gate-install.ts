@@ -255,14 +255,18 @@ async function ownFile(adapter: HostAdapter, workspace: string, command: string,
   switch (adapter.id) {
     case 'copilot':
       // https://docs.github.com/en/copilot/reference/hooks-configuration: { version: 1, hooks: { agentStop: [{ type, bash, timeoutSec }] } }.
+      // userPromptSubmitted ({ timestamp, cwd, prompt }, no event name) records the session
+      // baseline; its payload cannot say it is a prompt, so its command line does (--prompt).
       return mergeJson(workspace, file, (root) => {
         root.version ??= 1;
-        const list = listAt(root, 'hooks', 'agentStop');
-        if (typeof list === 'string') return list;
-        const entry = { type: 'command', bash: command, timeoutSec: timeout };
-        const i = ours(list, 'bash');
-        if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
-        else list.push(entry);
+        for (const [event, bash] of [['agentStop', command], [adapter.promptSubmitEvent!, `${command} --prompt`]] as const) {
+          const list = listAt(root, 'hooks', event);
+          if (typeof list === 'string') return list;
+          const entry = { type: 'command', bash, timeoutSec: timeout };
+          const i = ours(list, 'bash');
+          if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
+          else list.push(entry);
+        }
         return undefined;
       });
     case 'cursor':

@@ -145,3 +145,22 @@ describe('what a PRD says of itself, and what a prompt names', () => {
     assert.equal(promptNames('Make ISC-1 pass', standings).length, 2, 'an id both PRDs have names both: the newest open one is chosen instead');
   });
 });
+
+describe('Copilot CLI gets its session baseline from its own prompt hook', function () {
+  this.timeout(60_000);
+
+  it('userPromptSubmitted (timestamp, cwd, prompt) records the baseline; deleting the failing criterion afterwards is TAMPERED', async () => {
+    const ws = sampleWorkspace();
+    const state = stateDir();
+    const copilot = (stdin: string, extra: string[] = []) => runGate(['--host', 'copilot', '--no-store', '--no-log', '--workspace', ws, ...extra], stdin, { state });
+    // https://docs.github.com/en/copilot/reference/hooks-configuration, "User prompt submitted hook".
+    const prompt = await copilot(JSON.stringify({ timestamp: 1764316800000, cwd: ws, prompt: 'Make ISC-DEMO-004 pass.' }), ['--prompt']);
+    assert.deepEqual([prompt.code, prompt.out], [0, ''], prompt.err);
+    const demo = path.join(ws, DEMO_PRD);
+    fs.writeFileSync(demo, fs.readFileSync(demo, 'utf8').replace(/^- \[ \] ISC-DEMO-004:.*\n/m, ''));
+    const stop = await copilot(JSON.stringify({ timestamp: 1764316860000, cwd: ws, sessionId: 's-1' }));
+    const answer = JSON.parse(stop.out) as { decision?: string; reason?: string };
+    assert.equal(answer.decision, 'block', stop.out);
+    assert.match(answer.reason ?? '', /ISC-DEMO-004 TAMPERED: ISC-DEMO-004 was removed since the person last spoke/);
+  });
+});

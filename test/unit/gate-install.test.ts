@@ -100,7 +100,7 @@ describe('command line: gate install', () => {
     assert.deepEqual(Object.keys(q.hooks), ['Stop', 'UserPromptSubmit']);
   });
 
-  it('vscode and copilot share .github/hooks/ideal-state.json: Stop for VS Code, agentStop (bash, timeoutSec) for Copilot CLI', async () => {
+  it('vscode and copilot share .github/hooks/ideal-state.json: Stop for VS Code, agentStop and userPromptSubmitted (bash, timeoutSec) for Copilot CLI', async () => {
     const ws = tmp();
     const r = await install(ws, ['vscode', '--yes', '--no-mcp']);
     assert.equal(r.code, 0, r.err);
@@ -109,6 +109,8 @@ describe('command line: gate install', () => {
     const file = json(ws, '.github/hooks/ideal-state.json');
     assert.deepEqual(file.hooks.Stop, [{ type: 'command', command: cmd('vscode', ws), timeout: 600 }]);
     assert.deepEqual(file.hooks.agentStop, [{ type: 'command', bash: cmd('copilot', ws), timeoutSec: 600 }]);
+    // Copilot CLI's prompt payload names no event: the command line says it records the baseline.
+    assert.deepEqual(file.hooks.userPromptSubmitted, [{ type: 'command', bash: `${cmd('copilot', ws)} --prompt`, timeoutSec: 600 }]);
     assert.equal(file.version, 1);
     assert.equal(json(ws, '.mcp.json').mcpServers['ideal-state'].type, 'local', 'Copilot CLI reads .mcp.json');
   });
