@@ -4,7 +4,7 @@
  * Folders that package managers, virtual environments, test harnesses and build tools fill
  * with other people's code are never part of the workspace's source, whether or not a
  * `.gitignore` says so: a criterion about the project's code must not pass or fail on a
- * dependency's `eval(` or a downloaded editor's `console.log`, and a workspace with its
+ * dependency's `eval` call or a downloaded editor's `console.log`, and a workspace with its
  * dependencies installed must be judged as one without them. They are left out at any depth,
  * unless the Grep's own glob names the folder (`| glob: node_modules/foo/**`).
  *
