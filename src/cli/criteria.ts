@@ -1,12 +1,15 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks, type LockedPrd } from '../app/gate';
+import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks, type LockedPrd, type PreparedLock } from '../app/gate';
+import { candidateSummary, nameOnePrdMessage, type LockCandidate } from '../app/gate/lock-choice';
+import { undecidableLines } from '../app/gate/undecidable';
 import { openControllingTerminal, type TerminalOpen } from './terminal';
 import { probePrd, PROBE_WORDS } from '../app/probe';
 import type { VerifyIo } from './verify';
 
-export const CRITERIA_USAGE = `  criteria lock [FILE…]      lock the PRDs' criteria (default: every PRD with criteria in the PRD
-                             folder): the done gate holds an agent to them; asks on the terminal
+export const CRITERIA_USAGE = `  criteria lock [FILE…]      lock a PRD's criteria: the done gate holds an agent to them. Without
+                             FILE: the one unfinished PRD with criteria, else asks which (without
+                             a terminal: exit 2, naming them). Asks y/N for each PRD on the terminal
   criteria approve [FILE…]   approve changes to locked criteria and their inputs as a new
                              criteria version, logged in the PRD; asks on the terminal
   criteria status [--json]   what is locked, and what changed since (exit 1 when something did)
@@ -41,14 +44,24 @@ export async function criteriaCommand(argv: string[], io: CriteriaIo): Promise<n
     io.err(`ideal-state criteria: unknown action "${action}"; lock, approve or status`);
     return 2;
   }
+  // With no file named, which PRD is the person's to say: when it cannot be chosen and there is no terminal to ask, they are named.
+  const first = action === 'lock' && files.length === 0 ? await prepareLock(workspace, { by: whoLocks(), how: 'terminal', now: new Date(), env }) : undefined;
+  if (first?.candidates?.length === 0) {
+    io.err(`ideal-state criteria lock: nothing to lock: no PRD with criteria in ${workspace}`);
+    return 2;
+  }
   const opened = (io.terminal ?? openControllingTerminal)();
+  if (!opened.ok && first && mustChoose(first)) {
+    io.err(`ideal-state criteria lock: ${nameOnePrdMessage(first.candidates ?? [])}`);
+    return 2;
+  }
   if (!opened.ok) {
     io.err(`ideal-state criteria ${action}: refused: ${opened.reason}. Only a person locks or approves criteria: run it yourself in a terminal, or use "Ideal State: ${action === 'lock' ? 'Lock Criteria' : 'Approve Criteria Changes'}" in the editor.`);
     return 3;
   }
   const terminal = opened.terminal;
   try {
-    return action === 'lock' ? await lock(workspace, files, env, terminal, io) : await approve(workspace, files, env, terminal, io);
+    return action === 'lock' ? await lock(workspace, files, env, terminal, io, first) : await approve(workspace, files, env, terminal, io);
   } finally {
     terminal.close();
   }
@@ -60,23 +73,56 @@ function yes(answer: string): boolean {
   return /^(y|yes)$/i.test(answer.trim());
 }
 
-async function lock(workspace: string, files: readonly string[], env: NodeJS.ProcessEnv, terminal: Terminal, io: CriteriaIo): Promise<number> {
+/** No file was named and no PRD is the one to lock without asking. */
+function mustChoose(prepared: PreparedLock): boolean {
+  return prepared.locked.length === 0 && prepared.refused.length === 0 && (prepared.candidates?.length ?? 0) > 0;
+}
+
+/** The person picks one PRD by its number; undefined when they pick none. */
+function choosePrd(candidates: readonly LockCandidate[], terminal: Terminal, io: CriteriaIo): LockCandidate | undefined {
+  terminal.write(`PRDs with criteria here, newest first:\n${candidates.map((c, i) => `  ${i + 1}. ${c.relative}  (${candidateSummary(c)})`).join('\n')}\n`);
+  const answer = terminal.ask(`Which one do you lock? [1-${candidates.length}, Enter: none] `).trim();
+  const n = Number(answer);
+  if (answer !== '' && Number.isInteger(n) && n >= 1 && n <= candidates.length) return candidates[n - 1];
+  io.err(`ideal-state criteria lock: ${answer === '' ? 'no PRD chosen' : `"${answer}" is not one of 1-${candidates.length}`}; nothing was locked`);
+  return undefined;
+}
+
+/**
+ * One question per PRD, each showing only that PRD's criteria and the CRITICAL ones the done
+ * gate cannot decide: what is said yes to is locked, exactly as it was shown.
+ */
+async function lock(workspace: string, files: readonly string[], env: NodeJS.ProcessEnv, terminal: Terminal, io: CriteriaIo, first?: PreparedLock): Promise<number> {
   const now = new Date();
-  const prepared = await prepareLock(workspace, { ...(files.length > 0 ? { files } : {}), by: whoLocks(), how: 'terminal', now, env });
+  let prepared = first ?? (await prepareLock(workspace, { ...(files.length > 0 ? { files } : {}), by: whoLocks(), how: 'terminal', now, env }));
+  if (mustChoose(prepared)) {
+    const chosen = choosePrd(prepared.candidates ?? [], terminal, io);
+    if (!chosen) return 1;
+    prepared = await prepareLock(workspace, { files: [chosen.relative], by: whoLocks(), how: 'terminal', now, env });
+  }
   for (const w of prepared.warnings) terminal.write(`warning: ${w}\n`);
   for (const r of prepared.refused) terminal.write(`not locked: ${r.path}: ${r.message}\n`);
   if (prepared.locked.length === 0) {
     io.err('ideal-state criteria lock: nothing to lock');
     return 2;
   }
-  terminal.write(prepared.locked.map(describeLock).join('\n'));
-  if (!yes(terminal.ask(`\nLock ${prepared.locked.length === 1 ? 'these criteria' : `the criteria of these ${prepared.locked.length} PRDs`}? An agent is then held to them. [y/N] `))) {
+  const several = prepared.locked.length > 1;
+  const confirmed: LockedPrd[] = [];
+  const declined: string[] = [];
+  for (const p of prepared.locked) {
+    const undecidable = undecidableLines(prepared.undecidable.find((u) => u.path === p.path)?.criteria ?? []);
+    terminal.write([describeLock(p), ...undecidable].join('\n'));
+    if (yes(terminal.ask(`\nLock these criteria${several ? ` of ${p.path}` : ''}? An agent is then held to them. [y/N] `))) confirmed.push(p);
+    else declined.push(p.path);
+  }
+  if (confirmed.length === 0) {
     io.err('ideal-state criteria lock: not locked');
     return 1;
   }
-  const file = await commitLock(workspace, 'lock', prepared.locked, { env });
-  io.out(`Locked ${prepared.locked.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')} in ${file}`);
-  await probeLocked(workspace, prepared.locked, terminal, io, now);
+  const file = await commitLock(workspace, 'lock', confirmed, { env });
+  io.out(`Locked ${confirmed.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')} in ${file}`);
+  if (declined.length > 0) io.err(`ideal-state criteria lock: not locked (declined): ${declined.join(', ')}`);
+  await probeLocked(workspace, confirmed, terminal, io, now);
   return 0;
 }
 

@@ -280,4 +280,60 @@ describe('the criteria lock from the editor', () => {
       await removePendingProposal(folder(), waiting.id);
     }
   });
+
+  describe('Lock Criteria with no PRD named: a lock is per PRD', () => {
+    const VIEWED = '.ideal-state/prds/PRD-20261127-lock-in-view.md';
+    const viewedText = TEXT.replace('id: PRD-20261126-lock-editor', 'id: PRD-20261127-lock-in-view')
+      .replace(/^- \[ \] ISC-LOCK-1:.*$/m, '- [ ] ISC-VIEW-1: The viewed PRD is locked alone | Verify: Read: src/greet.js')
+      .replace(LINE_2, '- [ ] ISC-VIEW-2: The greeting reads warmly | Verify: Custom');
+    const lockNoArgument = () => vscode.commands.executeCommand<Acted>('idealState.lockCriteria');
+    const lockedNow = async () => {
+      const read = await readLock(folder(), 'lock');
+      return read.ok && read.record ? read.record.prds.map((p) => p.path) : [];
+    };
+
+    after(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(path.join(folder(), VIEWED), { force: true });
+    });
+
+    it('locks the PRD open in the editor, alone: one modal listing only its criteria, naming the CRITICAL one the gate cannot decide', async function () {
+      this.timeout(60_000);
+      fs.writeFileSync(path.join(folder(), VIEWED), viewedText);
+      const before = await lockedNow();
+      await vscode.window.showTextDocument(vscode.Uri.file(path.join(folder(), VIEWED)));
+      answer('Lock');
+      const result = await lockNoArgument();
+      assert.equal(result.ok, true, result.message);
+      const questions = asked.filter((q) => q.kind !== 'offer');
+      assert.deepEqual(questions.map((q) => q.kind), ['lock'], 'no pick: the PRD in view is the one; one modal');
+      assert.match(questions[0]!.message, /^Lock 2 criteria of \.ideal-state\/prds\/PRD-20261127-lock-in-view\.md\?/);
+      const ids = [...questions[0]!.detail.matchAll(/\bISC-[A-Z]+-\d+\b/g)].map((m) => m[0]);
+      assert.deepEqual([...new Set(ids)], ['ISC-VIEW-1', 'ISC-VIEW-2'], questions[0]!.detail);
+      assert.match(questions[0]!.detail, /ISC-VIEW-2: Custom: the done gate verifies outside the editor, where no model judges Custom criteria\. To fix: make it a command or a Grep, or lower its priority\./);
+      assert.deepEqual((await lockedNow()).filter((p) => !before.includes(p)), [VIEWED], 'only the viewed PRD was added to the lock');
+    });
+
+    it('with no PRD in view, asks which in a pick of one PRD (newest first, with counts and status), then one modal for that PRD only', async function () {
+      this.timeout(60_000);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      const before = await lockedNow();
+      const GREETING = '.ideal-state/prds/PRD-20261121-greeting.md';
+      api.lock!.dialogs.answerWith((q) => (asked.push(q), q.kind === 'pick' ? GREETING : undefined));
+      const result = await lockNoArgument();
+      assert.equal(result.ok, false, 'the modal was closed: nothing locked');
+      const [pick, modal, ...more] = asked.filter((q) => q.kind !== 'offer');
+      assert.equal(pick?.kind, 'pick');
+      assert.deepEqual(more, []);
+      const newestFirst = [...pick!.choices].sort((a, b) => fs.statSync(path.join(folder(), b)).mtimeMs - fs.statSync(path.join(folder(), a)).mtimeMs);
+      assert.deepEqual(pick!.choices, newestFirst);
+      assert.ok(pick!.choices.includes(GREETING) && pick!.choices.includes(PRD), pick!.choices.join(', '));
+      assert.match(pick!.items!.find((i) => i.relative === GREETING)!.description, /^\d+ criteria · status: CRITERIA_DEFINED$/);
+      assert.equal(modal?.kind, 'lock');
+      assert.match(modal!.message, /^Lock \d+ criteria of \.ideal-state\/prds\/PRD-20261121-greeting\.md\?/);
+      assert.match(modal!.detail, /ISC-GREET-001: \[CRITICAL\]/);
+      assert.doesNotMatch(modal!.detail, /ISC-(?:LOCK|VIEW|DEMO)-/, 'no criterion of another PRD');
+      assert.deepEqual(await lockedNow(), before);
+    });
+  });
 });

@@ -5,7 +5,10 @@ import { formatVerifySpec } from '../../prd/verify-spec';
 import { loadVerifySource, type VerifySource } from '../verify-source';
 import { protectedGlobsOf, snapshotInputs } from './lock-inputs';
 import { CriteriaLockFile, type LockedCriterion, type LockedPrd, type LockHow } from './lock-schema';
-import { criteriaPrds, prdFolder } from './prds';
+import { soleOpenCandidate, type LockCandidate } from './lock-choice';
+import { lockCandidates, undecidableInLock } from './lock-preview';
+import { prdFolder } from './prds';
+import type { Undecidable } from './undecidable';
 import { gateStateFolder, realWorkspace, writeJsonAtomically } from './state-folder';
 
 /**
@@ -121,7 +124,11 @@ export interface LockResult {
 }
 
 export interface LockOptions {
-  /** Workspace-relative or absolute; default: every PRD with criteria in the PRD folder. */
+  /**
+   * Workspace-relative or absolute. Default: the one PRD with criteria whose work is not
+   * finished, when there is exactly one; otherwise none, and `candidates` lists them for the
+   * person to choose from. A lock is per PRD: never every PRD in the folder at once.
+   */
   files?: readonly string[];
   by: string;
   how: LockHow;
@@ -130,17 +137,26 @@ export interface LockOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+export interface PreparedLock extends Omit<LockResult, 'file'> {
+  /** Only when no files were named: every PRD with criteria, newest first, to choose from. */
+  candidates?: LockCandidate[];
+  /** Of a lock (not a baseline): each PRD's CRITICAL criteria the done gate cannot decide, shown before the person says yes. */
+  undecidable: { path: string; criteria: Undecidable[] }[];
+}
+
 /**
  * What locking would record, without writing it: shown to the person, then committed as it
  * was shown (commitLock), so a file changed between the question and the answer is not what
  * gets locked. Each PRD locked before becomes its next criteria version.
  */
-export async function prepareLock(workspace: string, options: LockOptions): Promise<Omit<LockResult, 'file'>> {
+export async function prepareLock(workspace: string, options: LockOptions): Promise<PreparedLock> {
   const kind = options.kind ?? 'lock';
   const existing = await readLock(workspace, kind, options.env ?? process.env);
   const previous = new Map((existing.ok && existing.record ? existing.record.prds : []).map((p) => [p.path, p]));
-  const names = options.files ? options.files.map((f) => relativeTo(workspace, f) ?? f) : (await criteriaPrds(workspace)).map((p) => p.relative);
-  const result: Omit<LockResult, 'file'> = { locked: [], refused: [], warnings: [] };
+  const candidates = options.files ? undefined : (await lockCandidates(workspace)).map(({ mtimeMs: _mtime, ...c }) => c);
+  const sole = candidates ? soleOpenCandidate(candidates) : undefined;
+  const names = options.files ? options.files.map((f) => relativeTo(workspace, f) ?? f) : sole ? [sole.relative] : [];
+  const result: PreparedLock = { locked: [], refused: [], warnings: [], undecidable: [], ...(candidates ? { candidates } : {}) };
   for (const name of names) {
     if (path.isAbsolute(name) || name.startsWith('..')) {
       result.refused.push({ path: name, message: `${name} is not inside the workspace ${workspace}` });
@@ -154,6 +170,8 @@ export async function prepareLock(workspace: string, options: LockOptions): Prom
       result.locked.push(snap.locked);
     }
   }
+  // A baseline is taken at every prompt and shown to nobody: only a lock is worth the reads.
+  if (kind === 'lock') result.undecidable = await undecidableInLock(workspace, result.locked);
   return result;
 }
 

@@ -1,13 +1,16 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LockChange, LockStatusRow } from '../../app/gate';
+import type { LockChange, LockedPrd, LockStatusRow } from '../../app/gate';
 import type { Logger } from '../../model/log';
 import { engine } from '../engine';
 import { replaceDocumentText } from '../prd/document-edits';
 import type { LockDialogs } from './lock-dialogs';
+import { LOCK_CHOICE, lockQuestion, pickQuestion } from './lock-questions';
+import type { RunInView } from './lock-target';
 
-export const LOCK_CHOICE = 'Lock';
+export { LOCK_CHOICE } from './lock-questions';
+
 export const APPROVE_CHOICE = 'Approve';
 export const ACCEPT_CHOICE = 'Add Criteria';
 export const DROP_CHOICE = 'Drop Proposal';
@@ -63,6 +66,8 @@ export class CriteriaLocks implements vscode.Disposable {
   /** The state folders (outside the workspace) watched. */
   private readonly watched = new Set<string>();
   private disposed = false;
+  /** The PRD of the run whose ISC table has the focus, for Lock Criteria with nothing named; set by whoever shows the tables. */
+  runInView: RunInView | undefined;
   private readonly disposables: vscode.Disposable[] = [this._onDidChange];
 
   constructor(
@@ -182,25 +187,47 @@ export class CriteriaLocks implements vscode.Disposable {
     return { ok: true, message: `Added ${accepted.added.join(', ')} to ${relative}.` };
   }
 
-  /** Lock Criteria: shows what will be locked (how many criteria, their ids, the protected inputs), then locks it as shown. */
+  /**
+   * Lock Criteria: one modal per PRD, each showing only that PRD's criteria, its inputs and its
+   * CRITICAL criteria the done gate cannot decide; what the person says Lock to is locked, as
+   * shown. With no PRD named: the one unfinished PRD with criteria, else a pick of one PRD
+   * (a lock is per PRD, never the whole folder in one dialog).
+   */
   async lock(folder: string, files?: readonly string[]): Promise<LockActResult> {
     if (!this.trusted()) return { ok: false, message: RESTRICTED };
     const gate = engine();
-    const prepared = await gate.prepareLock(folder, { ...(files && files.length > 0 ? { files } : {}), by: gate.whoLocks(), how: 'editor', now: new Date() });
+    const options = { by: gate.whoLocks(), how: 'editor' as const, now: new Date() };
+    let prepared = await gate.prepareLock(folder, { ...options, ...(files && files.length > 0 ? { files } : {}) });
+    if (prepared.candidates && prepared.locked.length === 0 && prepared.refused.length === 0) {
+      if (prepared.candidates.length === 0) return { ok: false, message: 'Nothing to lock: no PRD with criteria.' };
+      const chosen = await this.dialogs.ask(pickQuestion(prepared.candidates));
+      if (chosen === undefined || !prepared.candidates.some((c) => c.relative === chosen)) return { ok: false, message: 'Not locked: no PRD chosen.' };
+      prepared = await gate.prepareLock(folder, { ...options, files: [chosen] });
+    }
     const refused = prepared.refused.map((r) => `Not locked: ${r.path}: ${r.message}`);
     if (prepared.locked.length === 0) return { ok: false, message: ['Nothing to lock: no PRD with criteria.', ...refused].join(' ') };
-    const count = prepared.locked.reduce((n, p) => n + p.criteria.length, 0);
-    const names = prepared.locked.map((p) => p.path).join(', ');
-    const message = `Lock ${count} criteri${count === 1 ? 'on' : 'a'} of ${names}? An agent under the done gate is then held to them as they are now; only you can approve a change.`;
-    const detail = [...prepared.locked.map((p) => gate.describeLock(p)), ...prepared.warnings.map((w) => `warning: ${w}`), ...refused].join('\n\n');
-    const answer = await this.dialogs.ask({ kind: 'lock', message, detail, choices: [LOCK_CHOICE] });
-    if (answer !== LOCK_CHOICE) return { ok: false, message: 'Not locked.' };
-    const file = await gate.commitLock(folder, 'lock', prepared.locked);
+    const confirmed: LockedPrd[] = [];
+    for (const p of prepared.locked) {
+      const warnings = [...prepared.warnings.filter((w) => w.startsWith(`${p.path}: `)), ...this.unsaved(folder, p.path)];
+      const undecidable = prepared.undecidable.find((u) => u.path === p.path)?.criteria ?? [];
+      if ((await this.dialogs.ask(lockQuestion(p, gate.describeLock, { undecidable, warnings }))) === LOCK_CHOICE) confirmed.push(p);
+    }
+    if (confirmed.length === 0) return { ok: false, message: ['Not locked.', ...refused].join(' ') };
+    const file = await gate.commitLock(folder, 'lock', confirmed);
     await this.keepCopy(folder, file);
-    this.log.info(`criteria locked in the editor: ${prepared.locked.map((p) => `${p.path} v${p.version}`).join(', ')} (${file})`);
+    this.log.info(`criteria locked in the editor: ${confirmed.map((p) => `${p.path} v${p.version}`).join(', ')} (${file})`);
     this.changed();
-    const probed = await this.probe(folder, prepared.locked);
-    return { ok: true, message: `Locked ${prepared.locked.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')}.${probed}` };
+    const probed = await this.probe(folder, confirmed);
+    const declined = prepared.locked.filter((p) => !confirmed.includes(p)).map((p) => p.path);
+    const rest = [...(declined.length > 0 ? [`Not locked: ${declined.join(', ')}.`] : []), ...refused];
+    return { ok: true, message: [`Locked ${confirmed.map((p) => `${p.path} (criteria version ${p.version})`).join(', ')}.${probed}`, ...rest].join(' ') };
+  }
+
+  /** What is locked is the file on disk: a PRD with unsaved edits in the editor is locked without them, and the modal says so. */
+  private unsaved(folder: string, relative: string): string[] {
+    const file = path.join(folder, relative);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && path.resolve(d.uri.fsPath) === path.resolve(file));
+    return open?.isDirty ? [`${relative} has unsaved changes: what is locked is the file as saved, listed above`] : [];
   }
 
   /**
