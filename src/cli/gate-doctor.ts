@@ -3,6 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HOST_ADAPTERS, type HostAdapter } from '../app/gate/hosts';
+import { heldPrds, heldSet, type HeldSet } from '../app/gate/held';
 import type { VerifyIo } from './verify';
 
 export const GATE_DOCTOR_USAGE = `Usage: ideal-state gate doctor [--workspace DIR]
@@ -70,6 +71,7 @@ export async function gateDoctorCommand(argv: string[], io: VerifyIo): Promise<n
     return 0;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
+  io.out(heldLines(workspace, await heldSet(workspace)));
   let found = 0;
   for (const adapter of HOST_ADAPTERS) {
     const command = await installedCommand(adapter, workspace);
@@ -85,6 +87,14 @@ export async function gateDoctorCommand(argv: string[], io: VerifyIo): Promise<n
     return 1;
   }
   return 0;
+}
+
+/** What the gate holds an agent to here, and why: the first thing a person checks. */
+function heldLines(workspace: string, held: HeldSet): string {
+  if (held.kind === 'damaged') return `The gate holds: nothing it can read (${held.message}); every stop blocks until a person locks the criteria again.`;
+  const prds = heldPrds(workspace, held);
+  if (prds.length === 0) return 'The gate holds: nothing (no lock, no session baseline, no open PRD with criteria); an agent may stop.';
+  return ['The gate holds:', ...prds.map((p) => `  ${p.path} (${p.why})`)].join('\n');
 }
 
 function runShell(command: string, stdin: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

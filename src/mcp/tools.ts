@@ -81,6 +81,7 @@ export async function criteriaTool(ctx: ToolContext, input: z.infer<typeof Crite
     criteriaVersion: document.meta.criteriaVersion ?? 1,
     criteria: await criteriaRows(ctx.workspace, named.relative, document, ctx.store),
     problems: diagnostics.filter((d) => d.severity === 'error').map((d) => formatDiagnostic(named.relative, d)),
+    ...(named.held ? { held: named.held } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { heldSet } from '../app/gate/held';
+import { heldPrds, heldSet } from '../app/gate/held';
 import { listPrds } from '../app/gate/prds';
 import { freeTextProblem } from '../app/propose-criteria';
 import { confinePath } from '../verify/confine';
@@ -21,13 +21,15 @@ export interface NamedPrd {
   file: string;
   /** Workspace-relative, forward slashes. */
   relative: string;
+  /** Why the done gate holds an agent to it; absent: it does not. */
+  held?: string;
 }
 
 /**
  * The PRD a tool call is about: the one it names (workspace-relative or absolute, and inside
  * the workspace, symbolic links included), else the one the done gate holds an agent to
- * (src/app/gate/held.ts: the locked PRD, the session baseline's, or the newest with criteria
- * where nothing was locked), so "verify" here and the stop hook judge the same file. Where the
+ * (src/app/gate/held.ts: the locked PRD, the session's PRD as baselined, or the newest
+ * unfinished one where nothing was locked), so "verify" here and the stop hook judge the same file. Where the
  * gate holds several, the call must name one: the refusal lists them.
  */
 export async function resolvePrd(workspace: string, named: string | undefined): Promise<NamedPrd> {
@@ -37,18 +39,26 @@ export async function resolvePrd(workspace: string, named: string | undefined): 
     const confined = await confinePath(workspace, named);
     if (!confined.ok) throw new BadArgument(`refused: ${confined.reason} (${workspace}); this server reads and verifies only files inside its workspace`);
     if (!confined.exists) throw new BadArgument(`no file ${confined.relative} in the workspace ${workspace}`);
-    return { file: confined.absolute, relative: confined.relative };
+    const held = await heldSet(workspace);
+    const why = heldPrds(workspace, held).find((p) => p.path === confined.relative)?.why;
+    return { file: confined.absolute, relative: confined.relative, ...(why ? { held: why } : {}) };
   }
   const held = await heldSet(workspace);
+  const whys = new Map(heldPrds(workspace, held).map((p) => [p.path, p.why]));
+  const withWhy = async (relative: string) => {
+    const found = await confined(workspace, relative);
+    const why = whys.get(found.relative);
+    return why ? { ...found, held: why } : found;
+  };
   switch (held.kind) {
     case 'damaged':
       throw new ToolRefusal(`the criteria the done gate holds cannot be read: ${held.message}`);
     case 'none':
       throw new ToolRefusal(`no PRD in the workspace ${workspace}: none in its PRD folder; name one with "prd"`);
     case 'newest':
-      return confined(workspace, relativeTo(workspace, held.file));
+      return withWhy(relativeTo(workspace, held.file));
     default: {
-      if (held.prds.length === 1) return confined(workspace, held.prds[0]!.path);
+      if (held.prds.length === 1) return withWhy(held.prds[0]!.path);
       const which = held.kind === 'locked' ? 'locked' : 'held since the person last spoke';
       throw new BadArgument(`prd: the done gate holds ${held.prds.length} PRDs ${which} (${held.prds.map((p) => p.path).join(', ')}); name one with "prd"`);
     }

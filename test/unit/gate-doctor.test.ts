@@ -39,6 +39,7 @@ describe('command line: gate doctor (a dry stop through each installed hook)', f
     const text1 = before.out.join('\n');
     for (const name of ['Claude Code', 'Codex', 'Gemini CLI', 'VS Code', 'Copilot CLI', 'Cursor', 'Kiro']) assert.match(text1, new RegExp(`^${name}: would block `, 'm'), `${name}\n${text1}`);
     assert.match(text1, /^Cline: no stop gate possible/m);
+    assert.match(text1, /^The gate holds:\n {2}\.ideal-state\/prds\/PRD-20261126-doctor\.md \(the newest unfinished PRD with criteria \(no lock, no session baseline\)\)$/m, 'the doctor names what is held and why');
     assert.equal(fs.readFileSync(prd, 'utf8'), text, 'a dry stop writes nothing into the PRD');
 
     fs.writeFileSync(path.join(ws, 'CHANGELOG.md'), '# Changelog\n');

@@ -122,6 +122,7 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
 
   it('lists criteria with method, priority, the last outcome and whether it went stale', async () => {
     const before = (await call(client, 'ideal-state_criteria', {})).json();
+    assert.equal(before.held, 'the newest unfinished PRD with criteria (no lock, no session baseline)', 'the answer says why the done gate holds this PRD');
     assert.deepEqual(before.criteria[0], { id: 'ISC-1', text: 'The workspace has a CHANGELOG.md', kind: 'criterion', priority: 'CRITICAL', verify: 'Read: CHANGELOG.md', lastOutcome: null, stale: null });
     await call(client, 'ideal-state_verify', {});
     const after = (await call(client, 'ideal-state_criteria', {})).json();

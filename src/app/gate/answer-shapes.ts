@@ -29,6 +29,8 @@ export const CriteriaAnswer = z.object({
   criteria: z.array(CriterionRow),
   /** The file's errors, each with its line (the MCP server lists them; the editor refuses a file that has any). */
   problems: z.array(z.string()).optional(),
+  /** Why the done gate holds an agent to this PRD ("locked by …", "the PRD the person's prompt names …"); absent: it does not. */
+  held: z.string().optional(),
 });
 export type CriteriaAnswer = z.infer<typeof CriteriaAnswer>;
 

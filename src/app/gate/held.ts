@@ -64,6 +64,19 @@ export function heldWhy(held: HeldSet, prd?: LockedPrd): string {
   }
 }
 
+/** The PRDs a held set holds, each with why, as every surface names them (workspace-relative paths). */
+export function heldPrds(workspace: string, held: HeldSet): { path: string; why: string }[] {
+  switch (held.kind) {
+    case 'locked':
+    case 'baseline':
+      return held.prds.map((p) => ({ path: p.path, why: heldWhy(held, p) }));
+    case 'newest':
+      return [{ path: path.relative(workspace, held.file).split(path.sep).join('/'), why: heldWhy(held) }];
+    default:
+      return [];
+  }
+}
+
 /**
  * The session baseline: the criteria of the session's PRD as they are when the person speaks
  * (a host's prompt-submit or session-start hook). Where a person locked criteria the lock holds
