@@ -19,7 +19,7 @@ export async function searchWorkspace(request: SearchRequest, ripgrepPath: strin
   if (!rg) return searchWithJs(request);
   const changed = (await ignoreChanges(request.scope, request.signal)).length > 0;
   if (request.signal.aborted) return { kind: 'cancelled' };
-  if (changed) return searchWithJs(request, 'a .gitignore on disk is not as approved, which ripgrep cannot leave aside: searched with the JS engine');
+  if (changed) return searchWithJs(request, 'ripgrep reads the .gitignore files on disk, which differ from the approved ones: searched with the JS engine');
   const outcome = await searchWithRipgrep(rg, request, processes);
   if (outcome.kind !== 'pattern-rejected') return outcome;
   return searchWithJs(request, `ripgrep could not read the pattern (${outcome.reason}); searched with the JS engine`);
