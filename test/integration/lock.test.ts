@@ -149,6 +149,7 @@ describe('the criteria lock from the editor', () => {
     let shown = await api.iscTable.tables.shown(runId);
     assert.equal(shown.lock?.state, 'locked');
     assert.match(shown.lock!.text, /Locked .*criteria v2/);
+    assert.match(shown.lock!.text, /The done gate holds an agent to this PRD: locked by .+ on \d{4}-\d\d-\d\d, criteria version 2\./, 'the table says the gate holds this PRD, and why');
     assert.deepEqual(shown.lock!.tampered, []);
 
     // The agent re-words the locked criterion: the row is TAMPERED, with Approve and Revert on it.

@@ -46,6 +46,7 @@ export function renderLock(root: HTMLElement, lock: TableLock | undefined, rowId
       h('span', { class: `badge lock-badge ${badge.tone}`, dataset: { lock: lock.state }, attrs: { title: lock.at ? `Locked at ${lock.at}` : '' } }, badge.word),
       h('span', { class: 'lock-what' }, h('code', {}, lock.prdPath), since, lock.state === 'tampered' ? ` · ${lock.changes.length} change${lock.changes.length === 1 ? '' : 's'}` : ''),
       h('span', { class: 'lock-note muted' }, lock.error ?? badge.note),
+      lock.held ? h('span', { class: 'lock-note lock-held muted', dataset: { held: '' } }, lock.held) : null,
       lock.canAct ? null : h('span', { class: 'lock-note muted' }, 'Trust this workspace to lock or approve criteria.'),
       buttons.length > 0 ? h('span', { class: 'lock-buttons' }, ...buttons) : null,
     ),

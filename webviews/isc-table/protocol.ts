@@ -150,6 +150,8 @@ export interface TableLock {
   error?: string;
   /** Criteria an agent proposed through the MCP server for this PRD, waiting for a person (Add / Drop in a modal). */
   proposals?: TableProposal[];
+  /** Whether the done gate holds an agent to this PRD, and why (or which PRD it holds instead), in one sentence. */
+  held?: string;
 }
 
 /** A pending proposal: exactly the lines that would be written, or why it cannot be added. Every string is text. */

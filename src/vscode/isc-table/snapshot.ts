@@ -199,7 +199,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** The lock's part of a table snapshot (pure: unit-tested). */
-export function tableLock(state: PrdLockState, canAct: boolean): TableLock {
+export function tableLock(state: PrdLockState, canAct: boolean, held?: string): TableLock {
   const revertible = new Set(state.revertible);
   return {
     prdPath: state.prdPath,
@@ -210,6 +210,7 @@ export function tableLock(state: PrdLockState, canAct: boolean): TableLock {
     changes: state.changes.map((c) => ({ id: c.id, what: c.what, summary: c.summary, diff: [...c.diff], revertible: c.what === 'criterion' && revertible.has(c.id) })),
     canAct,
     ...(state.error ? { error: state.error } : {}),
+    ...(held ? { held } : {}),
     ...(state.proposals && state.proposals.length > 0 ? { proposals: state.proposals.map((p) => ({ id: p.id, header: p.header, lines: [...p.lines], commands: [...p.commands], ...(p.problem ? { problem: p.problem } : {}) })) } : {}),
   };
 }

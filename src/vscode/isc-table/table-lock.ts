@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Run } from '../../model';
 import type { RequestResult, TableLock } from '../../../webviews/isc-table/protocol';
 import type { CriteriaLocks, LockOffers } from '../lock';
+import { heldPrds, heldSet } from '../../app/gate/held';
 import { tableLock } from './snapshot';
 import type { StoreHost } from '../store-host';
 
@@ -35,7 +36,7 @@ export class TableLocks {
     const working = run.state === 'RUNNING' || run.state === 'NEEDS_APPROVAL';
     if (working) this.watchedLive.add(run.id);
     if (state.state === 'not-locked' && criteriaShown > 0 && !working && !this.watchedLive.has(run.id)) this.offers.offer(where.folder, state.prdPath);
-    return tableLock(state, this.locks.trusted());
+    return tableLock(state, this.locks.trusted(), await heldSentence(where.folder, where.prdPath));
   }
 
   async lock(runId: string): Promise<RequestResult> {
@@ -71,4 +72,15 @@ export class TableLocks {
     if (!folder || folder.uri.scheme !== 'file') return undefined;
     return { folder: folder.uri.fsPath, prdPath: run.prdPath };
   }
+}
+
+/** What the done gate holds an agent to, said from this PRD's side: the person sees whether their PRD is the one. */
+export async function heldSentence(folder: string, prdPath: string): Promise<string | undefined> {
+  const held = await heldSet(folder).catch(() => undefined);
+  if (!held || held.kind === 'damaged') return undefined;
+  const prds = heldPrds(folder, held);
+  const mine = prds.find((p) => p.path === prdPath);
+  if (mine) return `The done gate holds an agent to this PRD: ${mine.why}.`;
+  if (prds.length === 0) return 'The done gate holds an agent to no PRD here.';
+  return `The done gate does not hold an agent to this PRD; it holds ${prds.map((p) => `${p.path} (${p.why})`).join(', ')}.`;
 }
