@@ -10,8 +10,8 @@ export interface PrdInView {
   file: string;
 }
 
-/** Where a run's ISC table that has the focus is about (set by the tables; absent: none is known). */
-export type RunInView = () => PrdInView | undefined;
+/** The PRD of the run whose ISC table has the focus, undefined when none has (set by whoever shows the tables). */
+export type RunInView = () => PrdInView | undefined | Promise<PrdInView | undefined>;
 
 /**
  * The PRD the person is looking at: the file of the active tab — a PRD or an ISA in a text
@@ -25,7 +25,7 @@ export async function prdInView(runInView: RunInView | undefined): Promise<PrdIn
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (folder && (await hasCriteria(uri))) return { folder, file: uri.fsPath };
   }
-  return input instanceof vscode.TabInputWebview ? runInView?.() : undefined;
+  return input instanceof vscode.TabInputWebview ? await runInView?.() : undefined;
 }
 
 /** Whether the file is a PRD or an ISA with criteria, as the editor holds it (unsaved text too) or as it is on disk. */
