@@ -28,6 +28,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import * as esbuild from 'esbuild';
 import { floorJobs, makeGateWorkspace, makeSamplesTree, makeSearchTree, plainChecks, PRD_FILE } from './harness/gate-fixture.mjs';
 import { knob, smoke } from './harness/smoke.mjs';
+import { pathWithout } from '../test/harness/hide-program.mjs';
 import { yamlData } from '../build/yaml-data.mjs';
 
 const ROUNDS = knob('IDEAL_STATE_BENCH_GATE_ROUNDS', 20, 1);
@@ -71,10 +72,14 @@ if (!rg) {
 // Every process sees the same rg first on PATH: the gate's Grep uses it as the plain checks do.
 // The lean gate and verify keep V8's code cache in a folder of this run's own (src/cli/code-cache.ts):
 // the first run makes it, as the first stop after an install or an update does.
+// The gate's records (its block counter, the pending reports) go to a state folder of this run's
+// own, never the user's: a bench must not change what the user's own gate decides.
 const codeCache = path.join(shipped, 'cache');
-const env = { ...process.env, IDEAL_STATE_CACHE_DIR: codeCache, PATH: `${path.dirname(rg)}${path.delimiter}${process.env.PATH ?? ''}` };
-// The search's other side: a PATH with no rg at all, so `ideal-state verify` uses its built-in search.
-const noRgEnv = { ...process.env, PATH: (process.env.PATH ?? '').split(path.delimiter).filter((d) => d && !fs.existsSync(path.join(d, 'rg'))).join(path.delimiter) };
+const stateDir = path.join(shipped, 'state');
+const env = { ...process.env, IDEAL_STATE_CACHE_DIR: codeCache, IDEAL_STATE_STATE_DIR: stateDir, PATH: `${path.dirname(rg)}${path.delimiter}${process.env.PATH ?? ''}` };
+// The search's other side: a PATH with no rg at all, so `ideal-state verify` uses its built-in
+// search. Only rg is hidden: node (the criteria's `node -e`), sh and git stay, wherever rg lives.
+const noRgEnv = { ...env, PATH: pathWithout('rg', path.join(shipped, 'no-rg-bin'), process.env.PATH) };
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-bench-gate-'));
 const workspace = makeGateWorkspace(path.join(tmp, 'ws'), SOURCE_FILES);
@@ -129,7 +134,7 @@ const runs = {
   // The same gate on a machine with no ripgrep (a plain CI box, a fresh machine): its Greps use the
   // built-in search, whose worker threads the four Greps share (the plain checks keep their rg).
   gate_no_ripgrep: async () => {
-    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload, environment: { ...noRgEnv, IDEAL_STATE_CACHE_DIR: codeCache } });
+    const r = await timed(process.execPath, [cli, 'gate', '--store', store], { input: payload, environment: noRgEnv });
     if (/"decision":"block"/.test(r.out)) throw new Error(`the gate blocked: ${r.out}`);
     return r;
   },

@@ -1,12 +1,13 @@
 // `npm test`: unit tests in plain Node, integration tests inside the real VS Code
 // extension host, e2e tests driving the real workbench. Any failing tier fails the run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runIntegration } from './harness/integration.mjs';
+import { describeMachine } from './harness/machine.mjs';
 import { repoRoot, resultsDir } from './harness/paths.mjs';
 import { setup } from './harness/setup.mjs';
+import { mochaTier, removeCompiledTests, userFolderProblems, userFoldersStandIn, verdict } from './harness/tiers.mjs';
 import { packageVsix } from './harness/vsix.mjs';
 
 const tiers = [];
@@ -15,17 +16,32 @@ function heading(text) {
   console.log(`\n=== ${text} ===`);
 }
 
+/**
+ * One tier, its counts added to the run. For its length the user's own state and data
+ * folders are moved to empty stand-ins (test/harness/tiers.mjs): whatever a test writes there
+ * fails the tier, and the developer's own folders stay as they were.
+ */
 async function tier(name, body) {
   heading(name);
   const started = Date.now();
+  const standIn = userFoldersStandIn(`ideal-state-${name.replace(/\W+/g, '-')}-user-`);
+  const saved = Object.fromEntries(Object.keys(standIn.env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, standIn.env);
   let counts;
   try {
     counts = await body();
   } catch (error) {
     console.error(`${name}: ${error.message}`);
     counts = { passed: 0, failed: 1, skipped: 0 };
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
-  tiers.push({ name, ...counts, seconds: (Date.now() - started) / 1000 });
+  const problems = userFolderProblems(standIn.left());
+  standIn.remove();
+  tiers.push({ name, ...counts, problems, seconds: (Date.now() - started) / 1000 });
 }
 
 function run(command, args, env = process.env) {
@@ -33,36 +49,13 @@ function run(command, args, env = process.env) {
   if (result.status !== 0) throw new Error(`\`${command} ${args.join(' ')}\` exited with ${result.status}`);
 }
 
-/** Mocha in a child process with the tally reporter; a crash before any test counts as a failure. */
-function mocha(name, extraArgs) {
-  mkdirSync(resultsDir, { recursive: true });
-  const tally = join(resultsDir, `${name}-tally.json`);
-  rmSync(tally, { force: true });
-  const args = ['mocha', '--reporter', join(repoRoot, 'test/harness/tally-reporter.cjs'), ...extraArgs];
-  if (process.env.CI) args.push('--forbid-only');
-  // The tier's temporary folders (thousands of test workspaces and stores) go in one folder, removed after it.
-  const scratch = mkdtempSync(join(tmpdir(), `ideal-state-${name}-tier-`));
-  const result = spawnSync('npx', args, { cwd: repoRoot, env: { ...process.env, IDEAL_STATE_TALLY: tally, TMPDIR: scratch }, stdio: 'inherit' });
-  rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
-  if (!existsSync(tally)) throw new Error(`mocha exited with ${result.status} before reporting results`);
-  const counts = JSON.parse(readFileSync(tally, 'utf8'));
-  if (result.status !== 0 && counts.failed === 0) counts.failed = 1; // e.g. forbidOnly tripped
-  return counts;
-}
-
-function summary() {
-  heading('summary');
-  const total = { passed: 0, failed: 0, skipped: 0 };
-  for (const t of tiers) {
-    const skipped = t.skipped ? `, ${t.skipped} skipped` : '';
-    console.log(`${t.name}: ${t.passed} passed, ${t.failed} failed${skipped} (${t.seconds.toFixed(1)} s)`);
-    for (const key of Object.keys(total)) total[key] += t[key];
-  }
-  console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
-  return total;
-}
+const machine = describeMachine();
+heading('setup of this machine');
+console.log(machine.line);
 
 heading('build and type-check');
+// A test renamed or removed since the last build must not keep running from its compiled copy.
+removeCompiledTests();
 run('node', ['esbuild.mjs']);
 run('npx', ['tsc', '--noEmit', '-p', '.']);
 
@@ -74,7 +67,7 @@ await setup().catch(() => {
   ready = false;
 });
 
-await tier('unit', () => mocha('unit', []));
+await tier('unit', () => mochaTier('unit', []));
 
 await tier('integration', async () => {
   if (!ready) throw new Error('VS Code is not set up (see [setup] above)');
@@ -87,7 +80,7 @@ await tier('e2e', async () => {
   const vsix = packageVsix();
   packaged = vsix.path;
   console.log(`packaged ${vsix.path} (${vsix.bytes} bytes)`);
-  return mocha('e2e', ['--config', 'test/e2e/.mocharc.json']);
+  return mochaTier('e2e', ['--config', 'test/e2e/.mocharc.json']);
 });
 
 // Every benchmark at a small size (bench/run.mjs --smoke): each still measures the product as
@@ -105,8 +98,13 @@ await tier('bench smoke', async () => {
 });
 
 // The agent hosts' real programs (Claude Code, Codex, Gemini CLI, ...), installed from npm into
-// .vscode-test/hosts and driven by fake model servers; a host that cannot be installed is skipped.
-await tier('hosts', () => mocha('hosts', ['--config', 'test/hosts/.mocharc.json']));
+// .vscode-test/hosts and driven by fake model servers; a host that cannot be installed is "not run",
+// which the last line says and which fails the run.
+await tier('hosts', () => mochaTier('hosts', ['--config', 'test/hosts/.mocharc.json']));
 
-const total = summary();
-process.exitCode = total.failed > 0 ? 1 : 0;
+heading('summary');
+const result = verdict(tiers);
+for (const line of result.lines) console.log(line);
+console.log(`setup: ${machine.line}`);
+console.log(result.last);
+process.exitCode = result.exitCode;

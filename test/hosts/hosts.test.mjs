@@ -7,7 +7,8 @@
 // outcomes; and, with the gate installed with `--max-blocks 1` under a model that never does
 // the work, that the stop is let through and the gate's warning reaches the user where that host
 // shows it (or, measured, that it shows none). A host whose program cannot be installed or
-// started is skipped as "not run", with why: never counted as passed.
+// started is skipped as "not run", with why: never counted as passed, and the run fails.
+// Every request a fake refuses by its provider's rules fails the test whose host sent it.
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -17,6 +18,7 @@ import { repoRoot } from '../harness/paths.mjs';
 import { startAnthropic } from './fake-anthropic.mjs';
 import { startGemini } from './fake-gemini.mjs';
 import { startOpenAi } from './fake-openai.mjs';
+import { assertNoContractBreaks } from './http.mjs';
 import { ensureHost, hostsCache } from './install.mjs';
 import { lockAsAPerson, removeLockBundle } from './lock.mjs';
 import { serveOpencode } from './opencode-serve.mjs';
@@ -263,7 +265,7 @@ function verdicts(dir, prd = '.ideal-state/prds/PRD-20261126-hosts.md') {
  */
 async function runHost(host, installed, { dir, script, stateDir, prd, label, maxBlocks }) {
   const limit = maxBlocks === undefined ? [] : ['--max-blocks', String(maxBlocks)];
-  const install = spawnSync(process.execPath, [CLI, 'gate', 'install', host.gate, '--yes', '--workspace', dir, '--command', LAUNCHER, ...limit], { encoding: 'utf8' });
+  const install = spawnSync(process.execPath, [CLI, 'gate', 'install', host.gate, '--yes', '--workspace', dir, '--command', LAUNCHER, ...limit], { encoding: 'utf8', env: { ...process.env, IDEAL_STATE_STATE_DIR: stateDir } });
   assert.equal(install.status, 0, `gate install ${host.gate}: ${install.stderr}${install.stdout}`);
   const server = await host.provider(script);
   const home = tempDir(`ideal-state-host-home-${host.name}-`);
@@ -277,12 +279,19 @@ async function runHost(host, installed, { dir, script, stateDir, prd, label, max
     fs.mkdirSync(path.join(hostsCache, 'logs'), { recursive: true });
     fs.writeFileSync(path.join(hostsCache, 'logs', `${label}.log`), `${log}\n\nwhole stderr:\n${result.stderr}`);
     fs.writeFileSync(path.join(hostsCache, 'logs', `${label}.requests.jsonl`), server.received.map((r) => JSON.stringify({ method: r.method, path: r.path, body: r.body })).join('\n'));
+    // A request the real API would refuse fails this test, even when the host retried and got through.
+    assertNoContractBreaks(server, script, log);
     return { result, log, server, home };
   } finally {
     await server.stop();
   }
 }
 
+/**
+ * The host's program, or the test skipped as "not run" with why. npm test's last line counts
+ * every test not run and the run exits 1 (under CI the tier fails): a tier that could install
+ * none of its programs is never a green run.
+ */
 function needHost(context, name) {
   const installed = ensureHost(name);
   if (!installed.ok) {

@@ -1,5 +1,7 @@
 // A small HTTP server for the fake model providers: it reads JSON bodies, records every
-// request, and writes JSON or server-sent events.
+// request, and writes JSON or server-sent events. What breaks the provider's contract is
+// recorded, and fails the test whose host sent it (assertNoContractBreaks).
+import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 
 export class FakeServer {
@@ -9,6 +11,8 @@ export class FakeServer {
     this.received = [];
     /** Requests refused by a documented rule: { rule, status, message }. */
     this.refused = [];
+    /** The fake's own faults (its handler threw): { message }. */
+    this.faults = [];
     this.server = http.createServer((req, res) => {
       const chunks = [];
       req.on('data', (c) => chunks.push(c));
@@ -27,6 +31,7 @@ export class FakeServer {
         try {
           handler(entry, reply);
         } catch (error) {
+          this.faults.push({ message: `${req.method} ${url.pathname}: ${error.message ?? error}` });
           reply.json(599, { error: { message: `fake ${name}: ${error.stack ?? error}` } });
         }
       });
@@ -72,4 +77,25 @@ export class Reply {
     if (done) this.res.write('data: [DONE]\n\n');
     this.res.end();
   }
+}
+
+/**
+ * What went against the contract in one run: each request the fake refused by a documented
+ * rule of its provider, each fault of the fake itself, each problem the scripted model met
+ * (a host that offered no tool it knows). A host that retries after a refusal may still reach
+ * the end; these say that it broke the rules on the way.
+ */
+export function contractBreaks(server, script) {
+  return [
+    ...server.refused.map((r) => `the fake ${server.name} refused a request by the rule "${r.rule}" (HTTP ${r.status}): ${r.message}`),
+    ...server.faults.map((f) => `the fake ${server.name} failed on ${f.message}`),
+    ...(script?.problems ?? []).map((p) => `the scripted model: ${p}`),
+  ];
+}
+
+/** Fails the calling test with every break of `contractBreaks`, and `log` for the rest of the run. */
+export function assertNoContractBreaks(server, script, log = '') {
+  const breaks = contractBreaks(server, script);
+  if (breaks.length === 0) return;
+  assert.fail(`${breaks.length} break(s) of the provider's contract:\n- ${breaks.join('\n- ')}${log ? `\n${log}` : ''}`);
 }

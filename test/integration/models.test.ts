@@ -91,24 +91,35 @@ describe('budget caps in the editor', () => {
 describe('language models with nothing configured', () => {
   it('finds an OpenAI-compatible server on its usual local port and offers it, no key needed', async function () {
     const http = await import('node:http');
+    const asked: string[] = [];
     const server = http.createServer((req, res) => {
+      asked.push(req.url ?? '');
       res.setHeader('content-type', 'application/json');
       res.end(req.url === '/v1/models' ? JSON.stringify({ object: 'list', data: [{ id: 'qwen2.5-coder:7b', object: 'model' }] }) : '{}');
     });
-    const listening = await new Promise<boolean>((resolve) => {
-      server.once('error', () => resolve(false));
-      server.listen(11434, '127.0.0.1', () => resolve(true));
+    // A free port, never Ollama's own 11434 (a developer's Ollama may hold it): the extension's
+    // requests to 127.0.0.1:11434 are sent here instead, through this extension host's fetch.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
     });
-    // Port 11434 is Ollama's; this machine has none, so the test owns it.
-    assert.ok(listening, 'port 11434 is taken on this machine; stop the local Ollama to run this test');
+    const port = (server.address() as { port: number }).port;
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      const ollama = /^http:\/\/127\.0\.0\.1:11434(\/.*)?$/.exec(url);
+      return realFetch(ollama ? `http://127.0.0.1:${port}${ollama[1] ?? '/'}` : input, init);
+    }) as typeof fetch;
     try {
       const options = await (await activateIdealState()).modelOptions();
+      assert.ok(asked.includes('/v1/models'), `the extension never asked the local port: ${JSON.stringify(asked)}`);
       const local = options.find((o) => o.id === 'local');
       assert.ok(local, JSON.stringify(options));
       assert.equal(local.available, true);
       assert.match(local.detail, /local/);
       assert.equal(options[0]!.id, 'local', 'available models come first');
     } finally {
+      globalThis.fetch = realFetch;
       server.close();
     }
   });

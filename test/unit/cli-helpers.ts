@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** The built command line (`node esbuild.mjs` puts it in dist/). */
@@ -10,15 +12,33 @@ export interface CliRun {
   readonly err: string;
 }
 
+let userFolders: { readonly IDEAL_STATE_STATE_DIR: string; readonly XDG_DATA_HOME: string } | undefined;
+
+/**
+ * The state folder (the gate's records, the criteria lock, pending reports) and the data folder
+ * (stores, trust records) every command line of this test process uses: folders of its own,
+ * never the user's, whose records (a command denied "always") would change what a test sees.
+ * Shared by the process's runs, as one user's runs share theirs; removed when it exits.
+ */
+export function testUserFolders(): { readonly IDEAL_STATE_STATE_DIR: string; readonly XDG_DATA_HOME: string } {
+  if (!userFolders) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-cli-user-'));
+    userFolders = { IDEAL_STATE_STATE_DIR: path.join(root, 'state'), XDG_DATA_HOME: path.join(root, 'data') };
+    process.once('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+  }
+  return userFolders;
+}
+
 /**
  * A command line in a child process, so this process (with its fake servers) keeps running:
- * no terminal (stdin ignored: whatever must be asked is denied), and no provider keys or base
- * URLs from this environment unless `env` gives them. `interrupt` sends SIGINT once stderr matches it.
+ * no terminal (stdin ignored: whatever must be asked is denied), no provider keys or base
+ * URLs from this environment unless `env` gives them, and the test's own state and data
+ * folders (testUserFolders) unless `env` names others. `interrupt` sends SIGINT once stderr matches it.
  */
 export function runCli(args: readonly string[], options: { env?: Record<string, string>; cli?: string; interrupt?: RegExp } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC)_/.test(k)));
-    const proc = spawn(process.execPath, [options.cli ?? BUILT_CLI, ...args], { env: { ...clean, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [options.cli ?? BUILT_CLI, ...args], { env: { ...clean, ...testUserFolders(), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let sent = false;

@@ -71,7 +71,8 @@ const PRD = [
   '',
 ].join('\n');
 
-function workspace(): { dir: string; prd: string; store: string } {
+/** A workspace the agent wrote into, a store, and the state and data folders of the test's own user. */
+function workspace(): { dir: string; prd: string; store: string; state: string; data: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-'));
   fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'leak.js'), LEAK_JS);
@@ -81,12 +82,20 @@ function workspace(): { dir: string; prd: string; store: string } {
   const prd = path.join(dir, '.ideal-state', 'prds', 'PRD-20261126-planted.md');
   fs.writeFileSync(prd, PRD);
   const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-store-')), 'store.sqlite');
-  return { dir, prd, store };
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-state-'));
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-data-'));
+  return { dir, prd, store, state, data };
 }
 
-function run(args: readonly string[], cwd: string, stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
+/**
+ * The built command line with the credentials in its environment. Its gate records and pending
+ * reports go to the workspace's own state and data folders (never the user's), which the tests
+ * then scan as they scan the store.
+ */
+function run(args: readonly string[], ws: { dir: string; state: string; data: string }, stdin?: string): Promise<{ code: number | null; out: string; err: string }> {
+  const cwd = ws.dir;
   return new Promise((resolve) => {
-    const env = { ...process.env, ...SECRETS, DEPLOY_KEY: PRIVATE_KEY };
+    const env = { ...process.env, ...SECRETS, DEPLOY_KEY: PRIVATE_KEY, IDEAL_STATE_STATE_DIR: ws.state, XDG_DATA_HOME: ws.data };
     const proc = spawn(process.execPath, [BUILT_CLI, ...args], { cwd, env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
@@ -121,13 +130,20 @@ function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 }
 
+/** Every file under `dir` is clean; a folder with no file fails: a scan of nothing proves nothing. */
+function assertFolderClean(what: string, dir: string): void {
+  const files = filesUnder(dir);
+  assert.ok(files.length > 0, `${what} (${dir}) holds no file: the run wrote its records elsewhere, and this scan would prove nothing`);
+  for (const f of files) assertClean(`${what}: ${path.relative(dir, f)}`, fs.readFileSync(f));
+}
+
 describe('planted credentials: nothing the process holds leaves as evidence (issue 24)', function () {
   this.timeout(60_000);
 
   it('verify --json, the table and the JUnit, SARIF and Markdown reports, the store and the written PRD carry none of them, and say how many were redacted', async () => {
     const ws = workspace();
     const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-reports-'));
-    const json = await run(['verify', ws.prd, '--workspace', ws.dir, '--json', '--store', ws.store, '--write'], ws.dir);
+    const json = await run(['verify', ws.prd, '--workspace', ws.dir, '--json', '--store', ws.store, '--write'], ws);
     assert.equal(json.code, 1, json.err);
     const parsed = JSON.parse(json.out) as { results: { id: string; outcome: string; evidence: string }[]; redactions?: number };
     assert.deepEqual(parsed.results.map((r) => [r.id, r.outcome]), [['ISC-1', 'FAIL'], ['ISC-2', 'FAIL']]);
@@ -137,7 +153,7 @@ describe('planted credentials: nothing the process holds leaves as evidence (iss
     assert.ok((parsed.redactions ?? 0) >= Object.keys(SECRETS).length, `redactions counted: ${parsed.redactions}`);
     assertClean('verify --json', json.out + json.err);
 
-    const table = await run(['verify', ws.prd, '--workspace', ws.dir, '--no-store'], ws.dir);
+    const table = await run(['verify', ws.prd, '--workspace', ws.dir, '--no-store'], ws);
     assert.equal(table.code, 1, table.err);
     assert.match(table.out, /credentials were redacted from the evidence/);
     assertClean('the terminal table', table.out + table.err);
@@ -145,7 +161,7 @@ describe('planted credentials: nothing the process holds leaves as evidence (iss
     const junit = path.join(reports, 'junit.xml');
     const sarif = path.join(reports, 'out.sarif');
     const markdown = path.join(reports, 'summary.md');
-    const r = await run(['verify', ws.prd, '--workspace', ws.dir, '--no-store', '--report', `junit=${junit}`, '--report', `sarif=${sarif}`, '--report', `markdown=${markdown}`], ws.dir);
+    const r = await run(['verify', ws.prd, '--workspace', ws.dir, '--no-store', '--report', `junit=${junit}`, '--report', `sarif=${sarif}`, '--report', `markdown=${markdown}`], ws);
     assert.equal(r.code, 1, r.err);
     for (const file of [junit, sarif, markdown]) {
       assert.ok(fs.statSync(file).size > 500, `${file} was written`);
@@ -153,36 +169,40 @@ describe('planted credentials: nothing the process holds leaves as evidence (iss
     }
     assert.match(fs.readFileSync(junit, 'utf8'), /<property name="redactions" value="\d+"\/>/);
     assertClean('the PRD written back', fs.readFileSync(ws.prd));
-    for (const f of filesUnder(path.dirname(ws.store))) assertClean(`the store file ${path.basename(f)}`, fs.readFileSync(f));
+    assertFolderClean('the store folder', path.dirname(ws.store));
   });
 
   it('the gate (a Claude Code stop hook) blocks with the failing evidence and none of the credentials, in its answer, its LOG and its store', async () => {
     const ws = workspace();
     const payload = JSON.stringify({ session_id: 'planted', transcript_path: path.join(ws.dir, 't.jsonl'), cwd: ws.dir, hook_event_name: 'Stop', stop_hook_active: false });
-    const g = await run(['gate', '--host', 'claude-code', '--store', ws.store], ws.dir, payload);
+    const g = await run(['gate', '--host', 'claude-code', '--store', ws.store], ws, payload);
     assert.equal(g.code, 0, g.err);
     const answer = JSON.parse(g.out) as { decision?: string; reason?: string };
     assert.equal(answer.decision, 'block', g.out);
     assert.match(answer.reason ?? '', /ISC-1 FAIL/);
     assertClean("the gate's answer", g.out + g.err);
     for (const f of filesUnder(ws.dir)) if (!f.endsWith('leak.js') && !f.endsWith('id_rsa')) assertClean(`the workspace file ${path.relative(ws.dir, f)}`, fs.readFileSync(f));
-    for (const f of filesUnder(path.dirname(ws.store))) assertClean(`the store file ${path.basename(f)}`, fs.readFileSync(f));
+    assertFolderClean('the store folder', path.dirname(ws.store));
+    // The block counter and the rest of the gate's records, beside the criteria lock.
+    assertFolderClean('the gate state folder', ws.state);
   });
   it("the MCP server's ideal-state_verify answers FAIL with none of the credentials, over the SDK's stdio client", async () => {
     const ws = workspace();
-    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-planted-state-'));
     const client = new Client({ name: 'planted-client', version: '1.0.0' });
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BUILT_CLI, 'mcp', '--workspace', ws.dir, '--store', ws.store],
       stderr: 'pipe',
-      env: { ...(getDefaultEnvironment() as Record<string, string>), ...SECRETS, DEPLOY_KEY: PRIVATE_KEY, IDEAL_STATE_STATE_DIR: state },
+      env: { ...(getDefaultEnvironment() as Record<string, string>), ...SECRETS, DEPLOY_KEY: PRIVATE_KEY, IDEAL_STATE_STATE_DIR: ws.state, XDG_DATA_HOME: ws.data },
     });
     let stderr = '';
     transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    await client.connect(transport);
+    // A server that exits says why on its stderr (checked clean below).
+    const exited = (error: Error) => assert.fail(`${error.message}; the server's stderr: ${stderr.slice(-2000)}`);
+    await client.connect(transport).catch(exited);
     try {
-      const answer = (await client.callTool({ name: 'ideal-state_verify', arguments: { prd: path.relative(ws.dir, ws.prd) } })) as { content: { text: string }[]; structuredContent?: unknown };
+      const call = client.callTool({ name: 'ideal-state_verify', arguments: { prd: path.relative(ws.dir, ws.prd) } });
+      const answer = (await call.catch(exited)) as { content: { text: string }[]; structuredContent?: unknown };
       const text = JSON.stringify(answer);
       // The commands ran (allow-listed) and failed: the evidence is there, the credentials are not.
       assert.match(text, /ISC-1/);
@@ -192,6 +212,8 @@ describe('planted credentials: nothing the process holds leaves as evidence (iss
     } finally {
       await client.close();
     }
-    for (const f of filesUnder(path.dirname(ws.store))) assertClean(`the store file ${path.basename(f)}`, fs.readFileSync(f));
+    assertFolderClean('the store folder', path.dirname(ws.store));
+    // A verify call keeps no gate record (the folder is empty today); whatever it may keep there is scanned too.
+    for (const f of filesUnder(ws.state)) assertClean(`the gate state folder: ${path.relative(ws.state, f)}`, fs.readFileSync(f));
   });
 });
