@@ -15,7 +15,7 @@ function firstLine(program, args, env) {
   return `${r.stdout}`.trim().split('\n')[0];
 }
 
-/** Who put a file there: a Debian package, the test cache (.vscode-test), or neither. */
+/** Who put a file there: a Debian (dpkg) package, the test cache (.vscode-test), or neither. */
 export function origin(file) {
   let real = file;
   try {
@@ -30,7 +30,7 @@ export function origin(file) {
     if (owner.status === 0) {
       const pkg = owner.stdout.split(':')[0].trim();
       const version = spawnSync('dpkg-query', ['-W', '-f=${Version}', pkg], { encoding: 'utf8' }).stdout.trim();
-      return `Debian package ${pkg}${version ? ` ${version}` : ''}`;
+      return `dpkg package ${pkg}${version ? ` ${version}` : ''}`;
     }
   }
   return 'no package (installed by hand or by a version manager)';
@@ -45,7 +45,9 @@ export function describeMachine(env = process.env) {
   const node = findOnPath('node', PATH);
   const nodeLine = node ? `Node ${firstLine(node, ['--version'], env) ?? '(does not start)'} at ${node} (${origin(node)})` : 'Node: none on PATH';
   const rg = findOnPath('rg', PATH);
-  const rgLine = rg ? `rg ${rg} (${firstLine(rg, ['--version'], env) ?? 'does not start'}; ${origin(rg)})` : 'rg: none on PATH (the command line uses its built-in search)';
+  const cached = cachedRipgrep();
+  const compared = cached ? `; the unit tier compares its search with VS Code's copy, ${cached}` : '; no VS Code copy in .vscode-test/ either';
+  const rgLine = rg ? `rg ${rg} (${firstLine(rg, ['--version'], env) ?? 'does not start'}; ${origin(rg)})` : `rg: none on PATH (the command line uses its built-in search${compared})`;
   const chromium = existsSync(chromiumPath) ? `Chromium ${chromiumPath} (${origin(chromiumPath)})` : `Chromium: none at ${chromiumPath}`;
   const vscodeNode = existsSync(node24) ? `VS Code's server on Node ${firstLine(node24, ['--version'], env) ?? '?'} (${origin(node24)})` : "VS Code's Node 24: not set up";
   return { node, rg, line: `${nodeLine}; ${rgLine}; ${chromium}; ${vscodeNode}` };

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { findOnPath } from './hide-program.mjs';
 import { repoRoot, resultsDir } from './paths.mjs';
 
 /**
@@ -17,10 +18,13 @@ export function mochaTier(name, extraArgs, env = process.env) {
   mkdirSync(resultsDir, { recursive: true });
   const tally = join(resultsDir, `${name}-tally.json`);
   rmSync(tally, { force: true });
-  const args = ['mocha', '--reporter', join(repoRoot, 'test/harness/tally-reporter.cjs'), '--forbid-only', ...extraArgs];
+  const args = [join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--reporter', join(repoRoot, 'test/harness/tally-reporter.cjs'), '--forbid-only', ...extraArgs];
   // The tier's temporary folders (thousands of test workspaces and stores) go in one folder, removed after it.
   const scratch = mkdtempSync(join(tmpdir(), `ideal-state-${name}-tier-`));
-  const result = spawnSync('npx', args, { cwd: repoRoot, env: { ...env, IDEAL_STATE_TALLY: tally, TMPDIR: scratch }, stdio: 'inherit' });
+  // Mocha started by the first node on the tier's PATH, not through npx: npm puts the folder of
+  // its own Node (/usr/bin) first on PATH, which would bring back a program the tier hid.
+  const node = findOnPath('node', env.PATH) ?? process.execPath;
+  const result = spawnSync(node, args, { cwd: repoRoot, env: { ...env, IDEAL_STATE_TALLY: tally, TMPDIR: scratch }, stdio: 'inherit' });
   rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
   if (!existsSync(tally)) throw new Error(`mocha exited with ${result.status} before reporting results`);
   const counts = JSON.parse(readFileSync(tally, 'utf8'));
