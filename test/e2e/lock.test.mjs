@@ -131,4 +131,26 @@ describe('the criteria lock in the ISC table, as a person uses it', () => {
     assert.match(readFileSync(prdFile(), 'utf8'), /accepted by a person in the editor/);
     assert.deepEqual(JSON.parse(readFileSync(join(state, folder, 'pending-proposals.json'), 'utf8')).proposals, []);
   });
+
+  it('Lock Criteria from the palette locks the PRD open in the editor, alone, naming its CRITICAL criterion the gate cannot decide', async function () {
+    this.timeout(180_000);
+    const { page } = workbench;
+    const GREETING = 'PRD-20261121-greeting.md';
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget .quick-input-box input').fill(GREETING);
+    await workbench.quickPickRow(GREETING).click({ timeout: 15_000 });
+    await page.locator('.monaco-editor .view-lines', { hasText: 'id: PRD-20261121-greeting' }).first().waitFor({ timeout: 15_000 });
+    await workbench.runCommand('Ideal State: Lock Criteria');
+    const asked = page.locator(DIALOG);
+    await asked.waitFor({ timeout: 30_000 });
+    const shown = (await asked.innerText()).replace(/\s+/g, ' ');
+    assert.match(shown, /Lock 7 criteria of \.ideal-state\/prds\/PRD-20261121-greeting\.md\?/, shown);
+    assert.match(shown, /ISC-A-001: Custom: the done gate verifies outside the editor, where no model judges Custom criteria\. To fix: make it a command or a Grep, or lower its priority\./, shown);
+    assert.doesNotMatch(shown, /ISC-DEMO-/, 'only the PRD in view: no criterion of another PRD');
+    await workbench.screenshot('lock dialog for the prd in view');
+    await asked.getByRole('button', { name: 'Lock', exact: true }).click();
+    const paths = () => JSON.parse(readFileSync(lockFile(), 'utf8')).prds.map((p) => p.path);
+    for (let tries = 0; tries < 60 && paths().length < 2; tries++) await new Promise((r) => setTimeout(r, 500));
+    assert.deepEqual(paths(), ['.ideal-state/prds/PRD-20261121-greeting.md', `.ideal-state/prds/${DEMO}`], 'the greeting PRD is locked beside the one locked before');
+  });
 });
