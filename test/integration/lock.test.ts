@@ -336,5 +336,20 @@ describe('the criteria lock from the editor', () => {
       assert.doesNotMatch(modal!.detail, /ISC-(?:LOCK|VIEW|DEMO)-/, 'no criterion of another PRD');
       assert.deepEqual(await lockedNow(), before);
     });
+
+    it("with a run's ISC table in focus, locks that run's PRD: one modal, no pick", async function () {
+      this.timeout(60_000);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.writeFileSync(path.join(folder(), VIEWED), viewedText);
+      const runId = await storedRun('inview', 'Integration: the table in view', VIEWED);
+      api.iscTable.tables.open(runId);
+      await api.iscTable.tables.shown(runId);
+      answer(undefined);
+      const result = await lockNoArgument();
+      assert.equal(result.ok, false, 'the modal was closed: nothing locked');
+      const questions = asked.filter((q) => q.kind !== 'offer');
+      assert.deepEqual(questions.map((q) => q.kind), ['lock'], 'no pick: the table in view names the PRD');
+      assert.match(questions[0]!.message, /^Lock 2 criteria of \.ideal-state\/prds\/PRD-20261127-lock-in-view\.md\?/);
+    });
   });
 });

@@ -30,6 +30,8 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
     private readonly locks?: TableLocks,
   ) {
     this.inputs = new TableInputCache(stores);
+    // Lock Criteria with nothing named locks the PRD of the table the person is looking at.
+    locks?.showRunInView(() => [...this.panels.values()].find((p) => p.panel.active)?.runId);
     const refresh = (runId: string | undefined) => {
       for (const panel of this.panels.values()) if (runId === undefined || panel.runId === runId) panel.refresh();
     };

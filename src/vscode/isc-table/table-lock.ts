@@ -25,6 +25,17 @@ export class TableLocks {
 
   readonly onDidChange = (listener: () => void): vscode.Disposable => this.locks.onDidChange(listener);
 
+  /** Tells Lock Criteria which run's table has the focus (`activeRun`), so it locks that run's PRD. */
+  showRunInView(activeRun: () => string | undefined): void {
+    this.locks.runInView = async () => {
+      const runId = activeRun();
+      const run = runId ? (await this.stores.get()).runs.get(runId) : undefined;
+      const where = run ? this.where(run) : undefined;
+      const folder = where ? vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === where.folder) : undefined;
+      return where && folder ? { folder, file: where.prdPath } : undefined;
+    };
+  }
+
   /** The lock of a run's PRD, and the offer when its criteria are shown unlocked for the first time. */
   async state(run: Run, criteriaShown: number): Promise<TableLock | undefined> {
     const where = this.where(run);
