@@ -60,6 +60,8 @@ describe('the criteria lock in the ISC table, as a person uses it', () => {
     await table.locator('.lock-badge[data-lock="locked"]').waitFor({ timeout: 30_000 });
     const lock = JSON.parse(readFileSync(lockFile(), 'utf8'));
     assert.deepEqual(lock.prds.map((p) => [p.path, p.version, p.how]), [[`.ideal-state/prds/${DEMO}`, 1, 'editor']]);
+    // The person sees that the done gate holds an agent to this PRD, and why.
+    assert.match(await table.locator('.lock-held').textContent(), /^The done gate holds an agent to this PRD: locked by .+ on \d{4}-\d\d-\d\d, criteria version 1\.$/);
     await workbench.screenshot('isc table locked badge');
 
     // The agent re-labels and re-verifies the failing criterion: its row is TAMPERED, with Approve and Revert.
