@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { lockCriteria, promptNames, readLock, standingOf } from '../../src/app/gate';
+import { chooseSessionPrd, lockCriteria, prdStandings, promptNames, readLock, standingOf } from '../../src/app/gate';
 import { claudePrompt, claudeStop, decision, DEMO_PRD, runGate, stateDir } from './gate-lock-helpers';
 
 const SAMPLE = path.resolve(__dirname, '../../../test/fixtures/sample-workspace');
@@ -162,5 +162,17 @@ describe('Copilot CLI gets its session baseline from its own prompt hook', funct
     const answer = JSON.parse(stop.out) as { decision?: string; reason?: string };
     assert.equal(answer.decision, 'block', stop.out);
     assert.match(answer.reason ?? '', /ISC-DEMO-004 TAMPERED: ISC-DEMO-004 was removed since the person last spoke/);
+  });
+});
+
+describe('the newest PRD of a fresh copy', () => {
+  it('files written within the same second: the latest dated name is the newest, whatever order the copy wrote them in', async () => {
+    const ws = sampleWorkspace();
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    // The copy wrote the verify demo first and the greeting last, within one second.
+    for (const [file, ms] of [[DEMO_PRD, 100], [VERIFICATION, 200], [GREETING, 900]] as const) fs.utimesSync(path.join(ws, file), new Date(now + ms), new Date(now + ms));
+    const standings = await prdStandings(ws);
+    assert.deepEqual(standings.map((s) => s.relative), [DEMO_PRD, VERIFICATION, GREETING]);
+    assert.equal((await chooseSessionPrd(ws))?.relative, DEMO_PRD);
   });
 });

@@ -43,8 +43,10 @@ export async function prdStandings(workspace: string): Promise<PrdStanding[]> {
     if (text === undefined) continue;
     out.push({ ...prd, ...standingOf(text, prd.relative) });
   }
-  // Copies (a clone, a copied sample) share one modification time: the dated name decides then.
-  return out.sort((a, b) => b.mtimeMs - a.mtimeMs || b.relative.localeCompare(a.relative));
+  // Copies (a clone, a copied sample) are written within the same second, in no meaningful order:
+  // there the dated name (PRD-YYYYMMDD-…) decides, latest first.
+  const second = (p: PrdStanding) => Math.floor(p.mtimeMs / 1000);
+  return out.sort((a, b) => second(b) - second(a) || b.relative.localeCompare(a.relative));
 }
 
 /** What a PRD or ISA text says of its criteria and whether its work is finished. */
