@@ -37,7 +37,11 @@ export function anthropicRuleBroken(headers, body) {
   const messages = body.messages;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (m.role !== 'user' && m.role !== 'assistant') return ['role', 400, error('invalid_request_error', `messages.${i}.role: Input should be 'user' or 'assistant'`)];
+    // The API's own types (@anthropic-ai/sdk 1.12, MessageParam = UserMessageParam |
+    // AssistantMessageParam | SystemMessageParam) take a `system` message in `messages` too, its
+    // content a string or text blocks; Claude Code 2.1 sends one in its first agent request.
+    if (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') return ['role', 400, error('invalid_request_error', `messages.${i}.role: Input should be 'user', 'assistant' or 'system'`)];
+    if (m.role === 'system' && typeof m.content !== 'string' && !(Array.isArray(m.content) && m.content.every((b) => b?.type === 'text'))) return ['system-content', 400, error('invalid_request_error', `messages.${i}.content: a system message holds text only`)];
     const blocks = Array.isArray(m.content) ? m.content : [];
     const uses = m.role === 'assistant' ? blocks.filter((b) => b.type === 'tool_use').map((b) => b.id) : [];
     if (uses.length > 0) {

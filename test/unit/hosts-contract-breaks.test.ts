@@ -26,8 +26,8 @@ async function hosts(): Promise<Hosts> {
 
 describe('hosts tier: a break of the provider contract fails the test that caused it', () => {
   const script = { problems: [] as string[], next: () => ({ kind: 'text' as const, text: 'done' }) };
-  const ask = (url: string, headers: Record<string, string>) =>
-    fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-fake', ...headers }, body: JSON.stringify({ model: 'claude-fake', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] }) });
+  const ask = (url: string, headers: Record<string, string>, messages: unknown[] = [{ role: 'user', content: 'hi' }]) =>
+    fetch(`${url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-fake', ...headers }, body: JSON.stringify({ model: 'claude-fake', max_tokens: 64, messages }) });
 
   it('a request without anthropic-version, refused by the fake and then retried right, fails with the rule in the message', async () => {
     const h = await hosts();
@@ -51,6 +51,9 @@ describe('hosts tier: a break of the provider contract fails the test that cause
     const server = await h.startAnthropic(script);
     try {
       assert.equal((await ask(server.url, { 'anthropic-version': '2023-06-01' })).status, 200);
+      // A system message in `messages` is the API's own (SystemMessageParam), as Claude Code 2.1 sends it.
+      const withSystem = [{ role: 'user', content: 'hi' }, { role: 'system', content: [{ type: 'text', text: '# Environment' }] }];
+      assert.equal((await ask(server.url, { 'anthropic-version': '2023-06-01' }, withSystem)).status, 200);
       h.assertNoContractBreaks(server, script);
       assert.throws(() => h.assertNoContractBreaks(server, { problems: ['no known write tool among Read'] }), /the scripted model: no known write tool among Read/);
     } finally {
