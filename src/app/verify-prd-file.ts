@@ -18,6 +18,7 @@ import type { ProcessRunner } from '../verify/process-runner';
 import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
+import { readRegularText, readRegularTextOrAbsent } from '../verify/safe-read';
 import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
 import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
@@ -102,11 +103,12 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
   // The workspace's other inputs are read while the PRD is read and parsed; each answer is taken where it was before.
   const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
-  const overrideRead = fs.readFile(overrideFile, 'utf8').catch(() => undefined);
+  const overrideRead = readRegularTextOrAbsent(overrideFile);
   const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
   // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
   const listWanted = !request.yes && !request.noCommands && !request.ask;
-  const listRead = listWanted ? fs.readFile(listFile, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error)) : undefined;
+  // Only a regular file is read (a FIFO would hang the gate): anything else is an unreadable allow-list.
+  const listRead = listWanted ? readRegularText(listFile, { shown: VERIFY_COMMANDS_FILE }).then((r) => (r.ok ? r.text : r.reason === 'absent' ? undefined : new Error(r.message))) : undefined;
   const awaitingRead = request.noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
   // Its failure is reported where it is awaited, below.
   awaitingRead.catch(() => undefined);
@@ -203,7 +205,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
 
   let written = false;
   if (request.write) {
-    const current = await fs.readFile(file, 'utf8').catch(() => undefined);
+    const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
     if (current !== text) request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
     else {
       const output = prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: request.write.by(shown) });

@@ -3,6 +3,9 @@ import { parseArgs } from 'node:util';
 import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks, type LockedPrd, type PreparedLock } from '../app/gate';
 import { candidateSummary, nameOnePrdMessage, type LockCandidate } from '../app/gate/lock-choice';
 import { undecidableLines } from '../app/gate/undecidable';
+import { LOCK_NAMES } from '../app/gate/lock';
+import { lockHistoryLine } from '../app/gate/lock-events';
+import { gateStateFolder, stateFolderRefusals } from '../app/gate/state-folder';
 import { openControllingTerminal, type TerminalOpen } from './terminal';
 import { probePrd, PROBE_WORDS } from '../app/probe';
 import type { VerifyIo } from './verify';
@@ -172,11 +175,14 @@ async function approve(workspace: string, files: readonly string[], env: NodeJS.
 }
 
 async function status(workspace: string, env: NodeJS.ProcessEnv, json: boolean, io: CriteriaIo): Promise<number> {
+  for (const r of await stateFolderRefusals(workspace, env)) io.err(r);
+  const history = await lockHistoryLine(await gateStateFolder(workspace, env), LOCK_NAMES);
   const status = await lockStatus(workspace, { env, now: new Date() });
   if ('error' in status) {
     io.err(`ideal-state criteria status: ${status.error}`);
     return 2;
   }
+  if (!json) io.out(history);
   const rows = status.rows;
   const changed = rows.some((r) => r.changes.length > 0);
   if (json) io.out(JSON.stringify({ workspace, lockFile: await lockFilePath(workspace, 'lock', env), prds: rows }));

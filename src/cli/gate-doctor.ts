@@ -4,6 +4,9 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { HOST_ADAPTERS, type HostAdapter } from '../app/gate/hosts';
 import { heldPrds, heldSet, type HeldSet } from '../app/gate/held';
+import { LOCK_NAMES } from '../app/gate/lock';
+import { lockHistoryLine } from '../app/gate/lock-events';
+import { gateStateFolder } from '../app/gate/state-folder';
 import type { VerifyIo } from './verify';
 
 export const GATE_DOCTOR_USAGE = `Usage: ideal-state gate doctor [--workspace DIR]
@@ -72,6 +75,7 @@ export async function gateDoctorCommand(argv: string[], io: VerifyIo): Promise<n
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
   io.out(heldLines(workspace, await heldSet(workspace)));
+  io.out(await lockHistoryLine(await gateStateFolder(workspace), LOCK_NAMES));
   let found = 0;
   for (const adapter of HOST_ADAPTERS) {
     const command = await installedCommand(adapter, workspace);

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lineDiff } from '../agent/line-diff';
 import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts';
+import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import { mergeTomlTable } from './gate-install-toml';
 import type { VerifyIo } from './verify';
@@ -21,14 +22,20 @@ ${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `
 Options:
   --detect          install for every host whose configuration folder exists in the workspace
   --workspace DIR   the workspace (default: the current directory); written into the command
-  --command CMD     how the hook starts Ideal State (default: ideal-state, on PATH); e.g.
-                    "npx ideal-state" or "node /path/to/dist/cli.js"
+  --command CMD     how the hook starts Ideal State (default: the absolute paths of the Node
+                    running this install and of its dist/cli.js, never looked up on PATH);
+                    e.g. "npx ideal-state" (warned: on PATH, and inside the workspace)
   --max-blocks N    passed on to the gate (default: the gate's, 3)
   --no-mcp          write only the hook, not the MCP entry
   --yes             write without asking
 `;
 
-/** Seconds a host waits for the hook: verification runs commands and tests. */
+/**
+ * Seconds a host waits for the hook: verification runs commands and tests. The same number is
+ * the gate's --deadline, and the gate answers inside it: its checks end at the budget (the
+ * deadline less 10 %, at least 2 s, at most 30 s) and its watchdog answers halfway between the
+ * budget and the deadline (585 s of 600) whatever is still pending.
+ */
 export const HOOK_TIMEOUT_SECONDS = 600;
 /** How an existing entry is known to be the gate's, so installing twice updates it. */
 const OURS = /\bideal-state\b.*\bgate\b|\bcli\.js\b.*\bgate\b/;
@@ -44,7 +51,7 @@ export function gateCommandLine(launcher: string, host: string, workspace: strin
   return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}`;
 }
 
-export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<number> {
+export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: InstallRuntime = { node: process.execPath, cli: process.argv[1] }): Promise<number> {
   let values;
   let positionals;
   try {
@@ -95,18 +102,70 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo): Promise<
     }
     hosts = [adapter];
   }
-  const launcher = values.command?.trim() || 'ideal-state';
+  const chosen = await hookLauncher(values.command?.trim() || undefined, workspace, runtime);
+  for (const w of chosen.warnings) io.err(`warning: ${w}`);
+  const launcher = chosen.launcher;
   let status = 0;
   for (const adapter of hosts) {
-    const code = await installOne(adapter, { workspace, launcher, maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
+    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: values.command?.trim() || 'ideal-state', maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
     status = Math.max(status, code);
   }
   return status;
 }
 
+/** The Node running this install and the command line file it was started as (process.argv[1]). */
+export interface InstallRuntime {
+  node: string;
+  cli: string | undefined;
+}
+
+/**
+ * How the hook starts Ideal State. By default the absolute paths of the Node that runs this
+ * install and of the command line file (dist/cli.js), each checked to be a regular file: a
+ * hook that says `ideal-state` or `node` is looked up on the PATH the host gives it at every
+ * stop, and an agent that put a program of that name first (`env.PATH` in its host's settings)
+ * answered instead of the gate. `--command` stays the person's choice, with a warning where it
+ * is looked up on PATH or lies inside the workspace (node_modules/.bin, which the agent can
+ * replace).
+ */
+export async function hookLauncher(given: string | undefined, workspace: string, runtime: InstallRuntime): Promise<{ launcher: string; warnings: string[] }> {
+  const warnings: string[] = [];
+  if (given === undefined) {
+    const node = await regularFile(runtime.node);
+    const cli = runtime.cli ? await regularFile(runtime.cli) : undefined;
+    if (node && cli && path.basename(cli) === 'cli.js') {
+      for (const f of [node, cli]) if (inside(f, workspace)) warnings.push(`${f} is inside the workspace ${workspace}: an agent working there can replace it, and the hook would run what it put there; install Ideal State outside the workspace (npm install -g ideal-state) and install the gate again`);
+      return { launcher: `${shellWord(node)} ${shellWord(cli)}`, warnings };
+    }
+    warnings.push(`the command line file this install was started from (${runtime.cli ?? 'unknown'}) is not Ideal State's dist/cli.js, so the hook runs \`ideal-state\`, looked up on PATH at every stop: an agent that puts a program of that name first on the PATH its host gives the hook (an \`env\` in the host's settings) answers instead of the gate. Run \`ideal-state gate install\` from the installed command line to write absolute paths`);
+    return { launcher: 'ideal-state', warnings };
+  }
+  const words = splitLauncher(given);
+  const first = words[0] ?? '';
+  if (!path.isAbsolute(first)) warnings.push(`--command: "${first}" is looked up on PATH at every stop: an agent that puts a program of that name first on the PATH its host gives the hook (an \`env\` in the host's settings) answers instead of the gate. An absolute path (e.g. ${process.execPath} /path/to/ideal-state/dist/cli.js) is not`);
+  if (/^(npx|pnpx|bunx)$/.test(path.basename(first)) || (/^(pnpm|yarn|npm)$/.test(path.basename(first)) && /^(exec|dlx|x)$/.test(words[1] ?? ''))) warnings.push(`--command: ${path.basename(first)} runs the workspace's node_modules/.bin/${words.find((w, i) => i > 0 && !w.startsWith('-') && !/^(exec|dlx|x)$/.test(w)) ?? 'ideal-state'} when there is one, which an agent working in the workspace can replace`);
+  for (const w of words) if ((w.includes('/') || w.includes(path.sep)) && inside(path.resolve(workspace, w), workspace)) warnings.push(`--command: ${w} is inside the workspace ${workspace}, where an agent working there can replace it`);
+  return { launcher: given, warnings };
+}
+
+/** The real path of a regular file, or undefined. */
+async function regularFile(file: string): Promise<string | undefined> {
+  if (!path.isAbsolute(file)) return undefined;
+  const real = await fs.realpath(file).catch(() => undefined);
+  if (!real) return undefined;
+  return (await fs.stat(real).then((s) => s.isFile(), () => false)) ? real : undefined;
+}
+
+function inside(file: string, workspace: string): boolean {
+  const r = path.relative(workspace, file);
+  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
+}
+
 interface InstallOptions {
   workspace: string;
   launcher: string;
+  /** The MCP server's entry is the person's to move with the installed command line: `ideal-state` unless --command says otherwise. */
+  mcpLauncher: string;
   maxBlocks: string | undefined;
   mcp: boolean;
   yes: boolean;
@@ -129,7 +188,7 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
   }
   if (options.mcp && adapter.mcp) {
     const mcp = adapter.mcp;
-    const entry = mcp.entry(splitLauncher(launcher));
+    const entry = mcp.entry(splitLauncher(options.mcpLauncher));
     if (mcp.file.endsWith('.json') && !mcp.file.includes(' ')) {
       const plan = await mergeJson(workspace, mcp.file, (root) => {
         const servers = (root[mcp.key] ??= {});

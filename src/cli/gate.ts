@@ -1,10 +1,9 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startDeadline, timedOutVerdict, type Unfinished } from '../app/gate/deadline';
+import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
+import { stateFolderRefusals } from '../app/gate/state-folder';
+import { dropLoaderVariables, startWatchdog, unfinishedOf, watchdogVerdict, withNotes, type WatchState } from './gate-watchdog';
 import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
-import type { AnyCriterion } from '../model';
-import { methodCommand } from '../model/verification-method';
-import { formatVerifySpec } from '../prd/verify-spec';
 import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
 import { checkHeld } from '../app/gate/check';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
@@ -58,6 +57,8 @@ export interface GateIo extends VerifyIo {
   readStdin?: () => Promise<string>;
   /** The host's environment (its project-folder variable); default: this process's. */
   env?: NodeJS.ProcessEnv;
+  /** Ends the process (the watchdog's answer, or a process held open after the answer); default: process.exit where the gate reads the real stdin, else nothing. */
+  exit?: (code?: number) => void;
 }
 
 export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
@@ -112,6 +113,59 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return 2;
   }
 
+  // The watchdog starts before anything is read: whatever hangs, the host gets a blocking answer before its timeout.
+  const watch: WatchState = { before: 0, maxBlocks, verifying: '', pending: new Map(), notes: [] };
+  let answered = false;
+  const emit = (answer: HostAnswer) => {
+    if (answered) return answer.exitCode;
+    answered = true;
+    if (answer.stdout !== undefined) io.out(redactEvidence(answer.stdout).text);
+    if (answer.stderr !== undefined) io.err(redactEvidence(answer.stderr).text);
+    return answer.exitCode;
+  };
+  const deadlineOf = (adapter: ReturnType<typeof hostAdapter>) => (values.deadline !== undefined && Number(values.deadline) > 0 ? Number(values.deadline) : (adapter?.defaultDeadlineSeconds ?? 600));
+  const watchdog = startWatchdog(
+    deadlineOf(host ? hostAdapter(host) : undefined),
+    (seconds) => {
+      const verdict = watchdogVerdict(watch, seconds);
+      if (answered) return { code: 0 };
+      if (watch.request) {
+        const after = watch.counter ? recordVerdict(watch.counter, watch.request.sessionKey, verdict.kind === 'block' ? watch.before + 1 : 0, maxBlocks, new Date()).catch(() => undefined) : undefined;
+        return { code: emit(answerFor(watch.request, withNotes(verdict, watch.notes))), ...(after ? { after } : {}) };
+      }
+      // No payload yet, so no host format: exit 2 with the reason on stderr is a block to the hosts that read exit codes.
+      answered = true;
+      io.err(verdict.kind === 'block' ? verdict.reason : (verdict.note ?? ''));
+      return { code: 2 };
+    },
+    io.exit ?? (io.readStdin ? undefined : (code?: number) => process.exit(code)),
+    () => [watch.workspace, watch.counter ? path.dirname(watch.counter) : undefined].filter((f): f is string => f !== undefined),
+  );
+  try {
+    return await gateStop(values, { host, maxBlocks, timeoutSeconds }, io, { emit, watch, rearm: (adapter) => watchdog.rearm(deadlineOf(adapter)), deadlineOf });
+  } finally {
+    watchdog.answered();
+  }
+}
+
+interface GateOptions {
+  host: GateHost | undefined;
+  maxBlocks: number;
+  timeoutSeconds: number;
+}
+
+interface GateRun {
+  emit: (answer: HostAnswer) => number;
+  watch: WatchState;
+  rearm: (adapter: ReturnType<typeof hostAdapter>) => void;
+  deadlineOf: (adapter: ReturnType<typeof hostAdapter>) => number;
+}
+
+type GateValues = { prompt: boolean; prd?: string; workspace?: string; yes: boolean; 'no-log': boolean; store?: string; 'no-store': boolean };
+
+async function gateStop(values: GateValues, options: GateOptions, io: GateIo, run: GateRun): Promise<number> {
+  const { host, maxBlocks, timeoutSeconds } = options;
+  const { emit, watch } = run;
   // Kiro's shell action sends nothing; waiting for its stdin would hang the hook.
   const stdin = host === 'kiro' ? '' : await (io.readStdin ?? readStdin)();
   const payload = readStopPayload(host, stdin);
@@ -120,18 +174,22 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     return 2;
   }
   const request = payload.request;
-  const emit = (answer: HostAnswer) => {
-    if (answer.stdout !== undefined) io.out(redactEvidence(answer.stdout).text);
-    if (answer.stderr !== undefined) io.err(redactEvidence(answer.stderr).text);
-    return answer.exitCode;
-  };
+  const adapter = hostAdapter(request.host);
+  watch.request = request;
+  run.rearm(adapter);
   const env = io.env ?? process.env;
   const workspace = await gateWorkspace({ ...(values.workspace ? { flag: values.workspace } : {}), host: request.host, env, processCwd: process.cwd() });
+  watch.verifying = `the criteria of ${workspace}`;
+  watch.workspace = workspace;
+  watch.counter = await gateStateFile(workspace, env);
   const now = new Date();
+  // What the agent could have injected and the gate ignored, said on stderr and in the answer.
+  const loaders = dropLoaderVariables(env);
+  watch.notes.push(...(await stateFolderRefusals(workspace, env)), ...loaders.notes);
+  for (const n of [...watch.notes.filter((n) => !loaders.notes.includes(n)), ...loaders.stderr]) io.err(n);
 
   // The person spoke: the criteria as they are now are the session's baseline. The host reads
   // a prompt hook's stdout as context for the model, so nothing is printed there.
-  const adapter = hostAdapter(request.host);
   if (values.prompt || PROMPT_EVENTS.has(request.event) || adapter?.promptSubmitEvent === request.event) {
     try {
       const recorded = await recordBaseline(workspace, { now, env, ...(values.prd ? { named: values.prd } : {}), ...promptOf(stdin) });
@@ -144,23 +202,22 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
 
   const held = await heldSet(workspace, { env, ...(values.prd ? { named: values.prd } : {}) });
   const extra = values.prd ? path.resolve(workspace, values.prd) : undefined;
-  const counter = await gateStateFile(workspace, env);
+  const counter = watch.counter;
   const before = await blocksSoFar(counter, request.sessionKey, request.stopHookActive, maxBlocks, now, io.err);
+  watch.before = before;
   const limitReached = before >= maxBlocks;
   const verdictWord = (passed: boolean) => (passed ? 'let the stop through' : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`);
   // Answer before the host gives up: a total budget below its deadline bounds every criterion.
-  const deadlineSeconds = values.deadline !== undefined && Number(values.deadline) > 0 ? Number(values.deadline) : (adapter?.defaultDeadlineSeconds ?? 600);
+  const deadlineSeconds = run.deadlineOf(adapter);
   const deadline = startDeadline(deadlineSeconds, io.signal);
   // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
   const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
-  // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
-  let verifying = '';
-  let pending = new Map<string, AnyCriterion>();
   // One LOG entry per session: its latest verdict replaces the session's earlier ones (the store keeps them all).
   const mark = sessionMark(request.sessionKey);
+  // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
   const verify = (file: string, write: boolean, approvedIgnores?: ApprovedIgnores) => {
-    verifying = path.relative(workspace, file).split(path.sep).join('/');
-    pending = new Map();
+    watch.verifying = path.relative(workspace, file).split(path.sep).join('/');
+    watch.pending = new Map();
     return verifyPrdFile({
       file,
       workspace,
@@ -168,8 +225,8 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       yes: values.yes,
       noCommands: false,
       signal: deadline.signal,
-      onStart: (criteria) => (pending = new Map(criteria.map((c) => [c.id, c]))),
-      onResult: (_done, _total, id) => pending.delete(id),
+      onStart: (criteria) => (watch.pending = new Map(criteria.map((c) => [c.id, c]))),
+      onResult: (_done, _total, id) => watch.pending.delete(id),
       ...(values['no-log'] || !write ? {} : { write: { finish: (text: string) => keepLastSessionEntry(text, mark), by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
       store: values['no-store'] ? false : values.store,
       ...(approvedIgnores ? { approvedIgnores } : {}),
@@ -182,18 +239,17 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}) }).finally(() => deadline.dispose());
   if (deadline.expired()) {
     const hostName = HOST_NAMES[request.host] ?? request.host;
-    const unfinished: Unfinished[] = [...pending.values()].map((c) => ({ id: c.id, ...(c.verify ? { how: methodCommand(c.verify) ?? formatVerifySpec(c.verify, c.text) } : {}) }));
-    const late = timedOutVerdict(verifying || `the criteria of ${workspace}`, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinished);
+    const late = timedOutVerdict(watch.verifying, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinishedOf(watch));
     const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
     await recordVerdict(counter, request.sessionKey, timedOut.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
-    return emit(answerFor(request, timedOut));
+    return emit(answerFor(request, withNotes(timedOut, watch.notes)));
   }
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
-  if (checked.kind === 'nothing') return emit(answerFor(request, { kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }));
+  if (checked.kind === 'nothing') return emit(answerFor(request, withNotes({ kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }, watch.notes)));
 
   const verdict = gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy });
   await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
-  return emit(answerFor(request, verdict));
+  return emit(answerFor(request, withNotes(verdict, watch.notes)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { IgnoreChange } from './search-rules';
+import { readRegularTextOrAbsent } from './safe-read';
 import { ignoredBy, ignoreFileOf, type IgnoreLevel, type SearchScope } from './search-scope';
 
 /** Folders read at once while looking for `.gitignore` files. */
@@ -71,7 +72,7 @@ async function walkForChanges(scope: SearchScope): Promise<IgnoreChange[]> {
     const text = scope.approvedText(file);
     const onDisk = entries.find((e) => e.name === '.gitignore' && !e.isDirectory());
     if (onDisk) {
-      const now = await fs.readFile(path.join(scope.root, file), 'utf8').catch(() => undefined);
+      const now = await readRegularTextOrAbsent(path.join(scope.root, file));
       if (text === undefined || text === null) changes.push({ file, change: 'added' });
       else if (now !== text) changes.push({ file, change: 'changed' });
     } else if (typeof text === 'string') changes.push({ file, change: 'removed' });

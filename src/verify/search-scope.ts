@@ -1,6 +1,6 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { compileGlob, lastMatch, literalGlob, parseIgnoreFile, type GlobRule } from './glob';
+import { readRegularTextOrAbsent } from './safe-read';
 import type { ApprovedIgnores } from './search-rules';
 
 /** How a search reads ignore rules; absent: the `.gitignore` files as they are on disk. */
@@ -84,7 +84,8 @@ export class SearchScope {
     if (!rules) {
       if (this.includeIgnored) rules = Promise.resolve([]);
       else if (this.approvedTexts) rules = Promise.resolve(parseIgnoreFile(this.approvedTexts.get(ignoreFileOf(dir)) ?? ''));
-      else rules = fs.readFile(path.join(this.root, dir, '.gitignore'), 'utf8').then(parseIgnoreFile, () => []);
+      // Only a regular file is read: a FIFO named .gitignore would hang the search.
+      else rules = readRegularTextOrAbsent(path.join(this.root, dir, '.gitignore')).then((text) => parseIgnoreFile(text ?? ''));
       this.ignoreCache.set(dir, rules);
     }
     return rules;

@@ -1,6 +1,6 @@
 /**
  * The environment a verification command gets: the caller's, minus anything that looks
- * like a credential. A PRD's command is the workspace's code; it has no business with the
+ * like a credential and minus the variables that load code into a program (isLoaderVariable). A PRD's command is the workspace's code; it has no business with the
  * user's API keys or tokens (DESIGN §9). Names catch `GITHUB_TOKEN`; values catch what a
  * name hides: `DATABASE_URL=postgres://u:pw@host/db`, a pasted `sk-…` key, a private key.
  */
@@ -53,12 +53,34 @@ export function isSecretVariable(name: string, value: string | undefined): boole
   return isSecretName(name) || (value !== undefined && isSecretValue(name, value));
 }
 
+/**
+ * Variables that make a program load code it was not asked to run: Node's `NODE_OPTIONS`
+ * (`--require ./hook.cjs` forced every check's exit code to 0), `NODE_PATH` and
+ * `NODE_REPL_EXTERNAL_MODULE`, npm's `npm_config_*` (any case: a script shell, a node-options,
+ * a prefix), the dynamic loader's preloads, bash's start-up file for a non-interactive shell
+ * (`BASH_ENV`; `ENV` is read only by interactive shells and is a common application variable,
+ * so it stays), and Perl's and Ruby's option variables. An agent can set them for
+ * its host's hooks (`env` in its settings); a check never needs them to say whether the work is
+ * done, so no check gets them, wherever it runs (the gate, `verify`, the MCP server, the editor).
+ */
+const LOADER_NAMES = new Set(['NODE_OPTIONS', 'NODE_PATH', 'NODE_REPL_EXTERNAL_MODULE', 'LD_PRELOAD', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'PERL5OPT', 'RUBYOPT']);
+
+export function isLoaderVariable(name: string): boolean {
+  return LOADER_NAMES.has(name) || /^npm_config_/i.test(name);
+}
+
+/** The loader variables an environment sets, by name (what the gate says it removed). */
+export function loaderVariablesIn(env: NodeJS.ProcessEnv): string[] {
+  return Object.keys(env).filter((name) => env[name] !== undefined && isLoaderVariable(name)).sort();
+}
+
+/** The environment every check gets: the caller's, without credentials and without loader variables. */
 export function scrubEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const seen = contentsOf(env);
   if (scrubbed?.contents !== seen) {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(env)) {
-      if (value !== undefined && !isSecretVariable(name, value)) out[name] = value;
+      if (value !== undefined && !isSecretVariable(name, value) && !isLoaderVariable(name)) out[name] = value;
     }
     scrubbed = { contents: seen, env: out };
   }

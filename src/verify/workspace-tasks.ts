@@ -1,10 +1,10 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { confinePath } from './confine';
 import { parseJsonc } from './jsonc';
 import type { ProcessRunner } from './process-runner';
 import { runCommand, type RunCommandOptions } from './run-command';
 import { isSecretVariable } from './secret-env';
+import { readRegularText } from './safe-read';
 import type { TaskRunner, TaskRunResult } from './types';
 
 /**
@@ -122,7 +122,10 @@ export class WorkspaceTaskRunner implements TaskRunner {
   private async tasksJson(): Promise<{ ok: true; tasks: RawTask[] } | { ok: false; reason: string }> {
     let text: string;
     try {
-      text = await fs.readFile(path.join(this.workspaceRoot, '.vscode', 'tasks.json'), 'utf8');
+      // Only a regular file is read: a FIFO in its place would hang the check.
+      const read = await readRegularText(path.join(this.workspaceRoot, '.vscode', 'tasks.json'), { shown: '.vscode/tasks.json' });
+      if (!read.ok) return read.reason === 'absent' ? { ok: true, tasks: [] } : { ok: false, reason: read.message };
+      text = read.text;
     } catch {
       return { ok: true, tasks: [] };
     }
@@ -134,7 +137,9 @@ export class WorkspaceTaskRunner implements TaskRunner {
 
   private async npmScripts(): Promise<string[]> {
     try {
-      const manifest: unknown = JSON.parse(await fs.readFile(path.join(this.workspaceRoot, 'package.json'), 'utf8'));
+      const read = await readRegularText(path.join(this.workspaceRoot, 'package.json'));
+      if (!read.ok) return [];
+      const manifest: unknown = JSON.parse(read.text);
       return isObject(manifest) && isObject(manifest.scripts) ? Object.keys(manifest.scripts) : [];
     } catch {
       return [];

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gateInstallCommand } from '../../src/cli/gate-install';
+import { BUILT_CLI } from './cli-helpers';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-install-'));
@@ -11,17 +12,24 @@ function tmp(): string {
 async function install(workspace: string, args: string[], answer?: string) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await gateInstallCommand([...args, '--workspace', workspace], {
-    out: (s) => out.push(s),
-    err: (s) => err.push(s),
-    ...(answer !== undefined ? { ask: async () => answer } : {}),
-  });
+  const code = await gateInstallCommand(
+    [...args, '--workspace', workspace],
+    {
+      out: (s) => out.push(s),
+      err: (s) => err.push(s),
+      ...(answer !== undefined ? { ask: async () => answer } : {}),
+    },
+    // As installed: this Node and the built command line, whose absolute paths the hook names.
+    { node: process.execPath, cli: BUILT_CLI },
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
 const read = (ws: string, rel: string) => fs.readFileSync(path.join(ws, rel), 'utf8');
 const json = (ws: string, rel: string) => JSON.parse(read(ws, rel));
-const cmd = (host: string, ws: string, extra = '') => `ideal-state gate --host ${host} --workspace ${ws} --deadline 600${extra}`;
+/** The hook's command line as installed: Node and the command line file by their absolute real paths, never looked up on PATH. */
+const LAUNCHER = `${fs.realpathSync(process.execPath)} ${fs.realpathSync(BUILT_CLI)}`;
+const cmd = (host: string, ws: string, extra = '') => `${LAUNCHER} gate --host ${host} --workspace ${ws} --deadline 600${extra}`;
 
 describe('command line: gate install', () => {
   it('claude-code: Stop, SubagentStop and UserPromptSubmit hooks in .claude/settings.json with the workspace in the command, keeping what is there; twice changes nothing', async () => {

@@ -1,7 +1,9 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { gateStateFolder, writeJsonAtomically } from './state-folder';
+import { ownedByAnother } from './lock';
+import { checkHistory, recordLockEvent } from './lock-events';
+import { readRegularFile } from '../../verify/safe-read';
 
 /**
  * The loop guard's memory: how many times in a row the gate kept each session's agent from
@@ -21,6 +23,8 @@ const IDLE_MS = 60 * 60 * 1000;
 const KEEP_MS = 7 * 24 * 60 * 60 * 1000;
 /** Clocks differ a little between processes; more than this ahead is a forged time. */
 const CLOCK_SKEW_MS = 5_000;
+/** The counter holds a few sessions: a larger file is not one the gate wrote. */
+const STATE_FILE_LIMIT = 1024 * 1024;
 
 const Entry = z.object({ blocks: z.number().int().min(0), updatedAt: z.iso.datetime() }).strict();
 type Entry = z.infer<typeof Entry>;
@@ -37,8 +41,17 @@ interface Read {
 
 async function read(file: string, maxBlocks: number, now: Date): Promise<Read> {
   const out: Read = { sessions: {}, refused: [] };
-  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (text === undefined) return out;
+  const bytes = await readRegularFile(file, { maxBytes: STATE_FILE_LIMIT });
+  if (!bytes.ok) {
+    if (bytes.reason !== 'absent') out.refused.push(`${bytes.message}; read as no blocks`);
+    return out;
+  }
+  const owner = await ownedByAnother(file);
+  if (owner) {
+    out.refused.push(`${file} belongs to another user (${owner}); read as no blocks`);
+    return out;
+  }
+  const text = bytes.bytes.toString('utf8');
   let parsed: z.infer<typeof StateFile>;
   try {
     const checked = StateFile.safeParse(JSON.parse(text));
@@ -57,6 +70,12 @@ async function read(file: string, maxBlocks: number, now: Date): Promise<Read> {
     else if (e.data.blocks > maxBlocks) out.refused.push(`session ${key}: ${e.data.blocks} blocks, over the limit of ${maxBlocks}`);
     else if (Date.parse(e.data.updatedAt) > now.getTime() + CLOCK_SKEW_MS) out.refused.push(`session ${key}: a time in the future (${e.data.updatedAt})`);
     else out.sessions[key] = e.data;
+  }
+  // Only the gate writes the counter: one not as its last recorded write left it was set by hand.
+  const traced = await checkHistory(path.dirname(file), GATE_STATE_NAME, bytes.bytes, `the block counter ${file}`);
+  if (!traced.ok && Object.keys(out.sessions).length > 0) {
+    out.refused.push(`${traced.message}; read as no blocks`);
+    out.sessions = {};
   }
   return out;
 }
@@ -81,5 +100,6 @@ export async function recordVerdict(file: string, key: string, blocks: number, m
   if (blocks === 0) delete sessions[key];
   else sessions[key] = { blocks, updatedAt: now.toISOString() };
   const kept = Object.fromEntries(Object.entries(sessions).filter(([, e]) => now.getTime() - Date.parse(e.updatedAt) < KEEP_MS));
-  await writeJsonAtomically(file, { version: 1, sessions: kept });
+  const text = await writeJsonAtomically(file, { version: 1, sessions: kept });
+  await recordLockEvent(path.dirname(file), { action: 'counter', file: GATE_STATE_NAME, text, now });
 }

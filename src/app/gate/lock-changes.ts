@@ -1,4 +1,4 @@
-import { protectedGlobsOf, snapshotInputs, textsKept } from './lock-inputs';
+import { inputKey, protectedGlobsOf, snapshotInputs, textsKept, type InputProblems } from './lock-inputs';
 import { criterionLine, goalOf, lockedCriterion, readForLock } from './lock';
 import type { LockedCriterion, LockedInput, LockedPrd } from './lock-schema';
 import { prdFolder } from './prds';
@@ -29,9 +29,11 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   const changes: LockChange[] = [];
   const read = await readForLock(workspace, locked.path, now);
   if (!read.ok) {
-    const gone = /does not exist$/.test(read.message);
+    const gone = read.reason === 'absent';
     // A file the gate cannot parse is the verification's problem (it blocks with its lines); one that is gone is tampering.
     if (gone) changes.push({ id: locked.path, what: 'prd', summary: `the locked PRD ${locked.path} is gone (deleted, moved or renamed)`, diff: locked.criteria.map((c) => `- ${criterionLine(c)}`) });
+    // A FIFO or device in its place is never read (it would hang the gate): tampering too.
+    else if (read.reason === 'not-regular' || read.reason === 'too-large') changes.push({ id: locked.path, what: 'prd', summary: `the locked PRD ${asChange(read.message)}`, diff: locked.criteria.map((c) => `- ${criterionLine(c)}`) });
     return { changes, added: [], readable: false };
   }
   const { source } = read;
@@ -56,7 +58,14 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   const current = await snapshotInputs(workspace, lockedCriteria, locked.protectedGlobs, { searches });
   // Searches run under the .gitignore files as locked where their texts were kept: a change to one then changes nothing.
   const approvedRules = !locked.walkTruncated && textsKept(locked.inputs.filter((i) => i.kind === 'gitignore'));
-  changes.push(...inputChanges(approvedRules ? locked.inputs.filter((i) => i.kind !== 'gitignore') : locked.inputs, approvedRules ? current.inputs.filter((i) => i.kind !== 'gitignore') : current.inputs));
+  changes.push(...inputChanges(approvedRules ? locked.inputs.filter((i) => i.kind !== 'gitignore') : locked.inputs, approvedRules ? current.inputs.filter((i) => i.kind !== 'gitignore') : current.inputs, current.problems));
+  // A .gitignore that is a FIFO or a device is TAMPERED even where the approved texts decide the searches: the file is not what was approved.
+  if (approvedRules) {
+    for (const i of locked.inputs.filter((x) => x.kind === 'gitignore')) {
+      const problem = current.problems.get(inputKey(i));
+      if (problem) changes.push(unreadableChange(i, problem));
+    }
+  }
   return { changes, added, readable: true };
 }
 
@@ -98,12 +107,25 @@ function differences(a: LockedCriterion, b: LockedCriterion): string[] {
 
 const INPUT_WORDS: Record<LockedInput['kind'], string> = { task: 'task', 'allow-list': 'verify-commands allow-list', gitignore: '.gitignore', protected: 'protected file' };
 
-function inputChanges(locked: readonly LockedInput[], current: readonly LockedInput[]): LockChange[] {
-  const key = (i: LockedInput) => `${i.kind}\0${i.name}`;
+const short = (d: string | null) => (d === null ? 'absent' : `sha256 ${d.slice(0, 12)}`);
+
+/** A read's refusal as a change's summary: the verdict adds "since a person locked it". */
+const asChange = (problem: string) => problem.replace(/; it is not read$/, '');
+
+function unreadableChange(was: LockedInput, problem: string): LockChange {
+  return { id: was.name, what: 'input', summary: `the ${INPUT_WORDS[was.kind]} ${asChange(problem)}`, diff: [`- ${was.name}: ${short(was.digest)}`, `+ ${was.name}: not read`] };
+}
+
+function inputChanges(locked: readonly LockedInput[], current: readonly LockedInput[], problems: InputProblems = new Map()): LockChange[] {
+  const key = inputKey;
   const now = new Map(current.map((i) => [key(i), i]));
   const out: LockChange[] = [];
-  const short = (d: string | null) => (d === null ? 'absent' : `sha256 ${d.slice(0, 12)}`);
   for (const was of locked) {
+    const problem = problems.get(key(was));
+    if (problem) {
+      out.push(unreadableChange(was, problem));
+      continue;
+    }
     const is = now.get(key(was))?.digest ?? null;
     if (is === was.digest) continue;
     const verb = was.digest === null ? 'was added' : is === null ? 'was deleted' : 'was changed';

@@ -6,6 +6,7 @@ import { compileGlob, type GlobRule } from '../../verify/glob';
 import { parseJsonc } from '../../verify/jsonc';
 import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
 import type { ApprovedIgnores } from '../../verify/types';
+import { digestRegularFile, readRegularFile, readRegularText, type SafeRead } from '../../verify/safe-read';
 import type { LockedInput, LockedPrd } from './lock-schema';
 
 /**
@@ -36,9 +37,28 @@ export function digestOf(text: string | Buffer): string {
   return crypto.createHash('sha256').update(text).digest('hex');
 }
 
-async function fileDigest(file: string): Promise<string | null> {
-  const bytes = await fs.readFile(file).catch(() => undefined);
-  return bytes === undefined ? null : digestOf(bytes);
+/**
+ * Why an input could not be read (a FIFO, a device, a file over the bound), by `kind\0name`:
+ * its digest is then one no real content has, so it differs from the lock and is TAMPERED, and
+ * the change says what the file is instead of reading it.
+ */
+export type InputProblems = Map<string, string>;
+
+export function inputKey(i: Pick<LockedInput, 'kind' | 'name'>): string {
+  return `${i.kind}\0${i.name}`;
+}
+
+/** The digest a file gets when it cannot be read: never the digest of any content. */
+function unreadableDigest(message: string): string {
+  return digestOf(`\0ideal-state: not read: ${message}`);
+}
+
+async function fileDigest(file: string, shown: string, onProblem: (message: string) => void): Promise<string | null> {
+  const read = await digestRegularFile(file, { shown });
+  if (read.ok) return read.digest;
+  if (read.reason === 'absent') return null;
+  onProblem(read.message);
+  return unreadableDigest(read.message);
 }
 
 /** The task names and package scripts a criterion's method runs. */
@@ -85,8 +105,14 @@ export async function taskDigest(workspace: string, name: string, read: FileRead
 /** A workspace file's text by its workspace-relative path; undefined when absent (the disk, or a git revision). */
 export type FileReader = (relative: string) => Promise<string | undefined>;
 
-export function diskReader(workspace: string): FileReader {
-  return (relative) => fs.readFile(path.join(workspace, relative), 'utf8').catch(() => undefined);
+/** The workspace on disk; a file that is there but not a regular one (or too large) is told to `onProblem` and reads as absent. */
+export function diskReader(workspace: string, onProblem?: (relative: string, message: string) => void): FileReader {
+  return async (relative) => {
+    const read = await readRegularText(path.join(workspace, relative), { shown: relative });
+    if (read.ok) return read.text;
+    if (read.reason !== 'absent') onProblem?.(relative, read.message);
+    return undefined;
+  };
 }
 
 interface Walked {
@@ -95,7 +121,7 @@ interface Walked {
   truncated: boolean;
 }
 
-/** Workspace files, bounded: .gitignore files and those the protected globs match. Symlinks are not followed. */
+/** Workspace files, bounded: .gitignore files and those the protected globs match (FIFOs and devices too, never read). Symlinks are not followed. */
 async function walk(workspace: string, globs: readonly GlobRule[]): Promise<Walked> {
   const out: Walked = { gitignores: [], protectedFiles: [], truncated: false };
   let seen = 0;
@@ -112,7 +138,8 @@ async function walk(workspace: string, globs: readonly GlobRule[]): Promise<Walk
       const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
       if (entry.isDirectory()) {
         if (!SKIPPED_DIRS.has(entry.name) && relative !== '.ideal-state') queue.push(relative);
-      } else if (entry.isFile()) {
+      } else if (entry.isFile() || entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) {
+        // A FIFO or device where a .gitignore or a test file was is named, so its change says what it is (it is never read).
         if (entry.name === '.gitignore') out.gitignores.push(relative);
         else if (globs.some((g) => g.regex.test(relative))) out.protectedFiles.push(relative);
       }
@@ -124,31 +151,44 @@ async function walk(workspace: string, globs: readonly GlobRule[]): Promise<Walk
 export interface InputSnapshot {
   inputs: LockedInput[];
   truncated: boolean;
+  /** Inputs that are there but were not read (not regular files, too large), by inputKey. */
+  problems: InputProblems;
 }
 
 /** The inputs of these criteria, as they are now. */
 export async function snapshotInputs(workspace: string, criteria: readonly AnyCriterion[], protectedGlobs: readonly string[], options: { searches?: boolean } = {}): Promise<InputSnapshot> {
   const inputs: LockedInput[] = [];
-  for (const name of namedTasks(criteria)) inputs.push({ kind: 'task', name, digest: await taskDigest(workspace, name) });
-  inputs.push({ kind: 'allow-list', name: VERIFY_COMMANDS_FILE, digest: await fileDigest(path.join(workspace, VERIFY_COMMANDS_FILE)) });
+  const problems: InputProblems = new Map();
+  for (const name of namedTasks(criteria)) {
+    const unread: string[] = [];
+    const digest = await taskDigest(workspace, name, diskReader(workspace, (_relative, message) => unread.push(message)));
+    if (unread.length > 0) problems.set(inputKey({ kind: 'task', name }), unread.join('; '));
+    inputs.push({ kind: 'task', name, digest: unread.length > 0 ? unreadableDigest(unread.join('; ')) : digest });
+  }
+  inputs.push({ kind: 'allow-list', name: VERIFY_COMMANDS_FILE, digest: await fileDigest(path.join(workspace, VERIFY_COMMANDS_FILE), VERIFY_COMMANDS_FILE, (m) => problems.set(inputKey({ kind: 'allow-list', name: VERIFY_COMMANDS_FILE }), m)) });
   const rules = protectedGlobs.map((g) => compileGlob(g)).filter((r): r is GlobRule => r !== undefined);
   const walked = await walk(workspace, rules);
   const searches = options.searches ?? criteria.some((c) => c.verify?.type === 'GREP');
   if (searches) {
     // The root's is always named (null when absent), so the lock knows its searches are scoped by .gitignore files.
     const names = walked.gitignores.includes('.gitignore') ? walked.gitignores : ['.gitignore', ...walked.gitignores];
-    for (const f of names) inputs.push(await gitignoreInput(workspace, f));
+    for (const f of names) inputs.push(await gitignoreInput(workspace, f, (m) => problems.set(inputKey({ kind: 'gitignore', name: f }), m)));
   }
-  for (const f of walked.protectedFiles) inputs.push({ kind: 'protected', name: f, digest: await fileDigest(path.join(workspace, f)) });
-  return { inputs, truncated: walked.truncated };
+  for (const f of walked.protectedFiles) inputs.push({ kind: 'protected', name: f, digest: await fileDigest(path.join(workspace, f), f, (m) => problems.set(inputKey({ kind: 'protected', name: f }), m)) });
+  return { inputs, truncated: walked.truncated, problems };
 }
 
 /** The largest `.gitignore` whose text a lock keeps (its digest is kept whatever its size). */
 export const GITIGNORE_TEXT_LIMIT = 64 * 1024;
 
-async function gitignoreInput(workspace: string, relative: string): Promise<LockedInput> {
-  const bytes = await fs.readFile(path.join(workspace, relative)).catch(() => undefined);
-  if (bytes === undefined) return { kind: 'gitignore', name: relative, digest: null };
+async function gitignoreInput(workspace: string, relative: string, onProblem: (message: string) => void): Promise<LockedInput> {
+  const read: SafeRead = await readRegularFile(path.join(workspace, relative), { shown: relative });
+  if (!read.ok && read.reason === 'absent') return { kind: 'gitignore', name: relative, digest: null };
+  if (!read.ok) {
+    onProblem(read.message);
+    return { kind: 'gitignore', name: relative, digest: unreadableDigest(read.message) };
+  }
+  const bytes = read.bytes;
   return { kind: 'gitignore', name: relative, digest: digestOf(bytes), ...(bytes.length <= GITIGNORE_TEXT_LIMIT ? { text: bytes.toString('utf8') } : {}) };
 }
 

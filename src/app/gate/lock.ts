@@ -2,6 +2,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { AnyCriterion } from '../../model';
 import { formatVerifySpec } from '../../prd/verify-spec';
+import { PRD_LIMITS } from '../../prd/limits';
+import { readRegularFile, readRegularText, type SafeRead } from '../../verify/safe-read';
 import { loadVerifySource, type VerifySource } from '../verify-source';
 import { protectedGlobsOf, snapshotInputs } from './lock-inputs';
 import { CriteriaLockFile, type LockedCriterion, type LockedPrd, type LockHow } from './lock-schema';
@@ -10,6 +12,7 @@ import { lockCandidates, undecidableInLock } from './lock-preview';
 import { prdFolder } from './prds';
 import type { Undecidable } from './undecidable';
 import { gateStateFolder, realWorkspace, writeJsonAtomically } from './state-folder';
+import { checkHistory, recordLockEvent, type LockAction } from './lock-events';
 
 /**
  * The criteria lock: made only by a person (on a terminal, in the editor), kept in the user's
@@ -25,24 +28,54 @@ export async function lockFilePath(workspace: string, kind: LockKind, env: NodeJ
 
 export type LockRead = { ok: true; record?: CriteriaLockFile; file: string } | { ok: false; file: string; message: string };
 
-/** The record, absent when none was ever made; a damaged one is refused (the gate blocks on it). */
+/** A lock's entries may be this far ahead of the clock (clocks differ a little between processes); further is a forged date. */
+const CLOCK_SKEW_MS = 5_000;
+/** The largest lock read: a lock keeps .gitignore texts (64 KiB each at most), so it may be large, but not without bound. */
+const LOCK_FILE_LIMIT = 64 * 1024 * 1024;
+const WHAT: Record<LockKind, string> = { lock: 'the criteria lock', baseline: 'the session baseline' };
+
+/**
+ * The record, absent when none was ever made; a damaged one is refused (the gate blocks on it),
+ * and so is one that is not as Ideal State last wrote it (removed or rewritten by hand: the lock
+ * history says, lock-events.ts), one owned by another user, and one dated in the future.
+ */
 export async function readLock(workspace: string, kind: LockKind, env: NodeJS.ProcessEnv = process.env): Promise<LockRead> {
   const file = await lockFilePath(workspace, kind, env);
-  const text = await fs.readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
-  if (text === undefined) return { ok: true, file };
-  if (text instanceof Error) return { ok: false, file, message: `cannot read ${file}: ${(text as NodeJS.ErrnoException).code ?? text.message}` };
+  const read = await readRegularFile(file, { maxBytes: LOCK_FILE_LIMIT });
+  if (!read.ok && read.reason !== 'absent') return { ok: false, file, message: `cannot read ${read.message}` };
+  const bytes = read.ok ? read.bytes : undefined;
+  if (bytes !== undefined) {
+    const owner = await ownedByAnother(file);
+    if (owner) return { ok: false, file, message: `${file} belongs to another user (${owner}); ${WHAT[kind]} is read only when it is the user's own` };
+  }
+  const traced = await checkHistory(path.dirname(file), LOCK_NAMES[kind], bytes, `${WHAT[kind]} ${file}`);
+  if (!traced.ok) return { ok: false, file, message: traced.message };
+  if (bytes === undefined) return { ok: true, file };
   try {
-    const parsed = CriteriaLockFile.safeParse(JSON.parse(text));
-    if (parsed.success) return { ok: true, file, record: parsed.data };
-    return { ok: false, file, message: `${file} is not a criteria lock: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+    const parsed = CriteriaLockFile.safeParse(JSON.parse(bytes.toString('utf8')));
+    if (!parsed.success) return { ok: false, file, message: `${file} is not a criteria lock: ${parsed.error.issues[0]?.message ?? 'bad shape'}` };
+    const future = parsed.data.prds.find((p) => Date.parse(p.at) > Date.now() + CLOCK_SKEW_MS);
+    if (future) return { ok: false, file, message: `${file} is dated in the future (${future.path} at ${future.at}); a lock is made now, never later` };
+    return { ok: true, file, record: parsed.data };
   } catch (error) {
     return { ok: false, file, message: `${file} is not JSON: ${(error as Error).message}` };
   }
 }
 
-export async function writeLock(workspace: string, record: CriteriaLockFile, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+/** "uid 1001" when the file belongs to a user other than this process's (where the system has user ids). */
+export async function ownedByAnother(file: string): Promise<string | undefined> {
+  if (typeof process.getuid !== 'function') return undefined;
+  const uid = process.getuid();
+  const stat = await fs.stat(file).catch(() => undefined);
+  return stat && stat.uid !== uid ? `uid ${stat.uid}, not ${uid}` : undefined;
+}
+
+/** Writes the record and appends the write to the lock history; `action` says which act it was. */
+export async function writeLock(workspace: string, record: CriteriaLockFile, env: NodeJS.ProcessEnv = process.env, action?: LockAction): Promise<string> {
   const file = await lockFilePath(workspace, record.kind, env);
-  await writeJsonAtomically(file, CriteriaLockFile.parse(record));
+  const text = await writeJsonAtomically(file, CriteriaLockFile.parse(record));
+  const how = [...new Set(record.prds.map((p) => p.how))].join(', ');
+  await recordLockEvent(path.dirname(file), { action: action ?? (record.kind === 'baseline' ? 'baseline' : 'lock'), file: LOCK_NAMES[record.kind], text, prds: record.prds.map((p) => p.path), ...(how ? { how } : {}) });
   return file;
 }
 
@@ -55,14 +88,16 @@ export function criterionLine(c: LockedCriterion): string {
   return `${c.id}: [${c.priority}]${c.kind === 'anti-criterion' ? ' (anti)' : ''} ${c.text}${c.verify ? ` | Verify: ${c.verify}` : ''}`;
 }
 
-export type PrdRead = { ok: true; text: string; source: VerifySource } | { ok: false; message: string };
+export type PrdRead = { ok: true; text: string; source: VerifySource } | { ok: false; message: string; reason: SafeReadReason | 'bad-input' };
+type SafeReadReason = Extract<SafeRead, { ok: false }>['reason'];
 
-/** A PRD (or ISA) read for locking or comparing: `relative` to the workspace. */
+/** A PRD (or ISA) read for locking or comparing: `relative` to the workspace. Only a regular file within a PRD's size is read. */
 export async function readForLock(workspace: string, relative: string, now: Date): Promise<PrdRead> {
-  const text = await fs.readFile(path.join(workspace, relative), 'utf8').catch(() => undefined);
-  if (text === undefined) return { ok: false, message: `${relative} does not exist` };
+  const read = await readRegularText(path.join(workspace, relative), { shown: relative, maxBytes: PRD_LIMITS.maxChars * 4 });
+  if (!read.ok) return { ok: false, message: read.message, reason: read.reason };
+  const text = read.text;
   const source = loadVerifySource(text, relative, now);
-  if (!source.ok) return { ok: false, message: source.summary };
+  if (!source.ok) return { ok: false, message: source.summary, reason: 'bad-input' };
   return { ok: true, text, source };
 }
 
@@ -187,7 +222,9 @@ export async function commitLock(workspace: string, kind: LockKind, entries: rea
   for (const gone of options.drop ?? []) kept.delete(gone);
   for (const e of entries) kept.set(e.path, e);
   const prds = [...kept.values()].sort((a, b) => a.path.localeCompare(b.path));
-  return writeLock(workspace, { version: 1, kind, workspace: await realWorkspace(workspace), prds }, env);
+  // A person approving changes passes what is dropped (maybe nothing); a lock does not.
+  const action: LockAction = kind === 'baseline' ? 'baseline' : options.drop !== undefined ? 'approve' : 'lock';
+  return writeLock(workspace, { version: 1, kind, workspace: await realWorkspace(workspace), prds }, env, action);
 }
 
 /** Locks PRDs (prepareLock, then commitLock). Callers are a person's act only: a terminal prompt, an editor modal, or the person's prompt for a baseline. */

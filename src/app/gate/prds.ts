@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { SETTINGS } from '../../model/settings';
 import { parsePrd } from '../../prd/parse';
 import { parseJsonc } from '../../verify/jsonc';
+import { PRD_LIMITS } from '../../prd/limits';
+import { readRegularTextOrAbsent } from '../../verify/safe-read';
 
 /**
  * Where a workspace keeps its PRDs and which one an agent outside Ideal State is held to:
@@ -18,7 +20,8 @@ export async function prdFolder(workspace: string): Promise<string> {
  * inside the workspace.
  */
 export async function workspacePathSetting(workspace: string, key: string): Promise<string | undefined> {
-  const text = await fs.readFile(path.join(workspace, '.vscode', 'settings.json'), 'utf8').catch(() => undefined);
+  // Only a regular file is read: a FIFO in its place would hang the gate (it reads as unset).
+  const text = await readRegularTextOrAbsent(path.join(workspace, '.vscode', 'settings.json'));
   if (text === undefined) return undefined;
   const parsed = parseJsonc(text);
   const value = parsed.ok && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>)[key] : undefined;
@@ -56,7 +59,7 @@ export async function listPrds(workspace: string): Promise<WorkspacePrd[]> {
 export async function criteriaPrds(workspace: string): Promise<WorkspacePrd[]> {
   const held: WorkspacePrd[] = [];
   for (const prd of await listPrds(workspace)) {
-    const text = await fs.readFile(prd.file, 'utf8').catch(() => undefined);
+    const text = await readRegularTextOrAbsent(prd.file, PRD_LIMITS.maxChars * 4);
     // A loop's PRD names its loop (`loop:` in its front matter); a text without the word is not one,
     // and is not parsed here only to learn that (verifying it parses it once more).
     if (text !== undefined && text.includes('loop') && parsePrd(text).meta.loopId !== undefined) continue;
