@@ -28,6 +28,8 @@ import { CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite, StubbornS
 const CLI = path.join(repoRoot, 'dist', 'cli.js');
 const LAUNCHER = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`;
 const PROMPT = 'Finish the task in this folder.';
+/** What the person asks the host's agent; a test may ask something else (the sample workspace's README example). */
+let prompt = PROMPT;
 const PRD = [
   '---',
   'prd: true',
@@ -100,20 +102,20 @@ const HOSTS = [
     provider: startAnthropic,
     // https://code.claude.com/docs/en/settings#environment-variables; -p runs one prompt.
     env: (url) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' }),
-    args: () => ['-p', PROMPT, '--allowedTools', 'Write', 'Bash', '--output-format', 'json'],
+    args: () => ['-p', prompt, '--allowedTools', 'Write', 'Bash', '--output-format', 'json'],
     mcp: {
       // The person's approval of the project's servers (enabledMcpjsonServers in
       // .claude/settings.local.json, https://code.claude.com/docs/en/settings), the tool allowed,
       // and the tools listed at once rather than deferred behind ToolSearch.
       prepare: (dir) => writeJson(path.join(dir, '.claude', 'settings.local.json'), { enabledMcpjsonServers: ['ideal-state'] }),
-      args: () => ['-p', PROMPT, '--allowedTools', 'mcp__ideal-state__ideal-state_verify', '--output-format', 'json'],
+      args: () => ['-p', prompt, '--allowedTools', 'mcp__ideal-state__ideal-state_verify', '--output-format', 'json'],
       env: () => ({ ENABLE_TOOL_SEARCH: 'false' }),
     },
     // `-p --output-format stream-json --verbose`: the session's messages as the transcript holds them;
     // a hook's systemMessage is a `system` message ("Stop says: …").
     warning: {
       where: 'a system message of its stream-json transcript',
-      args: () => ['-p', PROMPT, '--output-format', 'stream-json', '--verbose'],
+      args: () => ['-p', prompt, '--output-format', 'stream-json', '--verbose'],
       shown: (r) => jsonLines(r.stdout).filter((e) => e.type === 'system').map((e) => e.content ?? '').join('\n'),
     },
   },
@@ -126,14 +128,14 @@ const HOSTS = [
     // only in a trusted project); `--dangerously-bypass-hook-trust` stands for the person who
     // trusts the new hook in `codex` → /hooks, which an unattended run cannot do.
     mcp: {},
-    args: (url) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--trust', '--dangerously-bypass-hook-trust', ...codexModel(url), PROMPT],
+    args: (url) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--trust', '--dangerously-bypass-hook-trust', ...codexModel(url), prompt],
     // `codex exec` (text or --json) prints only "hook: Stop Completed": the hook's systemMessage
     // is shown by Codex's interactive TUI ("↳ Hook · …"), run here in a terminal of its own, the
     // folder trusted as a person does it (its "Trust and continue" answered).
     warning: {
       where: 'its interactive screen (the TUI, in a terminal)',
       cannot: () => (haveTerminal() ? undefined : 'no `script` (util-linux) to give Codex a terminal'),
-      drive: (bin, { cwd, env, settled, url }) => runInTerminal(bin, ['--no-alt-screen', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', ...codexModel(url), PROMPT], { cwd, env, settled, answers: [{ when: /Trust this folder\?.*Trust and continue/, keys: '\r' }] }),
+      drive: (bin, { cwd, env, settled, url }) => runInTerminal(bin, ['--no-alt-screen', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', ...codexModel(url), prompt], { cwd, env, settled, answers: [{ when: /Trust this folder\?.*Trust and continue/, keys: '\r' }] }),
       shown: (r) => r.screen,
     },
   },
@@ -143,7 +145,7 @@ const HOSTS = [
     provider: startGemini,
     env: (url) => ({ GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
     mcp: {},
-    args: () => ['-p', PROMPT, '--yolo', '-m', 'gemini-2.5-flash'],
+    args: () => ['-p', prompt, '--yolo', '-m', 'gemini-2.5-flash'],
     warning: { where: 'stderr', shown: (r) => r.stderr },
     // The API key sign-in, chosen once in the user's settings (docs/get-started/authentication.md).
     home: (home) => writeJson(path.join(home, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'gemini-api-key' } } }),
@@ -155,7 +157,7 @@ const HOSTS = [
     env: (url) => ({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'gpt-fake' }),
     // Qwen Code defers MCP tools: named in a reminder, reached through its tool_search/tool_call bridge.
     mcp: { offered: 'deferred' },
-    args: () => ['-p', PROMPT, '--yolo', '--auth-type', 'openai'],
+    args: () => ['-p', prompt, '--yolo', '--auth-type', 'openai'],
     warning: { where: 'stderr', shown: (r) => r.stderr },
   },
   {
@@ -165,7 +167,7 @@ const HOSTS = [
     // Copilot CLI's own model provider settings (COPILOT_PROVIDER_* in its cli-main.js), offline.
     env: (url) => ({ COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
     mcp: {},
-    args: () => ['-p', PROMPT, '--allow-all-tools'],
+    args: () => ['-p', prompt, '--allow-all-tools'],
     // Copilot CLI 1.0.102 keeps only `decision`/`reason` of an agentStop answer (its session file
     // records the hook's output as {}), and its screen draws no hook events: the note is shown nowhere.
     warning: {
@@ -197,7 +199,7 @@ const HOSTS = [
     mcp: {},
     // The plugin's `client.tui.showToast`: under `opencode serve` the toast is a `tui.toast.show` bus event, which the TUI draws.
     warning: { where: 'a TUI toast (tui.toast.show on the server event stream)', shown: (r) => (r.events ?? []).filter((e) => e.type === 'tui.toast.show').map((e) => e.properties?.message ?? '').join('\n') },
-    drive: (bin, { cwd, env, settled }) => serveOpencode(bin, { cwd, env, prompt: PROMPT, model: { providerID: 'fake', modelID: 'gpt-fake' }, settled }),
+    drive: (bin, { cwd, env, settled }) => serveOpencode(bin, { cwd, env, prompt: prompt, model: { providerID: 'fake', modelID: 'gpt-fake' }, settled }),
   },
 ];
 
@@ -344,6 +346,39 @@ describe('hosts: the real agent programs, held by the installed gate', function 
   }
 
   /**
+   * The README's example in the sample workspace, as a person tries it: every PRD of the sample
+   * is there (the greeting PRD's Custom criterion no model judges, the verification demo's
+   * deliberately failing anti-criterion), nothing is locked, and the person asks to make
+   * ISC-DEMO-004 pass. The gate holds the PRD the person asked about: the first "done" is
+   * blocked on ISC-DEMO-004 alone, and the stop after the fix is let through, not "not done".
+   */
+  for (const host of HOSTS.filter((h) => chosen([h.name]).length > 0)) {
+    it(`${host.name}: the sample workspace, nothing locked, "make ISC-DEMO-004 pass": the honest fix is let through at the first stop after it`, async function () {
+      const installed = needHost(this, host.name);
+      const dir = tempDir(`ideal-state-host-${host.name}-sample-`);
+      fs.cpSync(SAMPLE, dir, { recursive: true });
+      spawnSync('git', ['init', '-q'], { cwd: dir });
+      const script = new ModelScript({ file: path.join(dir, 'CHANGELOG.md') });
+      prompt = 'Make ISC-DEMO-004 of the verify demo pass.';
+      let ran;
+      try {
+        ran = await runHost(host, installed, { dir, script, stateDir: tempDir('ideal-state-host-state-'), prd: DEMO_PRD, label: `${host.name}-sample` });
+      } finally {
+        prompt = PROMPT;
+      }
+      const { log } = ran;
+      const fix = script.turns.find((t) => t.move === 'tool');
+      assert.ok(fix?.sawReason, `the block reason never reached the model\n${log}`);
+      assert.ok(fs.existsSync(path.join(dir, 'CHANGELOG.md')), `the fix was not run\n${log}`);
+      assert.equal(script.stops.length, 2, `the model stopped ${script.stops.length} times, not twice (blocked once, then let through)\n${log}`);
+      assert.match(verdicts(dir, DEMO_PRD).at(-1) ?? '', /let the stop through;/, `the honest fix was not let through\n${log}`);
+      for (const other of ['PRD-20261121-greeting.md', 'PRD-20261122-verification-demo.md']) {
+        assert.deepEqual(verdicts(dir, `.ideal-state/prds/${other}`), [], `${other} was held too\n${log}`);
+      }
+    });
+  }
+
+  /**
    * Issue 23's cheats, done by the scripted model through the real host's own shell tool, with
    * the criteria locked by a person (the lock's own function, as `criteria lock` calls it).
    * The stop after the cheat must be blocked, and the reason that reaches the model must say
@@ -371,7 +406,7 @@ describe('hosts: the real agent programs, held by the installed gate', function 
         const easy = path.join(dir, '.ideal-state', 'prds', 'PRD-20261127-easy.md');
         return `${shellWrite(easy, ['---', 'prd: true', 'id: PRD-20261127-easy', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Easy', '', '## Ideal State Criteria', '- [ ] ISC-1: The readme exists | Verify: Read: README.md', ''].join('\n'))} && touch -d '+1 minute' '${easy}'`;
       },
-      expect: [/\(as locked\) does not pass: ISC-DEMO-004\./, /ISC-DEMO-004 FAIL/],
+      expect: [/\(held: locked by a person on \d{4}-\d\d-\d\d, criteria version 1\) does not pass: ISC-DEMO-004\./, /ISC-DEMO-004 FAIL/],
     },
     {
       // After the first block there is a count to forge: every session in the gate state (the
