@@ -80,6 +80,8 @@ export function startWatchdog(deadlineSeconds: number, fire: (seconds: number) =
 /** What the gate is doing, for the watchdog's answer: the request once read, the PRD being verified and its unfinished criteria. */
 export interface WatchState {
   request?: StopRequest;
+  /** A prompt-submit hook: recording the baseline, never answering a stop. */
+  prompt?: boolean;
   workspace?: string;
   counter?: string;
   before: number;
@@ -97,7 +99,7 @@ export function unfinishedOf(watch: WatchState): Unfinished[] {
 /** The watchdog's answer: a block, unless the agent was already kept working --max-blocks times in a row. */
 export function watchdogVerdict(watch: WatchState, seconds: number): GateVerdict {
   const unfinished = unfinishedOf(watch);
-  const what = unfinished.length > 0 ? `${unfinishedList(unfinished)} still running (${watch.verifying})` : `${watch.verifying || 'the criteria'} was still being read or verified`;
+  const what = unfinished.length > 0 ? `${unfinishedList(unfinished)} still running (${watch.verifying})` : watch.verifying ? `${watch.verifying} was still being read or verified` : "the host's payload was still being read";
   const summary = `Ideal State: verification did not finish within ${Math.round(seconds)} s: ${what}; the gate answers now, before its host stops waiting.`;
   if (watch.before >= watch.maxBlocks && watch.request) {
     return { kind: 'allow', note: `${summary}\nThe agent was kept working ${watch.before} times in a row (--max-blocks ${watch.maxBlocks}) and may stop now, unverified.` };

@@ -114,7 +114,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   }
 
   // The watchdog starts before anything is read: whatever hangs, the host gets a blocking answer before its timeout.
-  const watch: WatchState = { before: 0, maxBlocks, verifying: '', pending: new Map(), notes: [] };
+  const watch: WatchState = { before: 0, maxBlocks, verifying: '', pending: new Map(), notes: [], prompt: values.prompt };
   let answered = false;
   const emit = (answer: HostAnswer) => {
     if (answered) return answer.exitCode;
@@ -129,6 +129,12 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     (seconds) => {
       const verdict = watchdogVerdict(watch, seconds);
       if (answered) return { code: 0 };
+      // A prompt hook's answer could block the person's own prompt: it says only on stderr that the baseline was not recorded.
+      if (watch.prompt) {
+        answered = true;
+        io.err(`Ideal State: the session baseline was not recorded within ${Math.round(seconds)} s.`);
+        return { code: 0 };
+      }
       if (watch.request) {
         const after = watch.counter ? recordVerdict(watch.counter, watch.request.sessionKey, verdict.kind === 'block' ? watch.before + 1 : 0, maxBlocks, new Date()).catch(() => undefined) : undefined;
         return { code: emit(answerFor(watch.request, withNotes(verdict, watch.notes))), ...(after ? { after } : {}) };
@@ -191,6 +197,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   // The person spoke: the criteria as they are now are the session's baseline. The host reads
   // a prompt hook's stdout as context for the model, so nothing is printed there.
   if (values.prompt || PROMPT_EVENTS.has(request.event) || adapter?.promptSubmitEvent === request.event) {
+    watch.prompt = true;
     try {
       const recorded = await recordBaseline(workspace, { now, env, ...(values.prd ? { named: values.prd } : {}), ...promptOf(stdin) });
       for (const r of recorded?.refused ?? []) io.err(`Ideal State: ${r.path} is not in the session baseline: ${r.message}`);

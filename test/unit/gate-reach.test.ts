@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gateStateFolder, lockCriteria } from '../../src/app/gate';
+import { gateCommand } from '../../src/cli/gate';
 import { releaseFifos, startWatchdog, watchdogSeconds } from '../../src/cli/gate-watchdog';
 import { BUILT_CLI } from './cli-helpers';
 import { claudeStop, decision, demoWorkspace, DEMO_PRD, stateDir, type GateRun } from './gate-lock-helpers';
@@ -125,6 +126,19 @@ describe('the gate’s watchdog', () => {
     await new Promise((resolve) => setTimeout(resolve, 2300));
     assert.deepEqual(ended, [0, -1], 'after an answer, the process is ended with its own exit code (none given)');
     void dog;
+  }).timeout(10_000);
+
+  it('a stop whose payload never comes is blocked (exit 2, the reason on stderr); a prompt hook never answers with a block', async () => {
+    const never = () => new Promise<string>(() => undefined);
+    const stop = { out: [] as string[], err: [] as string[] };
+    void gateCommand(['--deadline', '3', '--no-store'], { out: (s) => stop.out.push(s), err: (s) => stop.err.push(s), readStdin: never, exit: () => undefined });
+    const prompt = { out: [] as string[], err: [] as string[] };
+    void gateCommand(['--deadline', '3', '--prompt'], { out: (s) => prompt.out.push(s), err: (s) => prompt.err.push(s), readStdin: never, exit: () => undefined });
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    assert.deepEqual(stop.out, []);
+    assert.match(stop.err.join('\n'), /^Ideal State: verification did not finish within 2 s: the host's payload was still being read/);
+    assert.deepEqual(prompt.out, [], 'nothing a host would read as an answer to the prompt');
+    assert.match(prompt.err.join('\n'), /the session baseline was not recorded within 2 s/);
   }).timeout(10_000);
 
   it('lets go of a reader waiting to open a FIFO, so the process can end', async () => {
