@@ -72,6 +72,25 @@ describe('command line: verify --criteria-from REF (CI reads the criteria from t
     assert.match(added.out, /ISC-DEMO-007/);
   });
 
+  it('a committed weakening of what a check runs (a script, the Makefile, .npmrc) is "changed, needs review" and fails the job', async () => {
+    const ws = repository();
+    fs.writeFileSync(path.join(ws, 'Makefile'), 'check:\n\ttest -f CHANGELOG.md\n');
+    fs.mkdirSync(path.join(ws, 'scripts'));
+    fs.writeFileSync(path.join(ws, 'scripts', 'check.mjs'), "import { existsSync } from 'node:fs';\nprocess.exit(existsSync('CHANGELOG.md') ? 0 : 1);\n");
+    edit(ws, DEMO_PRD, (t) => t.replace('## Anti-Criteria', '- [ ] ISC-DEMO-008: The make check target passes | Verify: CLI: make check\n- [ ] ISC-DEMO-009: The check script passes | Verify: CLI: node scripts/check.mjs\n- [ ] ISC-DEMO-010: The package tests pass | Verify: CLI: npm test\n\n## Anti-Criteria'));
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-qm', 'checks');
+    git(ws, 'checkout', '-qb', 'weaken-inputs');
+    fs.writeFileSync(path.join(ws, 'Makefile'), 'check:\n\ttrue\n');
+    fs.writeFileSync(path.join(ws, 'scripts', 'check.mjs'), 'process.exit(0);\n');
+    fs.writeFileSync(path.join(ws, '.npmrc'), 'script-shell=/bin/true\n');
+    git(ws, 'add', '-A');
+    git(ws, 'commit', '-qm', 'weaken what the checks run');
+    const r = await runCli(['verify', path.join(ws, DEMO_PRD), '--workspace', ws, '--no-store', '--no-commands', '--criteria-from', 'main']);
+    assert.equal(r.code, 1, r.out);
+    for (const file of ['Makefile', 'scripts/check.mjs', '.npmrc']) assert.match(r.out, new RegExp(`the file ${file.replace(/\./g, '\\.')}, which a check runs, was (changed|added) since main`), r.out);
+  });
+
   it('refuses a REF that is not a revision, with exit 2', async () => {
     const ws = repository();
     const r = await runCli(['verify', path.join(ws, DEMO_PRD), '--workspace', ws, '--no-store', '--criteria-from', 'no-such-branch']);

@@ -5,15 +5,15 @@ import { loadVerifySource } from '../verify-source';
 import { compileGlob, type GlobRule } from '../../verify/glob';
 import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
 import { criterionChanges, type LockChange } from './lock-changes';
-import { diskReader, namedTasks, protectedGlobsOf, taskDigest, type FileReader } from './lock-inputs';
+import { diskReader, executedInputs, namedTasks, protectedGlobsOf, taskDigest, type FileReader } from './lock-inputs';
 import { lockedCriterion } from './lock';
 import type { LockedCriterion } from './lock-schema';
 
 /**
  * CI's lock: the criteria and protected inputs as they are at a git revision (the default
  * branch), which the change under review cannot rewrite. A criterion the change removed or
- * altered, or an input it changed (a named task, the allow-list, a .gitignore, a protected
- * file), "changed, needs review" (`ideal-state verify --criteria-from REF`). Criteria it adds
+ * altered, or an input it changed (a named task, a file a check runs, the allow-list, a
+ * .gitignore, a protected file), "changed, needs review" (`ideal-state verify --criteria-from REF`). Criteria it adds
  * are no change.
  */
 export interface CriteriaReview {
@@ -55,6 +55,16 @@ export async function criteriaReview(workspace: string, prdFile: string, ref: st
     const [was, is] = [await taskDigest(workspace, name, atRef), await taskDigest(workspace, name, disk)];
     if (was !== is) changes.push({ id: name, what: 'input', summary: `the task ${name} was changed since ${ref}`, diff: [`- ${name}: ${short(was)}`, `+ ${name}: ${short(is)}`] });
   }
+  // What the checks execute (scripts, Makefiles, runner configuration, shims), as at REF or now;
+  // a file git tracks neither then nor now (an installed node_modules/.bin link) is the machine's, not the change's.
+  const executed = [...new Set([...(await executedInputs(workspace, base.criteria, atRef)), ...(await executedInputs(workspace, base.criteria))])];
+  const tracked = executed.length === 0 ? new Set<string>() : await trackedNow(workspace, executed);
+  for (const name of executed) {
+    const [was, is] = [await atRef(name), await disk(name)];
+    if (was === is || (was === undefined && !tracked.has(name))) continue;
+    const verb = was === undefined ? 'added' : is === undefined ? 'deleted' : 'changed';
+    changes.push({ id: name, what: 'input', summary: `the file ${name}, which a check runs, was ${verb} since ${ref}`, diff: [] });
+  }
   if ((await atRef(VERIFY_COMMANDS_FILE)) !== (await disk(VERIFY_COMMANDS_FILE))) {
     changes.push({ id: VERIFY_COMMANDS_FILE, what: 'input', summary: `the verify-commands allow-list ${VERIFY_COMMANDS_FILE} was changed since ${ref}`, diff: [] });
   }
@@ -73,6 +83,12 @@ export async function criteriaReview(workspace: string, prdFile: string, ref: st
     else if (!isIgnoreFile && entry.status !== 'A' && globs.some((g) => g.regex.test(entry.name))) changes.push({ id: entry.name, what: 'input', summary: `the protected file ${entry.name} was ${word(entry.status)} since ${ref}`, diff: [] });
   }
   return { ok: true, review: { changes, base: baseCriteria, newFile: false } };
+}
+
+/** Which of these workspace-relative files git tracks now (staged or committed). */
+async function trackedNow(workspace: string, names: readonly string[]): Promise<Set<string>> {
+  const r = await git(workspace, ['ls-files', '-z', '--', ...names.map((n) => `:(literal)${n}`)]);
+  return new Set(r.ok ? r.stdout.split('\0').filter(Boolean) : []);
 }
 
 function word(status: string): string {

@@ -105,7 +105,7 @@ function differences(a: LockedCriterion, b: LockedCriterion): string[] {
   return out;
 }
 
-const INPUT_WORDS: Record<LockedInput['kind'], string> = { task: 'task', 'allow-list': 'verify-commands allow-list', gitignore: '.gitignore', protected: 'protected file' };
+const INPUT_WORDS: Record<LockedInput['kind'], string> = { task: 'task', 'allow-list': 'verify-commands allow-list', gitignore: '.gitignore', protected: 'protected file', executes: 'file a check runs' };
 
 const short = (d: string | null) => (d === null ? 'absent' : `sha256 ${d.slice(0, 12)}`);
 

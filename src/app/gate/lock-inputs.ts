@@ -6,7 +6,8 @@ import { compileGlob, type GlobRule } from '../../verify/glob';
 import { parseJsonc } from '../../verify/jsonc';
 import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
 import type { ApprovedIgnores } from '../../verify/types';
-import { digestRegularFile, readRegularFile, readRegularText, type SafeRead } from '../../verify/safe-read';
+import { digestRegularFile, readRegularFile, readRegularText, readRegularTextOrAbsent, type SafeRead } from '../../verify/safe-read';
+import { checkCommands, executedFiles, taskCommands, type TextReader } from './check-inputs';
 import type { LockedInput, LockedPrd } from './lock-schema';
 
 /**
@@ -14,19 +15,31 @@ import type { LockedInput, LockedPrd } from './lock-schema';
  * sees it change: the Task definitions it names (a `.vscode/tasks.json` entry, a package.json
  * script; an agent set one to `true`), the verify-commands allow-list, the `.gitignore` files
  * that scope its searches (an agent ignored the offending file), and the files a PRD's
- * `protected:` globs name (the tests an agent would weaken). Files added later under a
+ * `protected:` globs name (the tests an agent would weaken), and what its commands execute (the
+ * scripts, Makefiles, runner configuration and shims of check-inputs.ts). Files added later under a
  * protected glob are the agent's own work and are not held; changed or deleted ones are.
  */
 export const DEFAULT_PROTECTED_GLOBS: readonly string[] = [
-  'test/**',
-  'tests/**',
-  'spec/**',
+  // Test folders at any depth (a workspace package's test/, Maven's src/test/).
+  '**/test/**',
+  '**/tests/**',
+  '**/spec/**',
   '**/__tests__/**',
+  // node --test's own names (https://nodejs.org/api/test.html#running-tests-from-the-command-line),
+  // jest's and vitest's, pytest's, go's, RSpec's, JUnit's.
   '**/*.test.*',
   '**/*.spec.*',
-  '**/test_*.py',
-  '**/*_test.py',
-  '**/*_test.go',
+  '**/*-test.*',
+  '**/*_test.*',
+  '**/test-*.*',
+  '**/test_*.*',
+  '**/test.js',
+  '**/test.mjs',
+  '**/test.cjs',
+  '**/*_spec.*',
+  '**/*Test.java',
+  '**/*Tests.java',
+  '**/*Test.kt',
 ];
 
 /** The walk that finds protected files and .gitignore files stops here: a lock must not take minutes. */
@@ -165,6 +178,9 @@ export async function snapshotInputs(workspace: string, criteria: readonly AnyCr
     if (unread.length > 0) problems.set(inputKey({ kind: 'task', name }), unread.join('; '));
     inputs.push({ kind: 'task', name, digest: unread.length > 0 ? unreadableDigest(unread.join('; ')) : digest });
   }
+  for (const name of await executedInputs(workspace, criteria)) {
+    inputs.push({ kind: 'executes', name, digest: await fileDigest(path.join(workspace, name), name, (m) => problems.set(inputKey({ kind: 'executes', name }), m)) });
+  }
   inputs.push({ kind: 'allow-list', name: VERIFY_COMMANDS_FILE, digest: await fileDigest(path.join(workspace, VERIFY_COMMANDS_FILE), VERIFY_COMMANDS_FILE, (m) => problems.set(inputKey({ kind: 'allow-list', name: VERIFY_COMMANDS_FILE }), m)) });
   const rules = protectedGlobs.map((g) => compileGlob(g)).filter((r): r is GlobRule => r !== undefined);
   const walked = await walk(workspace, rules);
@@ -212,6 +228,14 @@ export function approvedIgnoresOf(prds: readonly LockedPrd[], source: string): A
 /** Whether every `.gitignore` of a lock is known by its text (or known absent). */
 export function textsKept(ignores: readonly LockedInput[]): boolean {
   return ignores.every((i) => i.kind !== 'gitignore' || i.digest === null || i.text !== undefined);
+}
+
+/** The files the criteria's checks run or are configured by (check-inputs.ts), read as the checks would find them. */
+export async function executedInputs(workspace: string, criteria: readonly AnyCriterion[], read: TextReader = (relative) => readRegularTextOrAbsent(path.join(workspace, relative))): Promise<string[]> {
+  const commands = [...checkCommands(criteria), ...(await taskCommands(criteria, read))];
+  if (commands.length === 0) return [];
+  const exists = async (relative: string) => (await fs.stat(path.join(workspace, relative)).catch(() => undefined))?.isFile() === true;
+  return executedFiles(commands, read, exists);
 }
 
 /** The `protected:` globs of a PRD's frontmatter (a list of strings, or one string); the default when absent. */

@@ -23,7 +23,8 @@ export type LockedCriterion = z.infer<typeof LockedCriterion>;
 /** One input a criterion's verification depends on, with the SHA-256 of its content (null: absent). */
 export const LockedInput = z
   .object({
-    kind: z.enum(['task', 'allow-list', 'gitignore', 'protected']),
+    /** `executes`: a file a check's command runs or is configured by (check-inputs.ts). */
+    kind: z.enum(['task', 'allow-list', 'gitignore', 'protected', 'executes']),
     /** Workspace-relative path, or for a task its name. */
     name: z.string().min(1),
     digest: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
