@@ -5,6 +5,8 @@ const named = process.argv.slice(2).some((arg) => /\.test\.[cm]?js$/.test(arg));
 
 module.exports = {
   ...(named ? {} : { spec: 'out/test/unit/**/*.test.js' }),
+  // Gate state in a folder of the run's own, never the user's (test/unit/state-folder.cjs).
+  require: [require.resolve('./test/unit/state-folder.cjs')],
   timeout: 20000,
   reporter: 'spec',
   // `.only` is refused on every machine, not only under CI: it would run one test and call the tier green.

@@ -7,6 +7,7 @@ import { loadRoles, ROLE_IDS, shippedRoles } from '../algorithm/roles';
 import { formatProblem } from '../model/data-file';
 import { EFFORT_LEVELS } from '../model';
 import { SETTINGS } from '../model/settings';
+import { shellWord } from '../app/gate/held';
 import { needsTrust, TRUST_GATED_FILES, trustStateOf, withoutTrust, withTrust, type TrustRecords } from '../app/trust';
 import { DEFAULT_KEY_ENV, isAllowedKeyEnv, parseLlmConfig } from '../llm/config';
 import { cliTrustFile, contentHash, readTrustRecords, writeTrustRecords } from '../node/trust-store';
@@ -198,8 +199,4 @@ async function exists(workspace: string, relative: string): Promise<boolean> {
     (s) => s.isFile(),
     () => false,
   );
-}
-
-function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { blocksSoFar, gateHookCommand, lockCriteria, readLock, recordVerdict } from '../../src/app/gate';
+import { blocksSoFar, lockCriteria, readLock, recordVerdict } from '../../src/app/gate';
 import { claudePrompt, claudeStop, decision, DEMO_PRD, demoWorkspace, edit, runGate, stateDir } from './gate-lock-helpers';
 
 describe('the session baseline (nothing locked): the criteria as they were when the person last spoke', function () {
@@ -52,8 +52,4 @@ describe('the session baseline (nothing locked): the criteria as they were when 
     assert.match(warnings.join('\n'), /session t: 7 blocks, over the limit of 3/);
   });
 
-  it('builds the hook command lines `gate install` writes: the workspace in them, the prompt hook marked', () => {
-    assert.equal(gateHookCommand({ host: 'claude-code', workspace: '/work/my app', event: 'stop' }), "ideal-state gate --host claude-code --workspace '/work/my app'");
-    assert.equal(gateHookCommand({ command: 'npx ideal-state', host: 'kiro', workspace: '/w', event: 'prompt' }), 'npx ideal-state gate --host kiro --workspace /w --prompt');
-  });
 });

@@ -55,7 +55,20 @@ export function runGate(args: readonly string[], stdin: string, options: { state
     let err = '';
     proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    proc.on('close', (code) => resolve({ code, out, err }));
+    // A gate that hangs fails its test with what it printed, never stalls the tier: past its own
+    // watchdog (600 s by default; tests pass shorter deadlines) it is killed.
+    const timer = setTimeout(() => {
+      err += '\n[test] the gate did not answer within 100 s; killed';
+      try {
+        process.kill(-proc.pid!, 'SIGKILL');
+      } catch {
+        proc.kill('SIGKILL');
+      }
+    }, 100_000);
+    proc.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out, err });
+    });
     proc.stdin.end(stdin);
   });
 }

@@ -5,6 +5,7 @@ import { heldWhy, type HeldSet } from './held';
 import type { ApprovedIgnores } from '../../verify/types';
 import { compareWithLock } from './lock-changes';
 import { approvedIgnoresOf } from './lock-inputs';
+import { readRegularTextOrAbsent } from '../../verify/safe-read';
 import type { GateVerification, PrdCheck, VerdictContext } from './verdict';
 
 /** Verifies one PRD; `write` says whether its outcomes may be written back (never into a tampered file). */
@@ -48,7 +49,7 @@ export async function checkHeld(workspace: string, held: HeldSet, options: { ver
 /** The criteria whose check passed before any work (a "Probe" note under them, issue 28 §5): the answer asks whether those checks can fail. */
 async function probed(file: string, result: GateVerification | undefined): Promise<{ probed?: string[] }> {
   if (result?.kind !== 'verified') return {};
-  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const text = (await readRegularTextOrAbsent(file)) ?? '';
   const ids = text.includes('Probe') ? probedIds(text) : [];
   return ids.length > 0 ? { probed: ids } : {};
 }

@@ -121,16 +121,3 @@ export async function gateWorkspace(options: { flag?: string; host: string; env:
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
-
-/**
- * The command line `gate install` writes into a host's hook: the workspace is in it, so the
- * gate never takes it from the payload. `event: 'prompt'` is the prompt-submit hook that
- * records the session baseline (for a host whose payload does not name its event, `--prompt`
- * says it).
- */
-export function gateHookCommand(options: { command?: string; host: string; workspace: string; event: 'stop' | 'prompt' }): string {
-  const base = options.command ?? 'ideal-state';
-  const words = [base, 'gate', '--host', options.host, '--workspace', shellWord(path.resolve(options.workspace))];
-  if (options.event === 'prompt') words.push('--prompt');
-  return words.join(' ');
-}

@@ -9,7 +9,7 @@
  *   (lock-changes.ts) before they can change a verdict (verdict.ts); a change is TAMPERED;
  * - the block counter lives beside the lock and refuses impossible entries (block-counter.ts);
  * - the workspace comes from the hook's command line or the host's project variable, never the
- *   payload (held.ts: gateWorkspace, gateHookCommand).
+ *   payload (held.ts: gateWorkspace; gate install writes the workspace into the hook's command).
  * What it cannot stop: a process running as the user can forge the state folder on purpose.
  * CI with `ideal-state verify --criteria-from REF` is the hard boundary.
  */

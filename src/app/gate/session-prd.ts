@@ -1,9 +1,9 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { SETTINGS } from '../../model/settings';
 import { parseIsa } from '../../prd/isa/parse';
 import { parsePrd } from '../../prd/parse';
 import { recogniseFormat } from '../../prd/recognise';
+import { readRegularTextOrAbsent } from '../../verify/safe-read';
 import { criteriaPrds, workspacePathSetting, type WorkspacePrd } from './prds';
 
 /**
@@ -39,7 +39,7 @@ export interface ChosenPrd {
 export async function prdStandings(workspace: string): Promise<PrdStanding[]> {
   const out: PrdStanding[] = [];
   for (const prd of await criteriaPrds(workspace)) {
-    const text = await fs.readFile(prd.file, 'utf8').catch(() => undefined);
+    const text = await readRegularTextOrAbsent(prd.file);
     if (text === undefined) continue;
     out.push({ ...prd, ...standingOf(text, prd.relative) });
   }
