@@ -13,6 +13,9 @@ import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type HostAnswer } from './gate-hosts';
 import { gateDoctorCommand } from './gate-doctor';
+import { gateBlockedCommand } from './gate-blocked';
+import { agentBlockedNote, takeAgentBlocked, withBlockedStatus } from '../app/gate/agent-blocked';
+import { shellWord } from '../app/gate/held';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
 import type { VerifyIo } from './verify';
 import { verifyPrdFile } from './verify-prd';
@@ -20,6 +23,8 @@ import { verifyPrdFile } from './verify-prd';
 export const GATE_USAGE = `Usage: ideal-state gate [options]          (run by an agent host's stop hook)
        ideal-state gate install <host>|--detect [--yes] [--command CMD] [--workspace DIR]
        ideal-state gate doctor [--workspace DIR]   (a dry stop through each installed hook)
+       ideal-state gate blocked --reason TEXT [--tried TEXT] [--workspace DIR]
+                                  (the agent cannot finish: its next stop is BLOCKED, not done)
 
 Reads the stop hook payload an agent host sends on stdin, verifies the workspace's PRD and
 answers in that host's format: the agent keeps working, told which CRITICAL criteria fail
@@ -64,6 +69,7 @@ export interface GateIo extends VerifyIo {
 export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
   if (argv[0] === 'install') return gateInstallCommand(argv.slice(1), io);
   if (argv[0] === 'doctor') return gateDoctorCommand(argv.slice(1), io);
+  if (argv[0] === 'blocked') return gateBlockedCommand(argv.slice(1), io);
   let values;
   let positionals;
   try {
@@ -213,7 +219,12 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   const before = await blocksSoFar(counter, request.sessionKey, request.stopHookActive, maxBlocks, now, io.err);
   watch.before = before;
   const limitReached = before >= maxBlocks;
-  const verdictWord = (passed: boolean) => (passed ? 'let the stop through' : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`);
+  // The agent said it cannot finish and needs a person: this stop is let through once, as BLOCKED, never as done.
+  const blockedBy = await takeAgentBlocked(workspace, { now, env }).catch(() => undefined);
+  const letGo = limitReached || blockedBy !== undefined;
+  const verdictWord = (passed: boolean) =>
+    passed ? 'let the stop through' : blockedBy ? `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")` : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`;
+  let markBlocked = false;
   // Answer before the host gives up: a total budget below its deadline bounds every criterion.
   const deadlineSeconds = run.deadlineOf(adapter);
   const deadline = startDeadline(deadlineSeconds, io.signal);
@@ -234,7 +245,17 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
       signal: deadline.signal,
       onStart: (criteria) => (watch.pending = new Map(criteria.map((c) => [c.id, c]))),
       onResult: (_done, _total, id) => watch.pending.delete(id),
-      ...(values['no-log'] || !write ? {} : { write: { finish: (text: string) => keepLastSessionEntry(text, mark), by: (set: VerifySetResult) => `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || limitReached ? 'allow' : 'block')}` } }),
+      ...(values['no-log'] || !write
+        ? {}
+        : {
+            write: {
+              finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark)) : keepLastSessionEntry(text, mark)),
+              by: (set: VerifySetResult) => {
+                markBlocked = !set.passed && blockedBy !== undefined;
+                return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || letGo ? 'allow' : 'block')}`;
+              },
+            },
+          }),
       store: values['no-store'] ? false : values.store,
       ...(approvedIgnores ? { approvedIgnores } : {}),
       // The answer says nothing of the store: the report is left for its next writer (src/store/pending.ts).
@@ -254,9 +275,20 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
   if (checked.kind === 'nothing') return emit(answerFor(request, withNotes({ kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }, watch.notes)));
 
-  const verdict = gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy });
+  const judged = gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy });
+  const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(workspace)}` }) : judged;
   await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
   return emit(answerFor(request, withNotes(verdict, watch.notes)));
+}
+
+/**
+ * The way out the block names: an agent that cannot make the criteria pass says so instead of
+ * weakening them, with the exact command (this gate's own Node and command line: `ideal-state`
+ * may not be on the agent's PATH).
+ */
+function honestExit(workspace: string): string {
+  const cli = process.argv[1] ? `${shellWord(process.execPath)} ${shellWord(path.resolve(process.argv[1]))}` : 'ideal-state';
+  return `If they cannot be made to pass without weakening a check, do not weaken it: say so and stop, and the person is told it is not done: \`${cli} gate blocked --workspace ${shellWord(workspace)} --reason "what is in the way"\` (or the MCP tool ideal-state_blocked).`;
 }
 
 /**

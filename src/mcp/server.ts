@@ -18,6 +18,7 @@ import { freeTextProblem } from '../app/propose-criteria';
 import { BoundedStdioTransport } from './stdio-transport';
 import { IdleFolder } from './fold-idle';
 import { ProcessHost } from '../verify/process-host';
+import { BlockedAnswer, BlockedInput, blockedTool } from './blocked-tool';
 import { CriteriaAnswer, CriteriaInput, criteriaTool, McpVerifyAnswer, ProposeAnswer, ProposeInput, proposeTool, VerifyInput, verifyTool, type CallSession, type ToolContext } from './tools';
 import { BadArgument, confinedPrds } from './workspace';
 
@@ -38,7 +39,7 @@ const PRD_TEMPLATE = 'ideal-state://prd/{name}';
  * them `ideal_state_*`), so it says what each does instead.
  */
 export const INSTRUCTIONS =
-  "Ideal State holds the work in this workspace to its Ideal State Criteria (the PRD). Before you say a task is done, run this server's verify tool and read its answer: the task is done only when allCriticalPass is true. Each criterion that does not pass says what it needs (repairTarget); UNKNOWN is never a pass. The criteria tool lists what done means here; the propose-criteria tool asks the user to accept new criteria, and only its answer says whether they did.";
+  "Ideal State holds the work in this workspace to its Ideal State Criteria (the PRD). Before you say a task is done, run this server's verify tool and read its answer: the task is done only when allCriticalPass is true. Each criterion that does not pass says what it needs (repairTarget); UNKNOWN is never a pass. The criteria tool lists what done means here; the propose-criteria tool asks the user to accept new criteria, and only its answer says whether they did; the blocked tool is the honest way to stop when the criteria cannot be met without weakening a check.";
 
 interface ToolDef<I extends z.ZodObject, O extends z.ZodObject> {
   name: string;
@@ -84,6 +85,16 @@ const TOOLS = [
     output: ProposeAnswer,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: (ctx, input, session) => proposeTool(ctx, input, session),
+  }),
+  tool({
+    name: 'ideal-state_blocked',
+    title: 'Stop as blocked: needs a person',
+    description:
+      'Say you cannot finish: call this when the criteria cannot be made to pass without weakening a check, a test or a criterion (a missing credential, a broken dependency, a contradiction in the criteria). Your next stop is let through once as BLOCKED, never as done: the user is told why and the criteria stay unmet. Give what is in the way and what you tried. Do not call it to skip work you can do.',
+    input: BlockedInput,
+    output: BlockedAnswer,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (ctx, input) => blockedTool(ctx, input),
   }),
 ];
 

@@ -23,7 +23,7 @@ import { ensureHost, hostsCache } from './install.mjs';
 import { lockAsAPerson, removeLockBundle } from './lock.mjs';
 import { serveOpencode } from './opencode-serve.mjs';
 import { haveTerminal, runInTerminal } from './terminal.mjs';
-import { CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite, StubbornScript } from './script.mjs';
+import { BlockedScript, CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite, StubbornScript } from './script.mjs';
 
 const CLI = path.join(repoRoot, 'dist', 'cli.js');
 const LAUNCHER = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`;
@@ -167,7 +167,10 @@ const HOSTS = [
     // Copilot CLI's own model provider settings (COPILOT_PROVIDER_* in its cli-main.js), offline.
     env: (url) => ({ COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
     mcp: {},
-    args: () => ['-p', prompt, '--allow-all-tools'],
+    // --allow-all-paths: the gate's own command line (`gate blocked` names dist/cli.js) is outside
+    // the folder, and Copilot CLI refuses a shell command naming such a path when no one can
+    // approve it (--add-dir of that folder was not enough, 1.0.102); interactively the person approves it.
+    args: () => ['-p', prompt, '--allow-all-tools', '--allow-all-paths'],
     // Copilot CLI 1.0.102 keeps only `decision`/`reason` of an agentStop answer (its session file
     // records the hook's output as {}), and its screen draws no hook events: the note is shown nowhere.
     warning: {
@@ -375,6 +378,34 @@ describe('hosts: the real agent programs, held by the installed gate', function 
       for (const other of ['PRD-20261121-greeting.md', 'PRD-20261122-verification-demo.md']) {
         assert.deepEqual(verdicts(dir, `.ideal-state/prds/${other}`), [], `${other} was held too\n${log}`);
       }
+    });
+  }
+
+  /**
+   * The honest exit, through each host's own shell tool: the criteria are locked and cannot pass
+   * (no CHANGELOG.md, and the model will not write one); the block reason names `gate blocked`;
+   * the model runs it and stops. The stop is let through as BLOCKED, not done: the PRD says
+   * BLOCKED, its LOG says why, and ISC-DEMO-004 stays unmet.
+   */
+  for (const host of HOSTS.filter((h) => chosen(HOSTS.map((h) => h.name)).includes(h.name))) {
+    it(`${host.name}: the model that cannot finish runs \`gate blocked\` and stops: let through as BLOCKED, never done`, async function () {
+      const installed = needHost(this, host.name);
+      const dir = demoWorkspace(host.name);
+      const stateDir = tempDir('ideal-state-host-state-');
+      await lockAsAPerson(dir, stateDir);
+      // The host's shell inherits the host's environment, IDEAL_STATE_STATE_DIR included (Copilot CLI refuses a command line that sets a variable).
+      const exit = () => `${LAUNCHER} gate blocked --workspace '${dir}' --reason 'The release notes for the changelog are only known to the maintainer'`;
+      const script = new BlockedScript({ exit });
+      const { log } = await runHost(host, installed, { dir, script, stateDir, prd: DEMO_PRD, label: `${host.name}-blocked` });
+
+      assert.equal(script.sawExit, true, `the block reason the model read did not name the way out\n${log}`);
+      assert.ok(script.turns.some((t) => t.move === 'exit'), `the model never ran the exit\n${log}`);
+      assert.equal(script.stops.length, 2, `the model stopped ${script.stops.length} times, not twice (blocked, then let through as BLOCKED)\n${log}`);
+      assert.match(verdicts(dir, DEMO_PRD).at(-1) ?? '', /let the stop through as BLOCKED/, log);
+      const prd = fs.readFileSync(path.join(dir, DEMO_PRD), 'utf8');
+      assert.match(prd, /the agent said it needs a person \("The release notes for the changelog are only known to the maintainer"\)/, log);
+      assert.match(prd, /^status: BLOCKED$/m, log);
+      assert.doesNotMatch(prd, /- \[x\] ISC-DEMO-004/, 'never done');
     });
   }
 

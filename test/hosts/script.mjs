@@ -109,6 +109,41 @@ export class CheatScript {
 }
 
 /**
+ * The model that cannot finish and says so (the honest exit): it stops; when a block reason
+ * reaches it, it keeps whether that reason named the exit (`sawExit`), runs `exit` (the
+ * `gate blocked` command line) through the host's shell tool, and stops again.
+ */
+export class BlockedScript {
+  /** @param {{ exit: () => string }} options */
+  constructor({ exit }) {
+    this.exit = exit;
+    this.turns = [];
+    this.problems = [];
+    this.sawExit = undefined;
+  }
+
+  next({ toolNames, text }) {
+    if (toolNames.length === 0) return { kind: 'text', text: 'ok' };
+    const reasons = count(text, REASON_MARK);
+    if (reasons > 0 && this.sawExit === undefined) {
+      this.sawExit = text.slice(text.lastIndexOf(REASON_MARK)).includes('gate blocked --workspace');
+      const call = shellCall(toolNames, this.exit());
+      if (call) {
+        this.turns.push({ move: 'exit', tool: call.name, reasons });
+        return call;
+      }
+      this.problems.push(`no known shell tool among ${toolNames.join(', ')}`);
+    }
+    this.turns.push({ move: 'stop', reasons });
+    return { kind: 'text', text: 'I cannot finish this: it needs a person.' };
+  }
+
+  get stops() {
+    return this.turns.filter((t) => t.move === 'stop');
+  }
+}
+
+/**
  * The model that uses the Ideal State MCP server: when the request declares the server's
  * verify tool (named as the host names it), it calls it once with the PRD; it keeps the
  * tool's answer as it came back in the next request (`answer`), and stops.

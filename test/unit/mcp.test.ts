@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -78,9 +79,12 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
     await client.close();
   });
 
-  it('lists the three tools, whose descriptions make verify the done gate', async () => {
+  it('lists the four tools, whose descriptions make verify the done gate and blocked the honest way out', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['ideal-state_criteria', 'ideal-state_propose_criteria', 'ideal-state_verify']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['ideal-state_blocked', 'ideal-state_criteria', 'ideal-state_propose_criteria', 'ideal-state_verify']);
+    const blocked = tools.find((t) => t.name === 'ideal-state_blocked')!;
+    assert.match(blocked.description!, /let through once as BLOCKED, never as done/);
+    assert.deepEqual(blocked.inputSchema.required, ['reason']);
     const verify = tools.find((t) => t.name === 'ideal-state_verify')!;
     assert.match(verify.description!, /Call this before you say a task is done: you are done only when allCriticalPass is true/);
     assert.deepEqual(Object.keys(verify.inputSchema.properties ?? {}).sort(), ['criteria', 'prd', 'timeoutSeconds']);
@@ -134,6 +138,20 @@ describe('ideal-state mcp (the SDK’s own client over stdio)', function () {
     fs.writeFileSync(path.join(ws.dir, 'src', 'app.js'), 'module.exports = 2;\n');
     fs.utimesSync(path.join(ws.dir, 'src', 'app.js'), later, later);
     assert.equal((await call(client, 'ideal-state_criteria', {})).json().criteria[1].stale, true);
+  });
+
+  it('the blocked tool records the honest exit: the next stop is let through as BLOCKED, with the reason', async () => {
+    const r = await call(client, 'ideal-state_blocked', { reason: 'The API key for the payment sandbox is not in this environment' });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.json().recorded, true);
+    assert.match(r.json().note, /Never say the task is done/);
+    const empty = await rpcCode(client.callTool({ name: 'ideal-state_blocked', arguments: { reason: '   ' } }));
+    assert.equal(empty.code, -32602, 'an empty reason is a bad argument');
+    const state = path.join(path.dirname(ws.store), 'state');
+    const stop = spawnSync(process.execPath, [BUILT_CLI, 'gate', '--host', 'claude-code', '--no-store', '--no-log', '--workspace', ws.dir], { input: JSON.stringify({ session_id: 's', transcript_path: '/tmp/t', cwd: ws.dir, hook_event_name: 'Stop', stop_hook_active: false }), encoding: 'utf8', env: { ...process.env, IDEAL_STATE_STATE_DIR: state } });
+    const answer = JSON.parse(stop.stdout) as { decision?: string; systemMessage?: string };
+    assert.equal(answer.decision, undefined, stop.stdout);
+    assert.match(answer.systemMessage ?? '', /blocked and needs a person: "The API key for the payment sandbox is not in this environment"/);
   });
 
   it('refuses paths outside the workspace as bad arguments (-32602)', async () => {

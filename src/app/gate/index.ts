@@ -29,3 +29,4 @@ export * from './criteria-from';
 export * from './approve';
 export * from './revert';
 export * from './session-prd';
+export * from './agent-blocked';
