@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { readClaudeCode } from '../../src/app/gate/doctor/claude-code';
 import { gateDoctorCommand } from '../../src/cli/gate-doctor';
 import { gateInstallCommand } from '../../src/cli/gate-install';
 import { BUILT_CLI } from './cli-helpers';
@@ -129,6 +131,27 @@ describe('command line: gate doctor reads Claude Code’s effective settings', f
     fs.mkdirSync(path.join(ws, '.claude'));
     fs.writeFileSync(path.join(ws, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `node ${BUILT_CLI} gate --host claude-code --workspace ${ws}` }] }] } }));
     assert.match(await doctor(ws), /Bypassable: the hook's program `node` is looked up through PATH/);
+  });
+
+  it('managed settings: allowManagedHooksOnly runs no workspace hook; a managed gate is not turned off by a workspace disableAllHooks', async () => {
+    const ws = await installed();
+    const managed = path.join(home, 'managed-settings.json');
+    fs.writeFileSync(managed, JSON.stringify({ allowManagedHooksOnly: true }));
+    const off = await readClaudeCode(ws, { managedFile: managed });
+    assert.match(off!.neverRuns.join('\n'), new RegExp(`allowManagedHooksOnly in ${managed.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: only managed hooks run`));
+    fs.writeFileSync(managed, fs.readFileSync(path.join(ws, '.claude', 'settings.json')));
+    local(ws, { disableAllHooks: true });
+    const on = await readClaudeCode(ws, { managedFile: managed });
+    assert.deepEqual(on!.neverRuns, []);
+    assert.equal(on!.installedIn, managed);
+    assert.doesNotMatch(on!.bypasses.join('\n'), /are in the workspace, writable by the agent/);
+  });
+
+  it('a FIFO in place of .claude/settings.local.json is named, never waited on', async () => {
+    const ws = await installed();
+    execFileSync('mkfifo', [path.join(ws, '.claude', 'settings.local.json')]);
+    const found = await readClaudeCode(ws);
+    assert.match(found!.notes.join('\n'), /\.claude\/settings\.local\.json is not a regular file \(a FIFO\)/);
   });
 
   it('other hosts: the exact event key the host reads, not the command anywhere in the file', async () => {
