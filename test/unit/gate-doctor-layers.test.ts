@@ -147,6 +147,16 @@ describe('command line: gate doctor reads Claude Code’s effective settings', f
     assert.doesNotMatch(on!.bypasses.join('\n'), /are in the workspace, writable by the agent/);
   });
 
+  it('a gate in ~/.claude/settings.json that holds another workspace is not this one’s', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-doctor-layers-'));
+    const other = await installed();
+    fs.mkdirSync(path.join(home, '.claude'));
+    fs.copyFileSync(path.join(other, '.claude', 'settings.json'), path.join(home, '.claude', 'settings.json'));
+    const found = await readClaudeCode(ws);
+    assert.match(found!.neverRuns.join('\n'), new RegExp(`the gate in ~/\\.claude/settings\\.json holds ${other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not this workspace`));
+    assert.deepEqual((await readClaudeCode(other))!.neverRuns, [], 'the workspace it names is held');
+  });
+
   it('a FIFO in place of .claude/settings.local.json is named, never waited on', async () => {
     const ws = await installed();
     execFileSync('mkfifo', [path.join(ws, '.claude', 'settings.local.json')]);

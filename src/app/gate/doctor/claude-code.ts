@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { isLoaderVariable } from '../../../verify/secret-env';
 import { STATE_DIR_ENV, stateRootFor } from '../state-folder';
-import { programBypasses, type HostFindings } from './findings';
+import { programBypasses, shellWords, type HostFindings } from './findings';
 import { hooksOn, isGateCommand, readSettingsFile, writableByThisUser, type HookEntry, type SettingsRead } from './settings-file';
 
 /**
@@ -69,12 +69,16 @@ export async function readClaudeCode(workspace: string, options: ClaudeReadOptio
     const s = settingsOf(r);
     return s ? hooksOn(s, 'Stop', 'groups', r.layer.shown).map((h) => ({ ...h, scope: r.layer.scope })) : [];
   });
+  // A gate in user or managed settings runs in every project: only one naming this workspace (or none) holds it here.
   const gates = stops.filter((h) => isGateCommand(h.command, 'claude-code'));
-  const gate = gates.find((h) => h.scope === 'managed') ?? gates[0];
+  const here = gates.filter((h) => holdsWorkspace(h.command!, workspace));
+  const gate = here.find((h) => h.scope === 'managed') ?? here[0];
   const disabling = reads.filter((r) => r.layer.scope !== 'managed' && settingsOf(r)?.disableAllHooks === true);
 
   if (policy.disableAllHooks === true) findings.neverRuns.push(`disableAllHooks in ${managed.layer.shown} turns every hook off`);
-  if (!gate) {
+  if (!gate && gates.length > 0) {
+    findings.neverRuns.push(`the gate in ${gates.map((h) => h.from).join(', ')} holds ${[...new Set(gates.map((h) => workspaceOf(h.command!)))].join(', ')}, not this workspace`);
+  } else if (!gate) {
     const elsewhere = reads.flatMap((r) => misplacedKeys(r));
     findings.neverRuns.push(`no hooks.Stop entry in any settings layer runs the gate${elsewhere.length > 0 ? ` (it is under ${elsewhere.join(', ')}, a key Claude Code does not read as Stop)` : ''}`);
   } else {
@@ -163,4 +167,16 @@ function misplacedKeys(r: Read): string[] {
   return Object.keys(hooks)
     .filter((k) => !['Stop', 'SubagentStop', 'UserPromptSubmit'].includes(k) && hooksOn(r.read.state === 'read' ? r.read.settings : {}, k, 'groups', '').some((h) => isGateCommand(h.command, 'claude-code')))
     .map((k) => `hooks.${JSON.stringify(k)} in ${r.layer.shown}`);
+}
+
+/** The folder a gate command line holds (`--workspace DIR`; without it, the hook's working folder, the project). */
+function workspaceOf(command: string): string | undefined {
+  const words = shellWords(command);
+  const at = words.indexOf('--workspace');
+  return at >= 0 ? words[at + 1] : undefined;
+}
+
+function holdsWorkspace(command: string, workspace: string): boolean {
+  const named = workspaceOf(command);
+  return named === undefined || path.resolve(named) === path.resolve(workspace);
 }
