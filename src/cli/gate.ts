@@ -22,7 +22,8 @@ import { verifyPrdFile } from './verify-prd';
 
 export const GATE_USAGE = `Usage: ideal-state gate [options]          (run by an agent host's stop hook)
        ideal-state gate install <host>|--detect [--yes] [--command CMD] [--workspace DIR]
-       ideal-state gate doctor [--workspace DIR]   (a dry stop through each installed hook)
+       ideal-state gate doctor [--workspace DIR]   (each host's effective hook settings, a dry stop
+                                  through them, and the ways around the gate)
        ideal-state gate blocked --reason TEXT [--tried TEXT] [--workspace DIR]
                                   (the agent cannot finish: its next stop is BLOCKED, not done)
 
