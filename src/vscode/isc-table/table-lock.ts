@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Run } from '../../model';
 import type { RequestResult, TableLock } from '../../../webviews/isc-table/protocol';
 import type { CriteriaLocks, LockOffers } from '../lock';
-import { heldPrds, heldSet } from '../../app/gate/held';
+import { engine } from '../engine';
 import { tableLock } from './snapshot';
 import type { StoreHost } from '../store-host';
 
@@ -87,9 +87,11 @@ export class TableLocks {
 
 /** What the done gate holds an agent to, said from this PRD's side: the person sees whether their PRD is the one. */
 export async function heldSentence(folder: string, prdPath: string): Promise<string | undefined> {
-  const held = await heldSet(folder).catch(() => undefined);
+  // The gate's code (zod, yaml) lives in the engine bundle, loaded when first needed, not in the extension's.
+  const gate = engine();
+  const held = await gate.heldSet(folder).catch(() => undefined);
   if (!held || held.kind === 'damaged') return undefined;
-  const prds = heldPrds(folder, held);
+  const prds = gate.heldPrds(folder, held);
   const mine = prds.find((p) => p.path === prdPath);
   if (mine) return `The done gate holds an agent to this PRD: ${mine.why}.`;
   if (prds.length === 0) return 'The done gate holds an agent to no PRD here.';
