@@ -124,11 +124,7 @@ export async function searchWithJs(request: SearchRequest, note?: string): Promi
 
 /** A file too large to read whole: its complete lines go to the worker chunk by chunk. */
 async function searchLargeFile(absolute: string, relative: string, worker: RegexWorker, stopped: () => boolean): Promise<void> {
-  // Binary check first, so a NUL late in the file still skips it (as ripgrep does).
-  for await (const chunk of createReadStream(absolute, { highWaterMark: 1 << 20 })) {
-    if (stopped()) return;
-    if ((chunk as Buffer).includes(0)) return;
-  }
+  // A NUL byte does not skip the file (ripgrep runs with --text): see search-worker.ts.
   let carry = '';
   let n = 1;
   let first = true;

@@ -26,6 +26,9 @@ export function ripgrepArgs(request: SearchRequest): string[] {
     '--no-ignore-exclude',
     // A Grep that searches ignored files too reads no .gitignore at all.
     ...(request.scope.includeIgnored ? ['--no-ignore-vcs'] : []),
+    // Files with a NUL byte are searched as text: skipping "binary" files would let one NUL
+    // written into a source file hide a match from an anti-criterion.
+    '--text',
     '--line-number',
     '--with-filename',
     '--null',

@@ -19,7 +19,7 @@ export interface ScopeOptions {
  * wins over a shallower one, the last matching line wins within a file, `!` re-includes,
  * nothing inside an ignored folder comes back), not under an exclude glob (the editor's
  * `files.exclude`, the PRD being verified), and, when the criterion gives a glob, matching
- * it. Symlinks are never followed and binary files (a NUL byte) are skipped.
+ * it. Symlinks are never followed; a file with a NUL byte is searched as text.
  *
  * With approved ignore rules, the `.gitignore` texts come from them and never from disk (a file
  * the agent added has no rules, one it changed or removed applies the approved text); with

@@ -10,7 +10,8 @@ import { Worker } from 'node:worker_threads';
  * honours even inside a running match.
  *
  * A files job reads each file with blocking reads into one reused buffer (no stat, no buffer
- * per file), skips empty and binary files (a NUL byte), skips at once a file whose raw bytes
+ * per file), skips empty files, searches a file with a NUL byte as text (skipping
+ * it would let one NUL hide a match from an anti-criterion), skips at once a file whose raw bytes
  * lack the pattern's required literal (no decoding), and hands back unread a file past
  * `maxBytes` (the search streams it, so memory stays bounded). A texts job is some whole
  * lines of one file. The reply gives, per file or text with a match, its matching line
@@ -97,7 +98,7 @@ parentPort.on('message', (job) => {
       continue;
     }
     if (buffer === undefined) { large.push(j); continue; }
-    if (buffer.length === 0 || buffer.includes(0)) continue;
+    if (buffer.length === 0) continue;
     if (literal !== undefined && buffer.indexOf(literal) === -1) continue;
     let text = buffer.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -82,8 +82,10 @@ describe('verify: the built-in search against ripgrep on a generated tree (issue
     this.timeout(120_000);
     const found = await searchWithJs(request(root, 'X-Request-Id'));
     assert.equal(found.kind, 'done');
-    // 33 source files (every 37th of 1,200), keep.tmp, bom.ts, crlf.ts, utf8.md and the large file's one line.
-    assert.equal(found.kind === 'done' && found.matchCount, 33 + 5);
+    // 33 source files (every 37th of 1,200), keep.tmp, bom.ts, crlf.ts, utf8.md, binary.dat (a NUL
+    // byte does not hide a match) and the large file's one line.
+    assert.equal(found.kind === 'done' && found.matchCount, 33 + 6);
+    assert.ok(found.kind === 'done' && found.locations.some((l) => l.file === 'binary.dat' && l.line === 1));
     assert.ok(found.kind === 'done' && found.locations.some((l) => l.file === 'packages/b/big.log' && l.line === 88_889));
   });
 });

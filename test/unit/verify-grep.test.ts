@@ -49,6 +49,7 @@ const matches = (o: SearchOutcome | RipgrepOutcome) => (o.kind === 'done' ? { co
 const EXPECTED_NEEDLE = [
   '.env:1',
   '.hidden/notes.md:1',
+  'bin.dat:1',
   'crlf.txt:2',
   'docs/top-only.txt:1',
   'keep.log:1',
@@ -122,7 +123,7 @@ describe('verify: GREP', () => {
   it('the JS search honours .gitignore (root and nested), excludes, hidden, binary and symlinks', async () => {
     const root = ruleTree();
     const found = matches(await searchWithJs(request(root, 'needle')));
-    assert.deepEqual(found, { count: 10, files: ['.env', '.hidden/notes.md', 'crlf.txt', 'docs/top-only.txt', 'keep.log', 'src/app.ts', 'src/util/helper.ts', 'src/util/secret-ok.txt', 'unicode.md'], locations: EXPECTED_NEEDLE });
+    assert.deepEqual(found, { count: 11, files: ['.env', '.hidden/notes.md', 'bin.dat', 'crlf.txt', 'docs/top-only.txt', 'keep.log', 'src/app.ts', 'src/util/helper.ts', 'src/util/secret-ok.txt', 'unicode.md'], locations: EXPECTED_NEEDLE });
   });
 
   it('ripgrep finds exactly what the JS search finds on the same tree', async function () {
@@ -276,6 +277,27 @@ describe('verify: GREP', () => {
     assert.equal(perFile.kind, 'done', JSON.stringify(perFile));
   });
 
+  it('one NUL byte written into a source file does not hide a match from an anti-criterion (ripgrep, the JS search, a file streamed in chunks)', async function () {
+    this.timeout(60_000);
+    const big = Buffer.concat([Buffer.from('\0'), Buffer.from('let filler = 1;\n'.repeat(600_000)), Buffer.from('  debugger;\n')]);
+    const root = workspace({ 'src/greet.js': Buffer.from('export const greet = (n) => n;\n\0\n  debugger;\n'), 'src/big.js': big });
+    const method = { type: 'GREP' as const, pattern: '^\\s*debugger\\b', expect: 'absent' as const };
+    const engines: [string, VerifyHost][] = [['JS search', { workspaceRoot: root, ripgrepPath: path.join(root, 'no-rg') }]];
+    if (rg) engines.push(['ripgrep', { workspaceRoot: root, ripgrepPath: rg }]);
+    const previous = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      for (const [engine, host] of engines) {
+        const v = await verifyGrep(method, context(host, anti(method)));
+        assert.equal(v.outcome, 'FAIL', `${engine}: ${v.evidence}`);
+        assert.deepEqual(v.locations?.map((l) => `${l.file}:${l.line}`), ['src/big.js:600001', 'src/greet.js:3'], engine);
+      }
+    } finally {
+      process.env.PATH = previous;
+    }
+    assert.ok(rg, 'no ripgrep: put rg on PATH or run node test/harness/setup.mjs (VS Code ships one)');
+  });
+
   it('falls back to the JS search when there is no ripgrep, with the same answer', async () => {
     const root = ruleTree();
     const method = { type: 'GREP' as const, pattern: 'needle', expect: 'present' as const };
@@ -285,7 +307,9 @@ describe('verify: GREP', () => {
     try {
       const v = await verifyGrep(method, context(host, criterion(method), { excludeFiles: ['PRD.md'] }));
       assert.match(v.evidence, /\(JS search\)/);
-      assert.deepEqual(v.locations?.map((l) => `${l.file}:${l.line}`), EXPECTED_NEEDLE);
+      assert.match(v.evidence, /^11 matching lines in 10 files/);
+      // The evidence keeps the first ten locations.
+      assert.deepEqual(v.locations?.map((l) => `${l.file}:${l.line}`), EXPECTED_NEEDLE.slice(0, 10));
     } finally {
       process.env.PATH = previous;
     }
