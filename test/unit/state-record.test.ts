@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -48,5 +49,13 @@ describe('the state folder records', () => {
     await assert.rejects(pendingProposals(workspace, env), (e: Error & { code?: string }) => e.code === 'proposal-state' && /pending-proposals\.json is not a record Ideal State wrote/.test(e.message));
     fs.writeFileSync(path.join(folder, 'proposed-commands.json'), 'not json');
     await assert.rejects(proposedCommands(workspace, env), (e: Error & { code?: string }) => e.code === 'proposal-state' && /proposed-commands\.json is not JSON/.test(e.message));
+  });
+
+  it('a FIFO in place of a record is an error at once, never a read that waits for a writer', async function () {
+    this.timeout(10_000);
+    const file = await deniedCommandsFile(workspace, env);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    execFileSync('mkfifo', [file]);
+    await assert.rejects(deniedCommands(workspace, env), (e: Error & { code?: string }) => e.code === 'denied-commands-state' && e.message.includes(file) && /not a regular file \(a FIFO\).*move it aside/.test(e.message));
   });
 });
