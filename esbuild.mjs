@@ -125,12 +125,16 @@ const cliBin = {
   name: 'cli-bin',
   setup(build) {
     const dir = build.initialOptions.outdir;
-    // Chunk names change with their contents: a build leaves no chunk of an older one behind.
-    build.onStart(async () => {
-      const names = existsSync(dir) ? await readdir(dir) : [];
-      await Promise.all(names.filter((n) => /^cli(-[\w-]+)?\.mjs(\.map)?$/.test(n)).map((n) => rm(join(dir, n), { force: true })));
-    });
     build.onEnd(async (result) => {
+      // Chunk names change with their contents: a build leaves no chunk of an older one behind.
+      // Removed after the new ones are written, never before, so a command line started during
+      // a build still finds every chunk its cli.mjs imports.
+      if (result.metafile) {
+        const written = new Set(Object.keys(result.metafile.outputs).map((f) => f.split('/').pop()));
+        const names = existsSync(dir) ? await readdir(dir) : [];
+        const stale = names.filter((n) => /^cli(-[\w-]+)?\.mjs(\.map)?$/.test(n) && !written.has(n));
+        await Promise.all(stale.map((n) => rm(join(dir, n), { force: true })));
+      }
       // What each subcommand loads, for test/unit/cli-lean.test.ts (development builds only).
       if (result.metafile && !production) {
         await mkdir('out', { recursive: true });
@@ -147,7 +151,8 @@ const cliTarget = (outdir) => ({
   outdir,
   outExtension: { '.js': '.mjs' },
   chunkNames: 'cli-[hash]',
-  metafile: !production,
+  // Always: onEnd reads which chunks this build wrote (see cliBin).
+  metafile: true,
   banner: { js: ESM_NODE_GLOBALS },
   plugins: [cliBin, zodEnglishOnly, yamlData],
 });
