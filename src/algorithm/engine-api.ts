@@ -41,6 +41,17 @@ export interface AlgorithmDeps {
    * writes its own numbers-only reflection with the exit state, as before learning existed.
    */
   readonly learning?: RunLearning;
+  /**
+   * Why a run cannot start here, asked before it is created (e.g. a demo model whose recorded
+   * edit the workspace already holds); undefined lets it start. A refusal creates no run.
+   */
+  readonly refuseStart?: () => Promise<string | undefined>;
+}
+
+/** A run was refused before it started; the message says why and what to do. */
+export class RunRefusedError extends Error {
+  override readonly name = 'RunRefusedError';
+  readonly code = 'run-refused';
 }
 
 export interface StartInput {

@@ -8,7 +8,7 @@ import { BudgetTracker, systemClock, type AskingPerson, type Clock } from './bud
 import { shippedCapabilities, type Capabilities } from './capabilities';
 import type { EventDraft, NodeContext } from './context';
 import { classifyEffort } from './effort-classifier';
-import type { AlgorithmDeps, RunResult, StartInput } from './engine-api';
+import { RunRefusedError, type AlgorithmDeps, type RunResult, type StartInput } from './engine-api';
 import { execute } from './execute';
 import { checkGate, reviewedBy } from './gates';
 import { decideAfterVerify, unmetCriteria } from './iteration';
@@ -99,6 +99,8 @@ export class AlgorithmEngine {
       effort = input.effort;
       why = `effort ${effort}`;
     }
+    const refusal = await this.deps.refuseStart?.();
+    if (refusal !== undefined) throw new RunRefusedError(refusal);
     const now = this.clock.now();
     const created = createRun({ request, effort, ...(input.workspaceFolder ? { workspaceFolder: input.workspaceFolder } : {}) }, table, now);
     const run: Run = { ...created, state: 'RUNNING', phase: this.graph.entry, iteration: 1, startedAt: now.toISOString(), ...(input.prd ? { prdPath: input.prd.path } : {}) };

@@ -1,4 +1,5 @@
 import type { AnyCriterion, CriterionResult, VerificationReport } from '../model';
+import { methodCommand } from '../model/verification-method';
 import type { NodeContext } from './context';
 import type { CandidateEvidence } from './ports';
 import type { AlgorithmState } from '../model/algorithm-state';
@@ -50,6 +51,7 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
   const critical = state.criteria.filter((c) => c.priority === 'CRITICAL');
   // Fail-closed twice over: the verifier's own verdict and every CRITICAL result must agree.
   const passed = outcome.passed && critical.every((c) => results.find((r) => r.criterionId === c.id)?.outcome === 'PASS');
+  if (!passed) stopOnDenial(state, critical, results, denied);
   const at = ctx.clock.now().toISOString();
   const passing = results.filter((r) => r.outcome === 'PASS').length;
   const report: VerificationReport = {
@@ -72,4 +74,22 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
     state.memo.bestReportId = report.id;
   }
   ctx.emit(state, { kind: 'verification', message: report.summary, role: 'verifier', durationMs: ctx.clock.now().getTime() - started });
+}
+
+/**
+ * A person said no to commands that prove unmet CRITICAL criteria: the run ends BLOCKED, waiting
+ * for them, with the commands named. Another iteration would only ask the same question again,
+ * and the budget did not run out.
+ */
+function stopOnDenial(state: AlgorithmState, critical: readonly AnyCriterion[], results: readonly CriterionResult[], denied: ReadonlySet<string>): void {
+  if (denied.size === 0 || state.memo.stopping) return;
+  const waiting = critical.filter((c) => {
+    const command = c.verify ? methodCommand(c.verify) : undefined;
+    return command !== undefined && denied.has(command) && results.find((r) => r.criterionId === c.id)?.outcome !== 'PASS';
+  });
+  if (waiting.length === 0) return;
+  const commands = [...new Set(waiting.map((c) => methodCommand(c.verify!)!))];
+  const one = commands.length === 1;
+  state.memo.stopping = 'BLOCKED';
+  state.memo.stopReason = `needs your approval: ${commands.map((c) => `\`${c}\``).join(', ')} ${one ? 'was' : 'were'} not approved, so ${waiting.map((c) => c.id).join(', ')} cannot be proven. Run again and approve ${one ? 'it' : 'them'} when asked, or allow ${one ? 'it' : 'them'} (the setting idealState.verify.allowedCommands; on the command line, --approve commands)`;
 }

@@ -11,6 +11,7 @@ import { LearningService } from '../learning/service';
 import type { Logger } from '../model/log';
 import type { EffortTable, Run, RunEvent } from '../model';
 import type { ModelRouter } from '../llm/router';
+import { demoReplayRefusal, routedModels } from './demo-replay';
 import { newPrdId } from '../prd/new-prd';
 import { StoreRunStorage } from '../algorithm/store-run-storage';
 import type { Store } from '../store/store';
@@ -160,6 +161,7 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
     ...(ports.onEvent ? { onEvent: ports.onEvent } : {}),
     ...(ports.onCommit ? { onCommit: ports.onCommit } : {}),
     ...(ports.verifyTimeoutMs ? { verifyTimeoutMs: ports.verifyTimeoutMs } : {}),
+    refuseStart: () => demoReplayRefusal(routedModels(models), (rel) => files.readFile(rel)),
   });
   return { engine, storage, files, waiting: approvals.waiting, problems: [...graph.problems, ...capabilities.problems, ...roles.problems] };
 }

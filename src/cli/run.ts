@@ -193,7 +193,15 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       onApproval: (r, ok, how) => io.err(`[approval] ${r.title}: ${ok ? 'approved' : 'denied'} (${how})`),
     });
     for (const p of problems) io.err(`warning: ${formatProblem(p)}`);
-    const result = v.resume ? await engine.resume(v.resume, controller.signal) : await engine.start({ request: text, effort: level, ...(prd ? { prd } : {}), workspaceFolder: workspace }, controller.signal);
+    let result;
+    try {
+      result = v.resume ? await engine.resume(v.resume, controller.signal) : await engine.start({ request: text, effort: level, ...(prd ? { prd } : {}), workspaceFolder: workspace }, controller.signal);
+    } catch (error) {
+      // Refused before it started (nothing was created): said, exit 2 like other input the run cannot take.
+      if ((error as { code?: unknown }).code !== 'run-refused') throw error;
+      io.err(`ideal-state: ${(error as Error).message}`);
+      return 2;
+    }
     report(result, v.json === true, io, storeWarningsJson(store));
     return EXIT_CODES[result.state];
   } finally {

@@ -107,8 +107,10 @@ describe('"Deny always" on the ISC table\'s card of VERIFY\'s commands, as a per
     // Read from the table's header: the end-of-run notification can sit below the approval
     // notifications the table answered (they stay up; noted in the closing note), so it is not
     // the place to wait for the end.
+    // A denial ends the run BLOCKED, waiting for the person — never "out of budget", never another round that asks again.
     const ended = table.locator('.badge.state[data-state="COMPLETE"], .badge.state[data-state="BUDGET_EXHAUSTED"], .badge.state[data-state="BLOCKED"], .badge.state[data-state="FAILED"]');
     await ended.first().waitFor({ timeout: 120_000 });
+    assert.equal(await ended.first().getAttribute('data-state'), 'BLOCKED');
     const score = await table.locator('.score').innerText();
     assert.match(score, /^\d \/ 5 pass/, score);
     assert.doesNotMatch(score, /^5 \/ 5 pass/, `the run passed the denied commands' criteria: ${score}`);

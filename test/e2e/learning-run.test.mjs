@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_SETTINGS } from '../harness/server.mjs';
 import { answerApprovalNotification } from './approval-notifications.mjs';
@@ -14,6 +14,9 @@ const LEARNED_LINE = `- [ ] ISC-5: ${LEARNED} | Verify: Grep: trim in src/greet.
 describe('Learning after a real run: a person finishes a scripted run, rates it, and the next run is offered what it missed', () => {
   const workbench = useWorkbench({ trusted: true, settings: DEMO_SETTINGS });
   const prdsDir = () => join(workbench.workspace, '.ideal-state', 'prds');
+  // The demo replays one recorded run and refuses to start where its edit is already made: before
+  // running the request again, the person puts src/greet.js back as the sample has it.
+  const restoreGreet = () => copyFileSync(new URL('../fixtures/sample-workspace/src/greet.js', import.meta.url), join(workbench.workspace, 'src', 'greet.js'));
   let firstPrd;
 
   async function startRun() {
@@ -137,6 +140,7 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     await workbench.runCommand('View: Close All Editors');
     const prdsBefore = readdirSync(prdsDir());
 
+    restoreGreet();
     await startRun();
     // OBSERVE: the learned criterion, with its provenance, ticked; Enter keeps it.
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Learned from past runs: keep these criteria?' }).waitFor({ timeout: 60_000 });
@@ -200,6 +204,7 @@ describe('Learning after a real run: a person finishes a scripted run, rates it,
     await workbench.runCommand('View: Close All Editors');
     const prdsBefore = readdirSync(prdsDir());
 
+    restoreGreet();
     await startRun();
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Learned from past runs: keep these criteria?' }).waitFor({ timeout: 60_000 });
     assert.ok((await workbench.quickPickRows()).some((r) => r.includes(LEARNED)));

@@ -7,7 +7,7 @@ import { verifyCommand } from '../../src/cli/verify';
 import { criteriaFromPrd } from '../../src/algorithm/prd-sync';
 import { shippedEffortTable } from '../../src/model/effort-table';
 import { parsePrd, toCoreCriterion } from '../../src/prd';
-import { harness, managerSteps, specialistSteps, tempDir, type Step } from './algorithm-helpers';
+import { harness, managerSteps, markerCriteria, markerFile, specialistSteps, tempDir, type Step } from './algorithm-helpers';
 
 const CLI = path.resolve(__dirname, '../../../dist/cli.js');
 
@@ -60,6 +60,28 @@ describe('algorithm: provenance of what a run writes into a PRD (issue 15)', () 
         assert.match(result.evidence, /not approved/);
         assert.equal(fs.existsSync(path.join(h.workspace, 'ran.txt')), false, `nothing ran (${flags.join(' ') || 'no flag'})`);
       }
+    } finally {
+      h.close();
+      if (saved === undefined) delete process.env.IDEAL_STATE_STATE_DIR;
+      else process.env.IDEAL_STATE_STATE_DIR = saved;
+    }
+  });
+
+  it('a denial at VERIFY ends the run BLOCKED, waiting for the person, with the command named; a second iteration does not ask again', async function () {
+    this.timeout(60_000);
+    const asked: string[] = [];
+    const saved = process.env.IDEAL_STATE_STATE_DIR;
+    process.env.IDEAL_STATE_STATE_DIR = tempDir('deny-state');
+    // STANDARD allows two iterations: a denial used to send the run round again, ask again, and end it as "out of budget".
+    // STANDARD asks for at least four criteria: three markers the edit makes pass, and the command.
+    const four = [...markerCriteria(3), ...crit];
+    const h = await harness([...managerSteps(four), ...specialistSteps('out.txt', markerFile(3))], { approver: commands('deny', asked) });
+    try {
+      const r = await h.engine.start({ request: 'Write out.txt', effort: 'STANDARD' });
+      assert.equal(r.state, 'BLOCKED', r.reason);
+      assert.equal(r.reason, `needs your approval: \`${PROPOSED}\` was not approved, so ISC-4 cannot be proven. Run again and approve it when asked, or allow it (the setting idealState.verify.allowedCommands; on the command line, --approve commands)`);
+      assert.deepEqual(asked, [PROPOSED], 'asked once');
+      assert.equal(r.run.iteration, 1);
     } finally {
       h.close();
       if (saved === undefined) delete process.env.IDEAL_STATE_STATE_DIR;

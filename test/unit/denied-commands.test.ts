@@ -74,7 +74,10 @@ describe('a denied verification command', () => {
         assert.match(r.evidence, /not approved/);
       }
       assert.equal(parsePrd(text).diagnostics.filter((d) => d.severity === 'error').length, 0, 'the notes read as prose');
-      assert.ok(asked.filter((a) => a.kind === 'command').length >= 2, 'each verification asks again');
+      // The denial ends the run waiting for the person: asked once, never again in another round, never "out of budget".
+      assert.equal(asked.filter((a) => a.kind === 'command').length, 1, 'asked once');
+      assert.equal(result.state, 'BLOCKED');
+      assert.match(result.reason ?? '', /^needs your approval: `node -e [^`]+`, `node -e [^`]+`, `node -e [^`]+` were not approved, so ISC-2, ISC-3, ISC-4 cannot be proven\./);
       assert.doesNotMatch(text, /- Failing: [^\n]*UNKNOWN/, 'the LOG lists an UNKNOWN apart, never under Failing');
       assert.match(text, /- Unknown: ISC-2 \(UNKNOWN [A-Z_]+\), ISC-3/);
       const commands = cli.map((c) => methodCommand(c.verify!)!);

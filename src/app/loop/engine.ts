@@ -8,6 +8,7 @@ import { LoopSpec, type Loop, type LoopArtifact, type LoopNotice, type LoopProgr
 import type { RunPorts } from '../compose-run';
 import { DEFAULT_PRD_FOLDER } from '../defaults';
 import { LoopInputError, listArtifacts, shardIndexOf, shardOf } from './artifacts';
+import { demoLoopRefusal, routedModels } from '../demo-replay';
 import { artifactCriteria } from './criteria';
 import { renderLoopPrd } from './loop-prd';
 import { AgentPool } from './pool';
@@ -79,6 +80,10 @@ export class LoopEngine {
     const parsed = LoopSpec.safeParse(input);
     if (!parsed.success) throw new LoopInputError(`the loop's spec: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     const spec = parsed.data;
+    if (!spec.verifyOnly) {
+      const refusal = demoLoopRefusal(routedModels(this.ports.run.models));
+      if (refusal !== undefined) throw new LoopInputError(refusal);
+    }
     if (spec.isc !== this.ports.definition.artifactType) throw new LoopInputError(`the spec names ISC template ${spec.isc} but ${this.ports.definition.artifactType} was given`);
     const all = await listArtifacts(this.ports.run.files.root, spec.glob, { signal });
     const files = spec.shard ? shardOf(all, spec.shard.index, spec.shard.count) : all;

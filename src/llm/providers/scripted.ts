@@ -91,6 +91,16 @@ export class ScriptedModel implements LanguageModel {
     return new ScriptedModel(file, parsed.value, options);
   }
 
+  /** The file edits (`edit_file` calls) the script makes: a demo's replay checks the workspace does not hold them already. */
+  get scriptedEdits(): { path: string; find: string; replace: string }[] {
+    return this.script.steps
+      .flatMap((s) => s.toolCalls ?? [])
+      .flatMap((c) => {
+        const a = (c.arguments ?? {}) as { path?: unknown; find?: unknown; replace?: unknown };
+        return c.name === 'edit_file' && typeof a.path === 'string' && typeof a.find === 'string' && typeof a.replace === 'string' ? [{ path: a.path, find: a.find, replace: a.replace }] : [];
+      });
+  }
+
   get stepsUsed(): number {
     return this.next;
   }

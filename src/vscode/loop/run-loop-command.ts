@@ -90,7 +90,8 @@ async function withLoopProgress(service: LoopService, title: string, log: Logger
       }
     });
   } catch (error) {
-    const message = error instanceof LoopStartError ? error.message : `the loop stopped with an error: ${error instanceof Error ? error.message : String(error)}. The log has the details.`;
+    // A spec the loop engine refused (code LOOP_BAD_INPUT, e.g. the demo model) says why and what to do.
+    const message = error instanceof LoopStartError || (error as { code?: unknown } | undefined)?.code === 'LOOP_BAD_INPUT' ? (error as Error).message : `the loop stopped with an error: ${error instanceof Error ? error.message : String(error)}. The log has the details.`;
     log.error(`loop failed to start or stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     void vscode.window.showErrorMessage(`Ideal State: ${message}`);
     return undefined;

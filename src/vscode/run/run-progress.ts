@@ -37,7 +37,8 @@ export async function withRunProgress(service: RunService, title: string, log: L
       }
     });
   } catch (error) {
-    const message = error instanceof RunStartError ? error.message : `the run stopped with an error: ${error instanceof Error ? error.message : String(error)}. The log has the details.`;
+    // A start the engine refused (code run-refused) says why and what to do, like RunStartError.
+    const message = error instanceof RunStartError || (error as { code?: unknown } | undefined)?.code === 'run-refused' ? (error as Error).message : `the run stopped with an error: ${error instanceof Error ? error.message : String(error)}. The log has the details.`;
     log.error(`run failed to start or stopped: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     void vscode.window.showErrorMessage(`Ideal State: ${message}`);
     return undefined;
