@@ -91,4 +91,26 @@ describe('the ISC table of a stored run', () => {
     await api.iscTable.tables.deserializeWebviewPanel(panel, undefined);
     assert.equal(closed, true);
   });
+
+  it('opens the tables of three runs beside the editor in one group, not a group each', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const store = await api.store();
+    const ids = [1, 2, 3].map((n) => `run-${Date.now().toString(36)}grp${n}`);
+    for (const id of ids) storeTableRun(store, id, `Integration: run ${id.slice(-1)} beside the editor`);
+    // An editor in the first group, as when a person starts a run from a file.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'the editor', language: 'plaintext' }), vscode.ViewColumn.One);
+    for (const id of ids) {
+      const table = api.iscTable.tables.open(id, { beside: true });
+      await api.iscTable.tables.shown(id);
+      // The person works in the table (rates the run, opens a diff): its group is the active one
+      // when the next run starts, and "beside" the active group would be a new group each time.
+      table.panel.reveal(undefined, false);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const groups = vscode.window.tabGroups.all;
+    assert.equal(groups.length, 2, groups.map((g) => g.tabs.map((t) => t.label).join(', ')).join(' | '));
+    const tables = groups[1]!.tabs.map((t) => t.label);
+    assert.deepEqual(tables.filter((l) => /run \d beside the editor/.test(l)).length, 3, tables.join(', '));
+    for (const id of ids) api.iscTable.tables.close(id);
+  });
 });

@@ -60,7 +60,10 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
       if (!options.beside) open.panel.reveal();
       return open;
     }
-    const show = options.beside ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
+    // Beside the editor, in the group where run tables already are: each run opening a group of
+    // its own would leave the editor a row of narrow columns after a few runs.
+    const tablesColumn = [...this.panels.values()].map((p) => p.panel.viewColumn).find((c) => c !== undefined);
+    const show = options.beside ? { viewColumn: tablesColumn ?? vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
     const panel = vscode.window.createWebviewPanel(ISC_TABLE_VIEW_TYPE, `ISC · ${runId}`, show, { enableScripts: true, enableFindWidget: true });
     return this.adopt(panel, runId);
   }
