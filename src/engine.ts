@@ -47,7 +47,7 @@ export { criteriaFromPrd } from './algorithm/prd-sync';
 export { StoreRunStorage } from './algorithm/store-run-storage';
 export { SpecialistAgent } from './agent/specialist-agent';
 export { ApprovalPolicy } from './agent/approvals';
-export { checkpointedPrd, storageCheckpointer, undoHolds, undoPlan, undoRunChanges } from './agent/checkpoint';
+export { checkpointedPrd, storageCheckpointer, undoDone, undoHolds, undoPlan, undoRunChanges } from './agent/checkpoint';
 // Protected control files (issue 15): where a write really lands, and whether it is in .git.
 export { isGitPath } from './agent/control-files';
 export { landingPath } from './agent/landing-path';

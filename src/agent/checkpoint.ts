@@ -51,11 +51,16 @@ export function undoPlan(checkpoints: readonly FileCheckpoint[]): UndoStep[] {
     });
 }
 
+/** Whether the file (holding `current`; undefined: no such file) is already as the step would leave it: an undo done before. */
+export function undoDone(step: UndoStep, current: string | undefined): boolean {
+  return step.action === 'delete' ? current === undefined : current === step.text;
+}
+
 /** Why undo leaves a file as it is, or undefined when the step applies to the file holding `current` (undefined: no such file) now. */
 export function undoHolds(step: UndoStep, current: string | undefined): string | undefined {
   if (step.ifSha256 === undefined) return undefined;
   // Already as before the run (an undo done twice): applying it again changes nothing.
-  if (step.action === 'delete' ? current === undefined : current === step.text) return undefined;
+  if (undoDone(step, current)) return undefined;
   if (current === undefined) return 'it was deleted after the run; it is left deleted';
   return sha256(current) === step.ifSha256 ? undefined : 'it was edited after the run; it is left as it is';
 }

@@ -109,6 +109,9 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     assert.ok(onDisk('src/greet.js').equals(original), 'restored byte for byte');
     assert.equal(document.getText(), original.toString('utf8'));
     assert.equal(document.isDirty, false);
+    // Undone once, it has nothing left to undo: no file is "restored" or deleted a second time.
+    assert.deepEqual(await vscode.commands.executeCommand<string[]>('idealState.undoRunChanges', { runId: result.run.id, confirmed: true }), []);
+    assert.ok(onDisk('src/greet.js').equals(original));
   });
 
   it('Cancel Run stops the run at its next safe point: CANCELLED, state kept, the file untouched', async () => {

@@ -34,15 +34,28 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
       return undefined;
     }
     const automated = args !== undefined && typeof args === 'object' && !(args instanceof vscode.Uri);
-    const runId = automated && args.runId ? args.runId : (await pickRun(await service.runsWithChanges(), 'Undo Run Changes', 'No run has changed files in this workspace.'))?.id;
+    const store = await stores.get();
+    const workspace = new EditorWorkspace(folder.uri);
+    const stepsOf = (id: string) => engine().undoPlan(new (engine().StoreRunStorage)(store).checkpoints(id));
+    // What is already as before the run (an undo done before, a created file since deleted) is not offered again.
+    const pending = async (id: string) => {
+      const out: ReturnType<typeof stepsOf> = [];
+      for (const step of stepsOf(id)) if (!engine().undoDone(step, await workspace.readFile(step.path).catch(() => undefined))) out.push(step);
+      return out;
+    };
+    let runId: string | undefined;
+    if (automated && args.runId) runId = args.runId;
+    else {
+      const undoable = [];
+      for (const run of await service.runsWithChanges()) if ((await pending(run.id)).length > 0) undoable.push(run);
+      runId = (await pickRun(undoable, 'Undo Run Changes', 'No run has changes left to undo in this workspace.'))?.id;
+    }
     if (!runId) return undefined;
     if (service.activeRuns().some((r) => r.runId === runId)) {
       void vscode.window.showWarningMessage('Ideal State: this run is still going. Cancel it first, then undo its changes.');
       return undefined;
     }
-    const store = await stores.get();
-    const workspace = new EditorWorkspace(folder.uri);
-    const all = engine().undoPlan(new (engine().StoreRunStorage)(store).checkpoints(runId));
+    const all = await pending(runId);
     // The run's PRD is left as it is when it was edited after the run (its step carries the fingerprint of what the run left).
     const left: { path: string; reason: string }[] = [];
     const plan: typeof all = [];
@@ -53,7 +66,7 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
     }
     const leftNote = left.map((l) => `${l.path} is not restored: ${l.reason}.`).join('\n');
     if (plan.length === 0) {
-      void vscode.window.showInformationMessage(left.length > 0 ? `Ideal State: nothing to restore. ${leftNote}` : 'Ideal State: this run changed no files.');
+      void vscode.window.showInformationMessage(left.length > 0 ? `Ideal State: nothing to restore. ${leftNote}` : 'Ideal State: nothing to restore: every file this run changed is already as it was before the run.');
       return [];
     }
     if (!(automated && args.confirmed)) {
