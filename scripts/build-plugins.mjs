@@ -1,0 +1,82 @@
+// Each agent host's own package of the done gate, built from this repository's bundles
+// (after `node esbuild.mjs`), into out/plugins/ (build output, never committed):
+//
+//   out/plugins/claude-code/                     a Claude Code marketplace (`claude plugin marketplace add DIR`)
+//     .claude-plugin/marketplace.json
+//     ideal-state/                               the plugin (`claude --plugin-dir DIR/ideal-state`)
+//       .claude-plugin/plugin.json  hooks/hooks.json  .mcp.json  dist/  isc-definitions/  package.json
+//
+// Each carries the command line itself (the same files as the npm package's dist/), so it
+// needs nothing but Node 20 or later on the PATH the host gives its hooks.
+//
+//   node scripts/build-plugins.mjs [--out DIR]
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outArg = process.argv.indexOf('--out');
+const out = resolve(outArg > 0 ? process.argv[outArg + 1] : join(root, 'out', 'plugins'));
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const { version, license } = manifest;
+const DESCRIPTION = 'The done gate: keeps the agent working while a CRITICAL criterion of the PRD fails, and the Ideal State MCP tools (criteria, verify, propose_criteria).';
+/** Seconds the host waits for the gate; the gate answers inside it (the same number gate install writes). */
+const TIMEOUT_SECONDS = 600;
+
+/** The command line's run-time files: what the npm package's `files` list ships of dist/. */
+function copyCommandLine(into) {
+  mkdirSync(join(into, 'dist'), { recursive: true });
+  const dist = join(root, 'dist');
+  if (!existsSync(join(dist, 'cli.js'))) throw new Error(`${join(dist, 'cli.js')} is missing: run \`node esbuild.mjs\` first`);
+  for (const name of readdirSync(dist)) {
+    if (/^(cli\.js|cli\.mjs|cli-[\w-]+\.mjs|cli-lean\.cjs|process-host\.cjs|sql-wasm\.wasm)$/.test(name)) cpSync(join(dist, name), join(into, 'dist', name));
+  }
+  cpSync(join(root, 'isc-definitions'), join(into, 'isc-definitions'), { recursive: true, filter: (f) => !f.endsWith('.md') });
+  for (const f of ['README.md', 'LICENSE']) cpSync(join(root, f), join(into, f));
+  // `--version` and the gate's records read the version from the package.json beside dist/.
+  writeJson(join(into, 'package.json'), { name: manifest.name, version, license, private: true });
+}
+
+function writeJson(file, value) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A gate hook entry in Claude Code's shape (https://code.claude.com/docs/en/hooks "Configuration"). */
+const gateHook = (command) => [{ hooks: [{ type: 'command', command, timeout: TIMEOUT_SECONDS }] }];
+
+/**
+ * Claude Code: the plugin (https://code.claude.com/docs/en/plugins-reference: `.claude-plugin/plugin.json`
+ * the manifest, `hooks/hooks.json` and `.mcp.json` at the plugin's root, `${CLAUDE_PLUGIN_ROOT}` its
+ * installed folder) and a marketplace listing it (https://code.claude.com/docs/en/plugin-marketplaces).
+ * The gate finds the project from CLAUDE_PROJECT_DIR, which Claude Code sets for its hooks.
+ */
+function claudeCode() {
+  const market = join(out, 'claude-code');
+  const plugin = join(market, 'ideal-state');
+  copyCommandLine(plugin);
+  writeJson(join(plugin, '.claude-plugin', 'plugin.json'), {
+    name: 'ideal-state',
+    version,
+    description: DESCRIPTION,
+    author: { name: 'The Ideal State authors' },
+    license,
+    keywords: ['stop-hook', 'verification', 'criteria', 'mcp'],
+  });
+  const gate = `node "\${CLAUDE_PLUGIN_ROOT}/dist/cli.js" gate --host claude-code --deadline ${TIMEOUT_SECONDS}`;
+  writeJson(join(plugin, 'hooks', 'hooks.json'), {
+    description: 'Ideal State done gate: Stop and SubagentStop are blocked while a CRITICAL criterion fails; UserPromptSubmit records the session baseline.',
+    hooks: { Stop: gateHook(gate), SubagentStop: gateHook(gate), UserPromptSubmit: gateHook(gate) },
+  });
+  writeJson(join(plugin, '.mcp.json'), { mcpServers: { 'ideal-state': { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/cli.js', 'mcp'] } } });
+  writeJson(join(market, '.claude-plugin', 'marketplace.json'), {
+    name: 'ideal-state',
+    owner: { name: 'The Ideal State authors' },
+    plugins: [{ name: 'ideal-state', source: './ideal-state', description: DESCRIPTION, version }],
+  });
+  return plugin;
+}
+
+rmSync(out, { recursive: true, force: true });
+const built = [claudeCode()];
+for (const dir of built) console.log(`built ${dir}`);

@@ -1,0 +1,151 @@
+// Each host's own package of the done gate (scripts/build-plugins.mjs), loaded by the host's
+// real program the way a person loads it, with no `gate install` and nothing in the project's
+// settings: the plugin's own hooks block the model's first "done" while the PRD's CRITICAL
+// criterion fails, the reason reaches the model, and the stop after the fix is let through.
+// Driven offline by the fake provider of the hosts tier (hosts.test.mjs), which holds its API's
+// contract. A host whose program cannot be installed is "not run", with why.
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { repoRoot } from '../harness/paths.mjs';
+import { startAnthropic } from './fake-anthropic.mjs';
+import { assertNoContractBreaks } from './http.mjs';
+import { ensureHost } from './install.mjs';
+import { ModelScript, REASON_MARK } from './script.mjs';
+
+const PRD = ['---', 'prd: true', 'id: PRD-20261128-plugin', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Plugin', '', '## Ideal State Criteria', '- [ ] ISC-1: The workspace has a CHANGELOG.md | Verify: Read: CHANGELOG.md', '', '## LOG', ''].join('\n');
+
+const only = process.env.IDEAL_STATE_HOSTS?.split(',');
+const made = [];
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+function run(command, args, options) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+describe('hosts: each host’s own package of the gate, loaded by the real program', function () {
+  this.timeout(600_000);
+  let plugins;
+
+  before(() => {
+    plugins = tempDir('ideal-state-plugins-');
+    const built = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'build-plugins.mjs'), '--out', plugins], { encoding: 'utf8' });
+    assert.equal(built.status, 0, built.stderr);
+  });
+
+  after(() => {
+    if (process.env.IDEAL_STATE_HOSTS_KEEP) return;
+    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the Claude Code plugin and its marketplace file are what Claude Code reads', () => {
+    const market = JSON.parse(fs.readFileSync(path.join(plugins, 'claude-code', '.claude-plugin', 'marketplace.json'), 'utf8'));
+    assert.equal(market.name, 'ideal-state');
+    assert.equal(market.owner.name.length > 0, true);
+    const entry = market.plugins.find((p) => p.name === 'ideal-state');
+    const plugin = path.join(plugins, 'claude-code', entry.source);
+    const manifest = JSON.parse(fs.readFileSync(path.join(plugin, '.claude-plugin', 'plugin.json'), 'utf8'));
+    assert.equal(manifest.version, JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version, 'one version for the package and the plugin');
+    // The bundled command line runs from the plugin's own folder, with nothing else installed.
+    const version = spawnSync(process.execPath, [path.join(plugin, 'dist', 'cli.js'), '--version'], { encoding: 'utf8', cwd: os.tmpdir() });
+    assert.equal(version.stdout.trim(), manifest.version, version.stderr);
+  });
+
+  /**
+   * One session of the real Claude Code in a fresh project with nothing installed into it: the
+   * model says "done", and only the plugin's hooks can send it back.
+   */
+  async function heldSession(context, { home, extraArgs }) {
+    const installed = ensureHost('claude-code');
+    if (!installed.ok) {
+      console.log(`      [hosts] claude-code: not run: ${installed.why}`);
+      context.skip();
+    }
+    const dir = tempDir('ideal-state-plugin-claude-');
+    fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), PRD);
+    spawnSync('git', ['init', '-q'], { cwd: dir });
+    const script = new ModelScript({ file: path.join(dir, 'CHANGELOG.md') });
+    const server = await startAnthropic(script);
+    // The Node that runs the plugin's `node` is the first on the PATH Claude Code gives its hooks.
+    const env = {
+      ...claudeEnv(home),
+      IDEAL_STATE_STATE_DIR: tempDir('ideal-state-plugin-state-'),
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: 'sk-ant-fake',
+    };
+    let result;
+    try {
+      result = await run(installed.bin, [...extraArgs, '-p', 'Finish the task in this folder.', '--allowedTools', 'Write', 'Bash', '--output-format', 'json'], { cwd: dir, env });
+    } finally {
+      await server.stop();
+    }
+    const log = `claude exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}`;
+    assertNoContractBreaks(server, script, log);
+    assert.equal(fs.existsSync(path.join(dir, '.claude')), false, `nothing was installed into the project\n${log}`);
+    const stops = script.turns.filter((t) => t.move === 'stop');
+    assert.ok(stops.length >= 1, `the model was never asked for an agent turn\n${log}`);
+    assert.equal(stops[0].sawReason, false, log);
+    const fix = script.turns.find((t) => t.move === 'tool');
+    assert.ok(fix, `the block reason ("${REASON_MARK}") never reached the model: the plugin's Stop hook did not block\n${log}`);
+    assert.equal(fix.sawReason, true);
+    assert.ok(fs.existsSync(path.join(dir, 'CHANGELOG.md')), log);
+    assert.equal(stops.length, 2, `the model stopped ${stops.length} times, not twice (once blocked, once let through)\n${log}`);
+    const prd = fs.readFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), 'utf8');
+    assert.match(prd, /^- Work: Verified .* with ideal-state gate \(Claude Code Stop, [^)]*\), which let the stop through/m, `the gate's verdict in the PRD's LOG\n${prd}\n${log}`);
+    assert.equal(result.code, 0, log);
+  }
+
+  /** Claude Code offline, its home a folder of the test's (https://code.claude.com/docs/en/settings#environment-variables). */
+  const claudeEnv = (home) => ({ PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, HOME: home, TMPDIR: os.tmpdir(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
+
+  if (!only || only.includes('claude-code')) {
+    it('claude-code: `claude plugin validate` passes the plugin and its marketplace', function () {
+      const installed = ensureHost('claude-code');
+      if (!installed.ok) {
+        console.log(`      [hosts] claude-code: not run: ${installed.why}`);
+        this.skip();
+      }
+      for (const dir of [path.join(plugins, 'claude-code', 'ideal-state'), path.join(plugins, 'claude-code')]) {
+        const r = spawnSync(installed.bin, ['plugin', 'validate', dir], { encoding: 'utf8', env: claudeEnv(tempDir('ideal-state-plugin-home-')), timeout: 60_000 });
+        assert.equal(r.status, 0, `${dir}: ${r.stdout}${r.stderr}`);
+        assert.match(r.stdout + r.stderr, /Validation passed/);
+      }
+    });
+
+    it('claude-code: `claude --plugin-dir` with the built plugin blocks the first "done", the reason reaches the model, the stop after the fix is let through', async function () {
+      await heldSession(this, { home: tempDir('ideal-state-plugin-home-'), extraArgs: ['--plugin-dir', path.join(plugins, 'claude-code', 'ideal-state')] });
+    });
+
+    it('claude-code: installed from the marketplace file (`claude plugin marketplace add`, `claude plugin install`), the plugin holds every project', async function () {
+      const installed = ensureHost('claude-code');
+      if (!installed.ok) {
+        console.log(`      [hosts] claude-code: not run: ${installed.why}`);
+        this.skip();
+      }
+      const home = tempDir('ideal-state-plugin-home-');
+      for (const args of [['plugin', 'marketplace', 'add', path.join(plugins, 'claude-code')], ['plugin', 'install', 'ideal-state@ideal-state']]) {
+        const r = spawnSync(installed.bin, args, { encoding: 'utf8', env: claudeEnv(home), timeout: 60_000 });
+        assert.equal(r.status, 0, `claude ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      }
+      await heldSession(this, { home, extraArgs: [] });
+    });
+  }
+});
