@@ -17,7 +17,9 @@ export const GATE_INSTALL_USAGE = `Usage: ideal-state gate install <host> [optio
 Writes the stop hook that runs \`ideal-state gate\` into the workspace, in the host's own
 configuration, keeping everything already there, and the host's MCP entry for
 \`ideal-state mcp\`. Shows the changes first and asks (--yes writes without asking; without a
-terminal, nothing is written unless --yes is given). Then names the host's trust step.
+terminal, nothing is written unless --yes is given). The hook's command is run once first
+(\`LAUNCHER --version\`): one that does not start Ideal State is refused (with --command: warned).
+Then names the host's trust step.
 ${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `no hook: ${h.install.why}` : `${h.install.file}${'events' in h.install ? `  hooks.${h.install.events.join(', hooks.')}` : ''}`}`).join('\n')}
 
 Options:
