@@ -5,6 +5,8 @@
 //     .claude-plugin/marketplace.json
 //     ideal-state/                               the plugin (`claude --plugin-dir DIR/ideal-state`)
 //       .claude-plugin/plugin.json  hooks/hooks.json  .mcp.json  dist/  isc-definitions/  package.json
+//   out/plugins/gemini/ideal-state/              a Gemini CLI extension (`gemini extensions install DIR`)
+//     gemini-extension.json  hooks/hooks.json  dist/  isc-definitions/  package.json
 //
 // Each carries the command line itself (the same files as the npm package's dist/), so it
 // needs nothing but Node 20 or later on the PATH the host gives its hooks.
@@ -77,6 +79,28 @@ function claudeCode() {
   return plugin;
 }
 
+/**
+ * Gemini CLI: an extension (`gemini-extension.json` with its MCP server, `${extensionPath}` its
+ * installed folder; `hooks/hooks.json`, `{ hooks: { Event: [...] } }` in the settings' hooks
+ * shape, its strings hydrated with `${extensionPath}`, as Gemini CLI 0.61's extension manager
+ * reads them: https://geminicli.com/docs/extensions/reference). The gate's event is AfterAgent,
+ * as `gate install gemini` writes it, in milliseconds; BeforeAgent records the session baseline.
+ */
+function gemini() {
+  const extension = join(out, 'gemini', 'ideal-state');
+  copyCommandLine(extension);
+  writeJson(join(extension, 'gemini-extension.json'), {
+    name: 'ideal-state',
+    version,
+    description: DESCRIPTION,
+    mcpServers: { 'ideal-state': { command: 'node', args: ['${extensionPath}/dist/cli.js', 'mcp'] } },
+  });
+  const gate = `node "\${extensionPath}/dist/cli.js" gate --host gemini --deadline ${TIMEOUT_SECONDS}`;
+  const hook = [{ hooks: [{ type: 'command', command: gate, timeout: TIMEOUT_SECONDS * 1000 }] }];
+  writeJson(join(extension, 'hooks', 'hooks.json'), { hooks: { AfterAgent: hook, BeforeAgent: hook } });
+  return extension;
+}
+
 rmSync(out, { recursive: true, force: true });
-const built = [claudeCode()];
+const built = [claudeCode(), gemini()];
 for (const dir of built) console.log(`built ${dir}`);

@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from '../harness/paths.mjs';
 import { startAnthropic } from './fake-anthropic.mjs';
+import { startGemini } from './fake-gemini.mjs';
 import { assertNoContractBreaks } from './http.mjs';
 import { ensureHost } from './install.mjs';
 import { ModelScript, REASON_MARK } from './script.mjs';
@@ -40,6 +41,31 @@ function run(command, args, options) {
   });
 }
 
+const PROMPT = 'Finish the task in this folder.';
+const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`;
+/** Claude Code offline, its home a folder of the test's (https://code.claude.com/docs/en/settings#environment-variables). */
+const claudeEnv = (home) => ({ PATH, HOME: home, TMPDIR: os.tmpdir(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
+/** Gemini CLI offline, as the hosts tier drives it: the API key sign-in chosen in the user's settings (docs/get-started/authentication.md). */
+const geminiEnv = (home) => {
+  fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
+  if (!fs.existsSync(path.join(home, '.gemini', 'settings.json'))) fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+  return { PATH, HOME: home, TMPDIR: os.tmpdir(), GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+};
+const CLAUDE = {
+  name: 'claude-code',
+  event: 'Claude Code Stop',
+  provider: startAnthropic,
+  env: (home, url) => ({ ...claudeEnv(home), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-fake' }),
+  args: ['-p', PROMPT, '--allowedTools', 'Write', 'Bash', '--output-format', 'json'],
+};
+const GEMINI = {
+  name: 'gemini',
+  event: 'Gemini CLI AfterAgent',
+  provider: startGemini,
+  env: (home, url) => ({ ...geminiEnv(home), GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: url }),
+  args: ['-p', PROMPT, '--yolo', '-m', 'gemini-2.5-flash'],
+};
+
 describe('hosts: each host’s own package of the gate, loaded by the real program', function () {
   this.timeout(600_000);
   let plugins;
@@ -55,7 +81,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the Claude Code plugin and its marketplace file are what Claude Code reads', () => {
+  it('the Claude Code plugin, its marketplace file and the Gemini CLI extension carry the package’s version and a command line that runs', () => {
     const market = JSON.parse(fs.readFileSync(path.join(plugins, 'claude-code', '.claude-plugin', 'marketplace.json'), 'utf8'));
     assert.equal(market.name, 'ideal-state');
     assert.equal(market.owner.name.length > 0, true);
@@ -66,16 +92,18 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     // The bundled command line runs from the plugin's own folder, with nothing else installed.
     const version = spawnSync(process.execPath, [path.join(plugin, 'dist', 'cli.js'), '--version'], { encoding: 'utf8', cwd: os.tmpdir() });
     assert.equal(version.stdout.trim(), manifest.version, version.stderr);
+    const extension = JSON.parse(fs.readFileSync(path.join(plugins, 'gemini', 'ideal-state', 'gemini-extension.json'), 'utf8'));
+    assert.equal(extension.version, manifest.version, 'one version for the plugin and the Gemini CLI extension');
   });
 
   /**
    * One session of the real Claude Code in a fresh project with nothing installed into it: the
    * model says "done", and only the plugin's hooks can send it back.
    */
-  async function heldSession(context, { home, extraArgs }) {
-    const installed = ensureHost('claude-code');
+  async function heldSession(context, { home, extraArgs, host = CLAUDE }) {
+    const installed = ensureHost(host.name);
     if (!installed.ok) {
-      console.log(`      [hosts] claude-code: not run: ${installed.why}`);
+      console.log(`      [hosts] ${host.name}: not run: ${installed.why}`);
       context.skip();
     }
     const dir = tempDir('ideal-state-plugin-claude-');
@@ -83,23 +111,18 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), PRD);
     spawnSync('git', ['init', '-q'], { cwd: dir });
     const script = new ModelScript({ file: path.join(dir, 'CHANGELOG.md') });
-    const server = await startAnthropic(script);
-    // The Node that runs the plugin's `node` is the first on the PATH Claude Code gives its hooks.
-    const env = {
-      ...claudeEnv(home),
-      IDEAL_STATE_STATE_DIR: tempDir('ideal-state-plugin-state-'),
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: 'sk-ant-fake',
-    };
+    const server = await host.provider(script);
+    // The Node that runs the package's `node` is the first on the PATH the host gives its hooks.
+    const env = { ...host.env(home, server.url), IDEAL_STATE_STATE_DIR: tempDir('ideal-state-plugin-state-') };
     let result;
     try {
-      result = await run(installed.bin, [...extraArgs, '-p', 'Finish the task in this folder.', '--allowedTools', 'Write', 'Bash', '--output-format', 'json'], { cwd: dir, env });
+      result = await run(installed.bin, [...extraArgs, ...host.args], { cwd: dir, env });
     } finally {
       await server.stop();
     }
-    const log = `claude exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}`;
+    const log = `${host.name} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}`;
     assertNoContractBreaks(server, script, log);
-    assert.equal(fs.existsSync(path.join(dir, '.claude')), false, `nothing was installed into the project\n${log}`);
+    for (const folder of ['.claude', '.gemini']) assert.equal(fs.existsSync(path.join(dir, folder)), false, `nothing was installed into the project\n${log}`);
     const stops = script.turns.filter((t) => t.move === 'stop');
     assert.ok(stops.length >= 1, `the model was never asked for an agent turn\n${log}`);
     assert.equal(stops[0].sawReason, false, log);
@@ -109,12 +132,10 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     assert.ok(fs.existsSync(path.join(dir, 'CHANGELOG.md')), log);
     assert.equal(stops.length, 2, `the model stopped ${stops.length} times, not twice (once blocked, once let through)\n${log}`);
     const prd = fs.readFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), 'utf8');
-    assert.match(prd, /^- Work: Verified .* with ideal-state gate \(Claude Code Stop, [^)]*\), which let the stop through/m, `the gate's verdict in the PRD's LOG\n${prd}\n${log}`);
+    assert.match(prd, new RegExp(`^- Work: Verified .* with ideal-state gate \\(${host.event}, [^)]*\\), which let the stop through`, 'm'), `the gate's verdict in the PRD's LOG\n${prd}\n${log}`);
     assert.equal(result.code, 0, log);
   }
 
-  /** Claude Code offline, its home a folder of the test's (https://code.claude.com/docs/en/settings#environment-variables). */
-  const claudeEnv = (home) => ({ PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`, HOME: home, TMPDIR: os.tmpdir(), CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1' });
 
   if (!only || only.includes('claude-code')) {
     it('claude-code: `claude plugin validate` passes the plugin and its marketplace', function () {
@@ -146,6 +167,21 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
         assert.equal(r.status, 0, `claude ${args.join(' ')}: ${r.stdout}${r.stderr}`);
       }
       await heldSession(this, { home, extraArgs: [] });
+    });
+  }
+
+  if (!only || only.includes('gemini')) {
+    it('gemini: the built extension, installed with `gemini extensions install`, blocks the first "done", the reason reaches the model, the stop after the fix is let through', async function () {
+      const installed = ensureHost('gemini');
+      if (!installed.ok) {
+        console.log(`      [hosts] gemini: not run: ${installed.why}`);
+        this.skip();
+      }
+      const home = tempDir('ideal-state-plugin-home-');
+      const r = spawnSync(installed.bin, ['extensions', 'install', path.join(plugins, 'gemini', 'ideal-state'), '--consent'], { encoding: 'utf8', env: geminiEnv(home), timeout: 120_000 });
+      assert.equal(r.status, 0, `gemini extensions install: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout + r.stderr, /Extension "ideal-state" installed successfully and enabled/);
+      await heldSession(this, { home, extraArgs: [], host: GEMINI });
     });
   }
 });
