@@ -7,6 +7,8 @@
 //       .claude-plugin/plugin.json  hooks/hooks.json  .mcp.json  dist/  isc-definitions/  package.json
 //   out/plugins/gemini/ideal-state/              a Gemini CLI extension (`gemini extensions install DIR`)
 //     gemini-extension.json  hooks/hooks.json  dist/  isc-definitions/  package.json
+//   out/plugins/copilot/ideal-state/             a Copilot CLI plugin (`copilot plugin install DIR`, `copilot --plugin-dir DIR`)
+//     plugin.json  hooks.json  dist/  isc-definitions/  package.json
 //
 // Each carries the command line itself (the same files as the npm package's dist/), so it
 // needs nothing but Node 20 or later on the PATH the host gives its hooks.
@@ -101,6 +103,38 @@ function gemini() {
   return extension;
 }
 
+/**
+ * Copilot CLI: a plugin (https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/plugins-creating:
+ * `plugin.json` at the root naming its `hooks.json`, in Copilot's hooks format
+ * (https://docs.github.com/en/copilot/reference/hooks-reference): agentStop, and
+ * userPromptSubmitted with `--prompt` for the session baseline, as `gate install copilot` writes
+ * them. Copilot CLI 1.0.102 runs a plugin's hooks in the plugin's own folder with
+ * COPILOT_PLUGIN_ROOT and COPILOT_PROJECT_DIR set (measured), so the command names both. No MCP
+ * entry: whether Copilot CLI expands a variable in a plugin's MCP arguments is not measured here;
+ * `gate install copilot` writes the MCP server into the project's .mcp.json.
+ */
+function copilot() {
+  const plugin = join(out, 'copilot', 'ideal-state');
+  copyCommandLine(plugin);
+  writeJson(join(plugin, 'plugin.json'), {
+    name: 'ideal-state',
+    version,
+    description: DESCRIPTION,
+    author: { name: 'The Ideal State authors' },
+    license,
+    hooks: 'hooks.json',
+  });
+  const gate = `node "$COPILOT_PLUGIN_ROOT/dist/cli.js" gate --host copilot --workspace "$COPILOT_PROJECT_DIR" --deadline ${TIMEOUT_SECONDS}`;
+  writeJson(join(plugin, 'hooks.json'), {
+    version: 1,
+    hooks: {
+      agentStop: [{ type: 'command', bash: gate, timeoutSec: TIMEOUT_SECONDS }],
+      userPromptSubmitted: [{ type: 'command', bash: `${gate} --prompt`, timeoutSec: TIMEOUT_SECONDS }],
+    },
+  });
+  return plugin;
+}
+
 rmSync(out, { recursive: true, force: true });
-const built = [claudeCode(), gemini()];
+const built = [claudeCode(), gemini(), copilot()];
 for (const dir of built) console.log(`built ${dir}`);

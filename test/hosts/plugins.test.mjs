@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { repoRoot } from '../harness/paths.mjs';
 import { startAnthropic } from './fake-anthropic.mjs';
 import { startGemini } from './fake-gemini.mjs';
+import { startOpenAi } from './fake-openai.mjs';
 import { assertNoContractBreaks } from './http.mjs';
 import { ensureHost } from './install.mjs';
 import { ModelScript, REASON_MARK } from './script.mjs';
@@ -66,6 +67,16 @@ const GEMINI = {
   args: ['-p', PROMPT, '--yolo', '-m', 'gemini-2.5-flash'],
 };
 
+/** Copilot CLI offline on its own provider settings, as the hosts tier drives it (COPILOT_PROVIDER_* in its cli-main.js). */
+const COPILOT = {
+  name: 'copilot',
+  event: 'Copilot CLI agentStop',
+  provider: startOpenAi,
+  env: (home, url) => ({ PATH, HOME: home, TMPDIR: os.tmpdir(), COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
+  // --allow-all-paths: the gate's block reason names the plugin's dist/cli.js, outside the folder (see hosts.test.mjs).
+  args: ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths'],
+};
+
 describe('hosts: each host’s own package of the gate, loaded by the real program', function () {
   this.timeout(600_000);
   let plugins;
@@ -81,7 +92,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the Claude Code plugin, its marketplace file and the Gemini CLI extension carry the package’s version and a command line that runs', () => {
+  it('the Claude Code plugin, its marketplace file, the Gemini CLI extension and the Copilot CLI plugin carry the package’s version and a command line that runs', () => {
     const market = JSON.parse(fs.readFileSync(path.join(plugins, 'claude-code', '.claude-plugin', 'marketplace.json'), 'utf8'));
     assert.equal(market.name, 'ideal-state');
     assert.equal(market.owner.name.length > 0, true);
@@ -94,6 +105,8 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     assert.equal(version.stdout.trim(), manifest.version, version.stderr);
     const extension = JSON.parse(fs.readFileSync(path.join(plugins, 'gemini', 'ideal-state', 'gemini-extension.json'), 'utf8'));
     assert.equal(extension.version, manifest.version, 'one version for the plugin and the Gemini CLI extension');
+    const copilotPlugin = JSON.parse(fs.readFileSync(path.join(plugins, 'copilot', 'ideal-state', 'plugin.json'), 'utf8'));
+    assert.equal(copilotPlugin.version, manifest.version, 'one version for the plugins');
   });
 
   /**
@@ -122,7 +135,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     }
     const log = `${host.name} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}`;
     assertNoContractBreaks(server, script, log);
-    for (const folder of ['.claude', '.gemini']) assert.equal(fs.existsSync(path.join(dir, folder)), false, `nothing was installed into the project\n${log}`);
+    for (const folder of ['.claude', '.gemini', '.github']) assert.equal(fs.existsSync(path.join(dir, folder)), false, `nothing was installed into the project\n${log}`);
     const stops = script.turns.filter((t) => t.move === 'stop');
     assert.ok(stops.length >= 1, `the model was never asked for an agent turn\n${log}`);
     assert.equal(stops[0].sawReason, false, log);
@@ -182,6 +195,12 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
       assert.equal(r.status, 0, `gemini extensions install: ${r.stdout}${r.stderr}`);
       assert.match(r.stdout + r.stderr, /Extension "ideal-state" installed successfully and enabled/);
       await heldSession(this, { home, extraArgs: [], host: GEMINI });
+    });
+  }
+
+  if (!only || only.includes('copilot')) {
+    it('copilot: `copilot --plugin-dir` with the built plugin blocks the first "done", the reason reaches the model, the stop after the fix is let through', async function () {
+      await heldSession(this, { home: tempDir('ideal-state-plugin-home-'), extraArgs: ['--plugin-dir', path.join(plugins, 'copilot', 'ideal-state')], host: COPILOT });
     });
   }
 });
