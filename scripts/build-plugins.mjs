@@ -9,6 +9,9 @@
 //     gemini-extension.json  hooks/hooks.json  dist/  isc-definitions/  package.json
 //   out/plugins/copilot/ideal-state/             a Copilot CLI plugin (`copilot plugin install DIR`, `copilot --plugin-dir DIR`)
 //     plugin.json  hooks.json  dist/  isc-definitions/  package.json
+//   out/plugins/codex/                           a Codex marketplace (`codex plugin marketplace add DIR`)
+//     .agents/plugins/marketplace.json
+//     ideal-state/.codex-plugin/plugin.json  ideal-state/hooks/hooks.json  dist/  isc-definitions/  package.json
 //
 // Each carries the command line itself (the same files as the npm package's dist/), so it
 // needs nothing but Node 20 or later on the PATH the host gives its hooks.
@@ -135,6 +138,36 @@ function copilot() {
   return plugin;
 }
 
+/**
+ * Codex: a plugin (https://developers.openai.com/codex/plugins/build: `.codex-plugin/plugin.json`
+ * naming its hooks file, in Claude Code's hooks shape, which Codex reads) and a local
+ * marketplace listing it (`.agents/plugins/marketplace.json`, each source a `./` path).
+ * Codex 0.171 runs a plugin's hooks in the project with PLUGIN_ROOT set to the installed plugin
+ * (measured), and asks the person to trust a new hook (/hooks) before it runs. No MCP entry:
+ * `gate install codex` writes the server into the project's .codex/config.toml.
+ */
+function codex() {
+  const market = join(out, 'codex');
+  const plugin = join(market, 'ideal-state');
+  copyCommandLine(plugin);
+  writeJson(join(plugin, '.codex-plugin', 'plugin.json'), {
+    name: 'ideal-state',
+    version,
+    description: DESCRIPTION,
+    author: { name: 'The Ideal State authors' },
+    license,
+    hooks: './hooks/hooks.json',
+  });
+  const gate = `node "$PLUGIN_ROOT/dist/cli.js" gate --host codex --deadline ${TIMEOUT_SECONDS}`;
+  writeJson(join(plugin, 'hooks', 'hooks.json'), { hooks: { Stop: gateHook(gate), UserPromptSubmit: gateHook(gate) } });
+  writeJson(join(market, '.agents', 'plugins', 'marketplace.json'), {
+    name: 'ideal-state',
+    interface: { displayName: 'Ideal State' },
+    plugins: [{ name: 'ideal-state', source: { source: 'local', path: './ideal-state' }, policy: { installation: 'AVAILABLE', authentication: 'ON_INSTALL' }, category: 'Productivity' }],
+  });
+  return plugin;
+}
+
 rmSync(out, { recursive: true, force: true });
-const built = [claudeCode(), gemini(), copilot()];
+const built = [claudeCode(), gemini(), copilot(), codex()];
 for (const dir of built) console.log(`built ${dir}`);

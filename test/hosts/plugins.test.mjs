@@ -77,6 +77,18 @@ const COPILOT = {
   args: ['-p', PROMPT, '--allow-all-tools', '--allow-all-paths'],
 };
 
+/** Codex pointed at the fake OpenAI Responses server, as the hosts tier drives it. */
+const CODEX = {
+  name: 'codex',
+  event: 'Codex Stop',
+  provider: startOpenAi,
+  env: (home) => ({ PATH, HOME: home, TMPDIR: os.tmpdir(), FAKE_OPENAI_KEY: 'sk-fake' }),
+  // `--trust` is the project trust; `--dangerously-bypass-hook-trust` stands for the person who
+  // trusts the plugin's new hook in `codex` → /hooks, which an unattended run cannot do.
+  args: ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--trust', '--dangerously-bypass-hook-trust'],
+  model: (url) => ['-c', 'model_provider="fake"', '-c', 'model="gpt-fake"', '-c', `model_providers.fake={ name = "fake", base_url = "${url}/v1", wire_api = "responses", env_key = "FAKE_OPENAI_KEY" }`, PROMPT],
+};
+
 describe('hosts: each host’s own package of the gate, loaded by the real program', function () {
   this.timeout(600_000);
   let plugins;
@@ -92,7 +104,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the Claude Code plugin, its marketplace file, the Gemini CLI extension and the Copilot CLI plugin carry the package’s version and a command line that runs', () => {
+  it('the Claude Code plugin, its marketplace file, the Gemini CLI extension, the Copilot CLI and Codex plugins carry the package’s version and a command line that runs', () => {
     const market = JSON.parse(fs.readFileSync(path.join(plugins, 'claude-code', '.claude-plugin', 'marketplace.json'), 'utf8'));
     assert.equal(market.name, 'ideal-state');
     assert.equal(market.owner.name.length > 0, true);
@@ -107,6 +119,8 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     assert.equal(extension.version, manifest.version, 'one version for the plugin and the Gemini CLI extension');
     const copilotPlugin = JSON.parse(fs.readFileSync(path.join(plugins, 'copilot', 'ideal-state', 'plugin.json'), 'utf8'));
     assert.equal(copilotPlugin.version, manifest.version, 'one version for the plugins');
+    const codexPlugin = JSON.parse(fs.readFileSync(path.join(plugins, 'codex', 'ideal-state', '.codex-plugin', 'plugin.json'), 'utf8'));
+    assert.equal(codexPlugin.version, manifest.version, 'one version for the plugins');
   });
 
   /**
@@ -129,13 +143,13 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     const env = { ...host.env(home, server.url), IDEAL_STATE_STATE_DIR: tempDir('ideal-state-plugin-state-') };
     let result;
     try {
-      result = await run(installed.bin, [...extraArgs, ...host.args], { cwd: dir, env });
+      result = await run(installed.bin, [...extraArgs, ...host.args, ...(host.model?.(server.url) ?? [])], { cwd: dir, env });
     } finally {
       await server.stop();
     }
     const log = `${host.name} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nmodel turns: ${JSON.stringify(script.turns)}\nproblems: ${script.problems.join('; ')}`;
     assertNoContractBreaks(server, script, log);
-    for (const folder of ['.claude', '.gemini', '.github']) assert.equal(fs.existsSync(path.join(dir, folder)), false, `nothing was installed into the project\n${log}`);
+    for (const folder of ['.claude', '.gemini', '.github', '.codex']) assert.equal(fs.existsSync(path.join(dir, folder)), false, `nothing was installed into the project\n${log}`);
     const stops = script.turns.filter((t) => t.move === 'stop');
     assert.ok(stops.length >= 1, `the model was never asked for an agent turn\n${log}`);
     assert.equal(stops[0].sawReason, false, log);
@@ -201,6 +215,22 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
   if (!only || only.includes('copilot')) {
     it('copilot: `copilot --plugin-dir` with the built plugin blocks the first "done", the reason reaches the model, the stop after the fix is let through', async function () {
       await heldSession(this, { home: tempDir('ideal-state-plugin-home-'), extraArgs: ['--plugin-dir', path.join(plugins, 'copilot', 'ideal-state')], host: COPILOT });
+    });
+  }
+
+  if (!only || only.includes('codex')) {
+    it('codex: installed from the marketplace file (`codex plugin marketplace add`, `codex plugin add`), the plugin blocks the first "done", the stop after the fix is let through', async function () {
+      const installed = ensureHost('codex');
+      if (!installed.ok) {
+        console.log(`      [hosts] codex: not run: ${installed.why}`);
+        this.skip();
+      }
+      const home = tempDir('ideal-state-plugin-home-');
+      for (const args of [['plugin', 'marketplace', 'add', path.join(plugins, 'codex')], ['plugin', 'add', 'ideal-state@ideal-state']]) {
+        const r = spawnSync(installed.bin, args, { encoding: 'utf8', env: { PATH, HOME: home }, timeout: 60_000 });
+        assert.equal(r.status, 0, `codex ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      }
+      await heldSession(this, { home, extraArgs: [], host: CODEX });
     });
   }
 });
