@@ -75,7 +75,11 @@ function claudeCode() {
     description: 'Ideal State done gate: Stop and SubagentStop are blocked while a CRITICAL criterion fails; UserPromptSubmit records the session baseline.',
     hooks: { Stop: gateHook(gate), SubagentStop: gateHook(gate), UserPromptSubmit: gateHook(gate) },
   });
-  writeJson(join(plugin, '.mcp.json'), { mcpServers: { 'ideal-state': { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/cli.js', 'mcp'] } } });
+  // Claude Code names a plugin's tools mcp__plugin_<plugin>_<server>__<tool>, and the Anthropic
+  // API refuses a tool name past 64 characters: under the server name `ideal-state` the
+  // propose_criteria tool's was 67, and every request of the session was refused. `criteria`
+  // keeps the longest at 62.
+  writeJson(join(plugin, '.mcp.json'), { mcpServers: { criteria: { command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/dist/cli.js', 'mcp'] } } });
   writeJson(join(market, '.claude-plugin', 'marketplace.json'), {
     name: 'ideal-state',
     owner: { name: 'The Ideal State authors' },

@@ -15,7 +15,7 @@ import { startGemini } from './fake-gemini.mjs';
 import { startOpenAi } from './fake-openai.mjs';
 import { assertNoContractBreaks } from './http.mjs';
 import { ensureHost } from './install.mjs';
-import { ModelScript, REASON_MARK } from './script.mjs';
+import { McpScript, ModelScript, REASON_MARK } from './script.mjs';
 
 const PRD = ['---', 'prd: true', 'id: PRD-20261128-plugin', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Plugin', '', '## Ideal State Criteria', '- [ ] ISC-1: The workspace has a CHANGELOG.md | Verify: Read: CHANGELOG.md', '', '## LOG', ''].join('\n');
 
@@ -56,7 +56,7 @@ const CLAUDE = {
   name: 'claude-code',
   event: 'Claude Code Stop',
   provider: startAnthropic,
-  env: (home, url) => ({ ...claudeEnv(home), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-fake' }),
+  env: (home, url) => ({ ...claudeEnv(home), ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: 'sk-ant-fake', ENABLE_TOOL_SEARCH: 'false' }),
   args: ['-p', PROMPT, '--allowedTools', 'Write', 'Bash', '--output-format', 'json'],
 };
 const GEMINI = {
@@ -231,6 +231,63 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
         assert.equal(r.status, 0, `codex ${args.join(' ')}: ${r.stdout}${r.stderr}`);
       }
       await heldSession(this, { home, extraArgs: [], host: CODEX });
+    });
+  }
+
+  /**
+   * The package's MCP server as the host starts it: the model's request offers the server's
+   * verify tool, the model calls it, and the answer holds the verifier's evidence (which no
+   * request held before the call). The workspace passes, so the gate lets the one stop through.
+   */
+  async function mcpThroughPackage(context, host, { home, extraArgs, args }) {
+    const installed = ensureHost(host.name);
+    if (!installed.ok) {
+      console.log(`      [hosts] ${host.name}: not run: ${installed.why}`);
+      context.skip();
+    }
+    const dir = tempDir('ideal-state-plugin-mcp-');
+    fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), PRD);
+    fs.writeFileSync(path.join(dir, 'CHANGELOG.md'), '# Changelog\n');
+    spawnSync('git', ['init', '-q'], { cwd: dir });
+    const script = new McpScript({ tool: /ideal.state.*verify$/i, input: { prd: '.ideal-state/prds/PRD-20261128-plugin.md' } });
+    const server = await host.provider(script);
+    let result;
+    try {
+      result = await run(installed.bin, [...extraArgs, ...args, ...(host.model?.(server.url) ?? [])], { cwd: dir, env: { ...host.env(home, server.url), IDEAL_STATE_STATE_DIR: tempDir('ideal-state-plugin-state-') } });
+    } finally {
+      await server.stop();
+    }
+    const log = `${host.name} exited ${result.code ?? result.signal}\nstdout: ${result.stdout.slice(-1500)}\nstderr: ${result.stderr.slice(-2500)}\nturns: ${JSON.stringify(script.turns)}\ntools: ${JSON.stringify(script.toolLists.map((l) => l.filter((n) => /ideal.?state/i.test(n))))}`;
+    assertNoContractBreaks(server, script, log);
+    assert.ok(script.called, `the package's MCP verify tool is in none of the model's requests\n${log}`);
+    assert.equal(script.offered, 'declared', log);
+    assert.doesNotMatch(script.before, /CHANGELOG\.md exists/, log);
+    assert.match(script.answer ?? '', /CHANGELOG\.md exists/, `the verify answer lacks the verifier's evidence\n${log}`);
+  }
+
+  if (!only || only.includes('claude-code')) {
+    it('claude-code: the plugin’s MCP server answers the model’s verify call with the verifier’s evidence', async function () {
+      await mcpThroughPackage(this, CLAUDE, {
+        home: tempDir('ideal-state-plugin-home-'),
+        extraArgs: ['--plugin-dir', path.join(plugins, 'claude-code', 'ideal-state')],
+        // The tools listed at once rather than deferred behind ToolSearch, as in hosts.test.mjs; the plugin's tools allowed.
+        args: ['-p', PROMPT, '--allowedTools', 'mcp__plugin_ideal-state_criteria__ideal-state_verify', '--output-format', 'json'],
+      });
+    });
+  }
+
+  if (!only || only.includes('gemini')) {
+    it('gemini: the extension’s MCP server answers the model’s verify call with the verifier’s evidence', async function () {
+      const installed = ensureHost('gemini');
+      if (!installed.ok) {
+        console.log(`      [hosts] gemini: not run: ${installed.why}`);
+        this.skip();
+      }
+      const home = tempDir('ideal-state-plugin-home-');
+      const r = spawnSync(installed.bin, ['extensions', 'install', path.join(plugins, 'gemini', 'ideal-state'), '--consent'], { encoding: 'utf8', env: geminiEnv(home), timeout: 120_000 });
+      assert.equal(r.status, 0, `gemini extensions install: ${r.stdout}${r.stderr}`);
+      await mcpThroughPackage(this, GEMINI, { home, extraArgs: [], args: GEMINI.args });
     });
   }
 });
