@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lineDiff } from '../agent/line-diff';
+import { checkLauncherRuns, mcpLauncherFor } from '../app/gate/hook-command';
 import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts';
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
@@ -16,7 +17,9 @@ export const GATE_INSTALL_USAGE = `Usage: ideal-state gate install <host> [optio
 Writes the stop hook that runs \`ideal-state gate\` into the workspace, in the host's own
 configuration, keeping everything already there, and the host's MCP entry for
 \`ideal-state mcp\`. Shows the changes first and asks (--yes writes without asking; without a
-terminal, nothing is written unless --yes is given). Then names the host's trust step.
+terminal, nothing is written unless --yes is given). The hook's command is run once first
+(\`LAUNCHER --version\`): one that does not start Ideal State is refused (with --command: warned).
+Then names the host's trust step.
 ${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `no hook: ${h.install.why}` : `${h.install.file}${'events' in h.install ? `  hooks.${h.install.events.join(', hooks.')}` : ''}`}`).join('\n')}
 
 Options:
@@ -105,13 +108,42 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
   const chosen = await hookLauncher(values.command?.trim() || undefined, workspace, runtime);
   for (const w of chosen.warnings) io.err(`warning: ${w}`);
   const launcher = chosen.launcher;
+  const said = await sayLauncher(launcher, values.command?.trim() || undefined, workspace, runtime, io);
+  if (!said.ok) return 1;
   let status = 0;
   for (const adapter of hosts) {
-    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: values.command?.trim() || 'ideal-state', maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
+    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: said.mcpLauncher, maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
     status = Math.max(status, code);
   }
+  // Said after the changes, which come first.
+  for (const line of said.lines) io.out(line);
   return status;
 }
+
+/**
+ * The launcher, checked to start this command line before anything is written (`LAUNCHER
+ * --version`, through a shell, as the host will run it), and said. The default launcher that
+ * does not start is refused; one the person gave (--command) is theirs, for a machine or
+ * container other than this one, and is written with a warning that it does not start here.
+ * The MCP entry uses `ideal-state` only when that name on PATH is this command line.
+ */
+async function sayLauncher(launcher: string, given: string | undefined, workspace: string, runtime: InstallRuntime, io: VerifyIo): Promise<{ ok: true; mcpLauncher: string; lines: string[] } | { ok: false }> {
+  const lines: string[] = [];
+  const runs = await checkLauncherRuns(launcher, { cwd: workspace, env: process.env, timeoutMs: LAUNCHER_CHECK_MS });
+  if (!runs.ok && given === undefined) {
+    io.err(`ideal-state gate install: the hook would run \`${launcher}\`, which does not start here: ${runs.line}. Nothing written.`);
+    return { ok: false };
+  }
+  if (!runs.ok) io.err(`warning: --command \`${launcher}\` does not start Ideal State here (${runs.line}); written as given, the hook lets every stop through wherever it does not start`);
+  else lines.push(`the hook starts Ideal State ${runs.version} as \`${launcher}\` (${given !== undefined ? 'your --command' : 'the Node and command line that ran this install, by absolute path'}; checked: it starts)`);
+  if (given !== undefined) return { ok: true, mcpLauncher: given, lines };
+  const mcp = mcpLauncherFor(launcher, runtime.cli);
+  lines.push(`the MCP server starts as \`${mcp.launcher} mcp\` (${mcp.why})`);
+  return { ok: true, mcpLauncher: mcp.launcher, lines };
+}
+
+/** How long `LAUNCHER --version` may take: a cold start of Node and the lean command line is well under a second. */
+const LAUNCHER_CHECK_MS = 30_000;
 
 /** The Node running this install and the command line file it was started as (process.argv[1]). */
 export interface InstallRuntime {

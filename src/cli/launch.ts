@@ -24,7 +24,11 @@ function full(): void {
   });
 }
 
-if (LEAN.has(command)) {
+if (command === '--version' || command === '-v') {
+  // Read from the package this bin came from, so an install says which release it runs.
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version: string };
+  process.stdout.write(`${version}\n`);
+} else if (LEAN.has(command)) {
   let run: ((argv: string[]) => void) | undefined;
   try {
     run = requireWithCodeCache(path.join(__dirname, 'cli-lean.cjs'), codeCacheDir()).exports.run as (argv: string[]) => void;

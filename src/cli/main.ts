@@ -39,6 +39,7 @@ Options:
   --store FILE      the store database (default: one per workspace under the user data folder)
   --json            machine-readable output
   -h, --help        this help
+  -v, --version     the version of this command line
 `;
 };
 

@@ -29,6 +29,8 @@ const read = (ws: string, rel: string) => fs.readFileSync(path.join(ws, rel), 'u
 const json = (ws: string, rel: string) => JSON.parse(read(ws, rel));
 /** The hook's command line as installed: Node and the command line file by their absolute real paths, never looked up on PATH. */
 const LAUNCHER = `${fs.realpathSync(process.execPath)} ${fs.realpathSync(BUILT_CLI)}`;
+/** `ideal-state` is not on this PATH (or is another install): the MCP entry starts the same Node and command line as the hook. */
+const [NODE, CLI] = [fs.realpathSync(process.execPath), fs.realpathSync(BUILT_CLI)];
 const cmd = (host: string, ws: string, extra = '') => `${LAUNCHER} gate --host ${host} --workspace ${ws} --deadline 600${extra}`;
 
 describe('command line: gate install', () => {
@@ -54,7 +56,7 @@ describe('command line: gate install', () => {
     assert.deepEqual(written.hooks.SubagentStop, [ours]);
     assert.deepEqual(written.hooks.UserPromptSubmit, [ours]);
     assert.match(read(ws, '.claude/settings.json'), /^\{\n {4}"permissions"/, 'keeps the file’s indentation');
-    assert.deepEqual(json(ws, '.mcp.json'), { mcpServers: { 'ideal-state': { command: 'ideal-state', args: ['mcp'] } } }, 'the MCP server in Claude Code’s project file');
+    assert.deepEqual(json(ws, '.mcp.json'), { mcpServers: { 'ideal-state': { command: NODE, args: [CLI, 'mcp'] } } }, 'the MCP server in Claude Code’s project file');
 
     const again = await install(ws, ['claude-code', '--yes']);
     assert.equal(again.code, 0);
@@ -75,7 +77,7 @@ describe('command line: gate install', () => {
     assert.deepEqual(hooks.hooks.Stop, [{ hooks: [{ type: 'command', command: cmd('codex', ws), timeout: 600 }] }]);
     assert.deepEqual(hooks.hooks.UserPromptSubmit, hooks.hooks.Stop);
     assert.match(r.out, /Trust step: Codex runs a project hook only in a trusted project .*\/hooks/);
-    assert.equal(fs.readFileSync(path.join(ws, '.codex', 'config.toml'), 'utf8'), '[mcp_servers.ideal-state]\ncommand = "ideal-state"\nargs = ["mcp"]\n', 'the MCP server in Codex’s project config.toml');
+    assert.equal(fs.readFileSync(path.join(ws, '.codex', 'config.toml'), 'utf8'), `[mcp_servers.ideal-state]\ncommand = ${JSON.stringify(NODE)}\nargs = [${JSON.stringify(CLI)}, "mcp"]\n`, 'the MCP server in Codex’s project config.toml');
   });
 
   it('codex: the MCP table merged into an existing config.toml: other settings, comments and the table’s own other keys stay; installing again updates it in place', async () => {
@@ -101,7 +103,7 @@ describe('command line: gate install', () => {
     const g = json(ws, '.gemini/settings.json');
     assert.deepEqual(g.hooks.AfterAgent, [{ hooks: [{ type: 'command', command: cmd('gemini', ws), timeout: 600000 }] }]);
     assert.deepEqual(Object.keys(g.hooks), ['AfterAgent', 'BeforeAgent']);
-    assert.deepEqual(g.mcpServers['ideal-state'], { command: 'ideal-state', args: ['mcp'] });
+    assert.deepEqual(g.mcpServers['ideal-state'], { command: NODE, args: [CLI, 'mcp'] });
     assert.equal((await install(ws, ['qwen', '--yes'])).code, 0);
     const q = json(ws, '.qwen/settings.json');
     assert.equal(q.hooks.Stop[0].hooks[0].timeout, 600000, 'Qwen reads 1000 or more as milliseconds in every version');
@@ -132,7 +134,7 @@ describe('command line: gate install', () => {
     assert.ok(plugin.includes(`const COMMAND = ${JSON.stringify(cmd('opencode', ws))};`));
     assert.match(plugin, /event\.type !== 'session\.idle'/);
     assert.match(plugin, /client\.session\.prompt\(/);
-    assert.deepEqual(json(ws, 'opencode.json').mcp['ideal-state'], { type: 'local', command: ['ideal-state', 'mcp'], enabled: true });
+    assert.deepEqual(json(ws, 'opencode.json').mcp['ideal-state'], { type: 'local', command: [NODE, CLI, 'mcp'], enabled: true });
   });
 
   it('kiro: an Agent Stop hook file with a shell command, keeping the user’s enabled flag', async () => {

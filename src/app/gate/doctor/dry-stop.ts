@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runHookCommand, type HookRun } from '../hook-command';
 
 /**
  * The dry stop: the installed command line, run once the way the host runs it (through a shell,
@@ -38,16 +38,9 @@ export function wouldBlock(host: string, exitCode: number | null, stdout: string
   return { block, why: reason.split('\n')[0] ?? '' };
 }
 
-export function runDryStop(command: string, stdin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(`${command} --no-log --no-store`, { shell: true, cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', (error) => resolve({ code: 127, stdout, stderr: error.message }));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-  });
+/** The host's own bound on a hook (gate install's timeout, 600 s), and a little more: the doctor never waits for ever. */
+const DRY_STOP_TIMEOUT_MS = 610_000;
+
+export function runDryStop(command: string, stdin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<HookRun> {
+  return runHookCommand(`${command} --no-log --no-store`, stdin, { cwd, env, timeoutMs: DRY_STOP_TIMEOUT_MS });
 }

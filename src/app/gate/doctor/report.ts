@@ -1,3 +1,4 @@
+import { hookProblem } from '../hook-command';
 import type { HostAdapter } from '../hosts';
 import { runDryStop, samplePayload, wouldBlock } from './dry-stop';
 import type { HostFindings } from './findings';
@@ -16,7 +17,9 @@ export async function hostReport(adapter: HostAdapter, workspace: string, findin
     const verdict = wouldBlock(adapter.id, r.code, r.stdout);
     lines.push(`${adapter.name}: ${verdict.block ? 'would block' : 'would let the agent stop'} (${findings.installedIn}: \`${findings.command}\`)`);
     if (verdict.why) lines.push(`  ${verdict.why}`);
-    if (r.code !== 0 && adapter.id !== 'kiro') lines.push(`  the hook exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
+    const problem = hookProblem(r, findings.command);
+    if (problem) lines.push(`  ${problem}`);
+    else if (r.code !== 0 && adapter.id !== 'kiro') lines.push(`  the hook exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
   }
   for (const b of findings.bypasses) lines.push(`  Bypassable: ${b}`);
   for (const n of findings.notes) lines.push(`  Note: ${n}`);
