@@ -96,6 +96,6 @@ export { allowProposedCommand, commandsAwaitingPerson, recordProposedCommands, r
 export { acceptProposal, previewPending } from './app/proposals-accept';
 // The criteria lock (issue 23): the editor's Lock, Approve and Revert call the same functions as `ideal-state criteria`.
 // Probe the probes (issue 28 §5) when a person locks criteria in the editor, as `ideal-state criteria lock` does.
-export { probedIds, probePrd, PROBE_WORDS } from './app/probe';
+export { doneWords, probedIds, probePrd, PROBE_WORDS } from './app/probe';
 export { gateStateFolder } from './app/gate/state-folder';
 export { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldPrds, heldRecord, heldSet, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';

@@ -31,7 +31,13 @@ export function withProbeNotes(text: string, flagged: readonly string[], day: st
   return out;
 }
 
-export type ProbeOutcome = { kind: 'probed'; flags: ProbeFlag[]; written: boolean } | { kind: 'not-probed'; message: string };
+/**
+ * `flags`: checks that pass though their criterion is not ticked in the PRD — nothing was done
+ * for them yet, so a pass says the check may not be able to fail (a Probe note is written).
+ * `done`: checks that pass on a criterion the PRD already ticks — the work was done before the
+ * lock, so a pass is what it should be and proves nothing either way (no note; said as such).
+ */
+export type ProbeOutcome = { kind: 'probed'; flags: ProbeFlag[]; done: string[]; written: boolean } | { kind: 'not-probed'; message: string };
 
 /**
  * Runs a PRD's checks once as `ideal-state verify` would (its commands approved as verify
@@ -41,11 +47,21 @@ export type ProbeOutcome = { kind: 'probed'; flags: ProbeFlag[]; written: boolea
 export async function probePrd(file: string, workspace: string, options: { ask?: (q: string) => Promise<string>; warn: (s: string) => void; now: Date }): Promise<ProbeOutcome> {
   const v = await verifyPrdFile({ file, workspace, timeoutSeconds: 120, yes: false, noCommands: false, store: false, warn: options.warn, ...(options.ask ? { ask: options.ask } : {}) });
   if (v.kind !== 'verified') return { kind: 'not-probed', message: v.kind === 'bad-input' ? v.summary : v.message };
-  const flags = probeFlags(v.criteria, v.set.results);
+  const ticked = new Set(parsePrd(v.text).criteria.filter((c) => c.checked).map((c) => c.id));
+  const passing = probeFlags(v.criteria, v.set.results);
+  const flags = passing.filter((f) => !ticked.has(f.id));
+  const done = passing.filter((f) => ticked.has(f.id)).map((f) => f.id);
+  // Only the flagged get a note; a criterion whose work was done keeps none (an old one goes).
   const next = withProbeNotes(v.text, flags.map((f) => f.id), options.now.toISOString().slice(0, 10));
-  if (next === v.text) return { kind: 'probed', flags, written: false };
+  if (next === v.text) return { kind: 'probed', flags, done, written: false };
   const current = await fs.readFile(file, 'utf8').catch(() => undefined);
-  if (current !== v.text) return { kind: 'probed', flags, written: false };
+  if (current !== v.text) return { kind: 'probed', flags, done, written: false };
   await writeAtomically(file, next);
-  return { kind: 'probed', flags, written: true };
+  return { kind: 'probed', flags, done, written: true };
+}
+
+/** What the lock says of checks that pass because their work was already done. */
+export function doneWords(ids: readonly string[]): string {
+  const one = ids.length === 1;
+  return `${ids.join(', ')} already ${one ? 'passes' : 'pass'} and ${one ? 'is' : 'are'} ticked in the PRD: the work was done before the lock, so this probe cannot tell whether ${one ? 'that check' : 'those checks'} can fail (no Probe note)`;
 }

@@ -7,7 +7,7 @@ import { LOCK_NAMES } from '../app/gate/lock';
 import { lockHistoryLine } from '../app/gate/lock-events';
 import { gateStateFolder, stateFolderRefusals } from '../app/gate/state-folder';
 import { openControllingTerminal, type TerminalOpen } from './terminal';
-import { probePrd, PROBE_WORDS } from '../app/probe';
+import { doneWords, probePrd, PROBE_WORDS } from '../app/probe';
 import type { VerifyIo } from './verify';
 
 export const CRITERIA_USAGE = `  criteria lock [FILE…]      lock a PRD's criteria: the done gate holds an agent to them. Without
@@ -143,6 +143,7 @@ async function probeLocked(workspace: string, locked: readonly LockedPrd[], term
       continue;
     }
     for (const f of probed.flags) io.out(`${p.path}: ${f.id} ${PROBE_WORDS}${f.evidence ? ` (${f.evidence.split('\n')[0]})` : ''}`);
+    if (probed.done.length > 0) io.out(`${p.path}: ${doneWords(probed.done)}`);
   }
 }
 

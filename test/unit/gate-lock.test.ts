@@ -153,3 +153,17 @@ describe('the criteria lock: cheats of issue 23 through the CLI gate (Claude Cod
     assert.match(d.text, /frozen was changed/);
   });
 });
+
+describe('the criteria lock names the PRD’s own criteria version', () => {
+  it('a PRD a run left at criteria_version 2 is locked as criteria version 2 (the ISC table says v2), and the next lock is 3', async () => {
+    const ws = demoWorkspace();
+    const state = stateDir();
+    const file = path.join(ws, DEMO_PRD);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^---\n/, '---\ncriteria_version: 2\n'));
+    const env = { ...process.env, IDEAL_STATE_STATE_DIR: state };
+    const first = await lockCriteria(ws, { by: 'a person', how: 'terminal', now: new Date(), env, files: [DEMO_PRD] });
+    assert.deepEqual(first.locked.map((p) => [p.path, p.version]), [[DEMO_PRD, 2]]);
+    const again = await lockCriteria(ws, { by: 'a person', how: 'terminal', now: new Date(), env, files: [DEMO_PRD] });
+    assert.deepEqual(again.locked.map((p) => [p.path, p.version]), [[DEMO_PRD, 3]]);
+  });
+});

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AnyCriterion } from '../../src/model';
-import { probedIds, probeFlags, probePrd, PROBE_WORDS } from '../../src/app/probe';
+import { doneWords, probedIds, probeFlags, probePrd, PROBE_WORDS } from '../../src/app/probe';
 import { checkHeld, gateVerdict } from '../../src/app/gate';
 import { verifyPrdFile } from '../../src/app/verify-prd-file';
 import { notesOf } from '../../src/prd/notes';
@@ -58,6 +58,28 @@ describe('probing the checks when criteria are accepted', () => {
     const fixed = await probePrd(path.join(ws, rel), ws, { ask: async () => 'y', warn: () => undefined, now: new Date('2026-11-28T00:00:00Z') });
     assert.deepEqual(fixed.kind === 'probed' ? fixed.flags : undefined, []);
     assert.equal(fs.readFileSync(path.join(ws, rel), 'utf8'), text.replace(weak, strong));
+  });
+
+  it('locked after the work was done: a ticked criterion that passes is "done", not "passes before any work" — no note, and an old one goes', async function () {
+    this.timeout(60_000);
+    const ws = tempDir('probe-done');
+    fs.writeFileSync(path.join(ws, 'greet.js'), 'exports.greet = (n) => `Hello, ${n}`;\nexports.farewell = (n) => `Goodbye, ${n}`;\n');
+    const rel = '.ideal-state/prds/PRD-20261128-done.md';
+    const text = ['---', 'prd: true', 'id: PRD-20261128-done', 'status: COMPLETE', 'effort_level: FAST', '---', '', '# Done', '', '## Problem Space', 'x', '', '## Ideal State Criteria',
+      // The run ticked ISC-1 when its check passed after the work; ISC-2 was never ticked, yet passes.
+      '- [x] ISC-1: greet.js exports a farewell function | Verify: Grep: exports\\.farewell',
+      `  - Probe: ${PROBE_WORDS} (2026-11-27)`,
+      '- [ ] ISC-2: greet.js exports a greet function | Verify: Grep: exports\\.greet',
+      '', '## LOG', ''].join('\n');
+    fs.mkdirSync(path.join(ws, path.dirname(rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+    const probed = await probePrd(path.join(ws, rel), ws, { warn: () => undefined, now: new Date('2026-11-28T00:00:00Z') });
+    assert.equal(probed.kind, 'probed', JSON.stringify(probed));
+    assert.deepEqual(probed.kind === 'probed' ? [probed.flags.map((f) => f.id), probed.done] : undefined, [['ISC-2'], ['ISC-1']]);
+    const doc = parsePrd(fs.readFileSync(path.join(ws, rel), 'utf8'));
+    assert.deepEqual(notesOf(doc, 'ISC-1'), [], 'no "before any work" note on work that was done');
+    assert.deepEqual(notesOf(doc, 'ISC-2').map((n) => n.kind), ['probe']);
+    assert.equal(doneWords(['ISC-1']), 'ISC-1 already passes and is ticked in the PRD: the work was done before the lock, so this probe cannot tell whether that check can fail (no Probe note)');
   });
 
   it("the done gate's answer asks whether a probed check can fail: beside the block reason, and in the note when it lets go", async function () {

@@ -121,7 +121,9 @@ export async function snapshotPrd(workspace: string, relative: string, options: 
     locked: {
       path: relative,
       format: read.source.format === 'isa' ? 'isa' : 'prd',
-      version: options.version,
+      // Never behind the PRD's own criteria version (a run's THINK and the person's edits count
+      // them): the lock's dialog and the run's ISC table then name the same version.
+      version: Math.max(options.version, read.source.document.meta.criteriaVersion ?? 0),
       at: options.now.toISOString(),
       by: options.by,
       how: options.how,

@@ -239,6 +239,7 @@ export class CriteriaLocks implements vscode.Disposable {
   private async probe(folder: string, locked: readonly { path: string; format: string }[]): Promise<string> {
     const gate = engine();
     const said: string[] = [];
+    const done: string[] = [];
     for (const p of locked.filter((x) => x.format === 'prd')) {
       const probed = await gate.probePrd(path.join(folder, p.path), folder, { warn: (s) => this.log.warn(`probe of ${p.path}: ${s}`), now: new Date() });
       if (probed.kind === 'not-probed') {
@@ -249,9 +250,13 @@ export class CriteriaLocks implements vscode.Disposable {
         this.log.warn(`${p.path}: ${f.id} ${gate.PROBE_WORDS}`);
         said.push(f.id);
       }
+      if (probed.done.length > 0) {
+        this.log.info(`${p.path}: ${gate.doneWords(probed.done)}`);
+        done.push(...probed.done);
+      }
     }
-    if (said.length === 0) return '';
-    return ` ${said.join(', ')} ${said.length === 1 ? 'passes' : 'pass'} before any work: can ${said.length === 1 ? 'this check' : 'these checks'} fail? (noted in the PRD)`;
+    const flagged = said.length === 0 ? '' : ` ${said.join(', ')} ${said.length === 1 ? 'passes' : 'pass'} before any work: can ${said.length === 1 ? 'this check' : 'these checks'} fail? (noted in the PRD)`;
+    return done.length === 0 ? flagged : `${flagged} ${gate.doneWords(done)}.`;
   }
 
   /** Approve Criteria Changes: shows the diff of every change since the lock, then makes them the next criteria version, logged in the PRD. */
