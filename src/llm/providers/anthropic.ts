@@ -102,7 +102,11 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
         case 'message_delta':
           stop = event.delta.stop_reason ?? stop;
           // The final counts, where the event gives them; message_start's stand otherwise.
-          if (event.usage.input_tokens != null && event.usage.input_tokens > 0) usage = usageOf({ ...event.usage, input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens ?? usage.outputTokens });
+          // (message_delta carries no `cache_creation`: the 1-hour share stays message_start's.)
+          if (event.usage.input_tokens != null && event.usage.input_tokens > 0) {
+            const split = { ephemeral_1h_input_tokens: usage.cacheWrite1hTokens ?? 0 };
+            usage = usageOf({ ...event.usage, input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens ?? usage.outputTokens, cache_creation: split });
+          }
           else if (event.usage.output_tokens != null) usage = { ...usage, outputTokens: event.usage.output_tokens };
           break;
         default:
