@@ -23,6 +23,7 @@ import { describeLesson } from '../llm/adapt';
 import { LlmConfig, parseLlmConfig } from '../llm/config';
 import { resolveModels, type ResolvedModels, type ResolveOptions } from '../llm/resolve';
 import { ModelRouter } from '../llm/router';
+import { runUsage, usageLine, type RunUsage } from '../llm/usage';
 import { nodeTextFiles } from '../node/node-text-files';
 import { toCoreCriterion } from '../prd/to-core';
 import { defaultCliStoreFile, Store } from '../store/store';
@@ -194,7 +195,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     });
     for (const p of problems) io.err(`warning: ${formatProblem(p)}`);
     const result = v.resume ? await engine.resume(v.resume, controller.signal) : await engine.start({ request: text, effort: level, ...(prd ? { prd } : {}), workspaceFolder: workspace }, controller.signal);
-    report(result, v.json === true, io, storeWarningsJson(store));
+    report(result, v.json === true, io, storeWarningsJson(store), runUsage(store.events.where('run_id = ?', [result.run.id], 'seq')));
     return EXIT_CODES[result.state];
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -276,7 +277,7 @@ function terminalApprover(io: Output): Approver {
   };
 }
 
-function report(result: RunResult, json: boolean, io: Output, warnings: ReturnType<typeof storeWarningsJson>): void {
+function report(result: RunResult, json: boolean, io: Output, warnings: ReturnType<typeof storeWarningsJson>, usage: RunUsage): void {
   const byId = new Map((result.report?.results ?? []).map((r) => [r.criterionId, r]));
   if (json) {
     io.out(
@@ -290,6 +291,8 @@ function report(result: RunResult, json: boolean, io: Output, warnings: ReturnTy
         criteria: result.criteria.map((c) => ({ id: c.id, kind: c.kind, text: c.text, priority: c.priority, status: c.status, outcome: byId.get(c.id)?.outcome ?? null, evidence: byId.get(c.id)?.evidence ?? null, failureLabel: byId.get(c.id)?.failureLabel ?? null })),
         unmet: result.unmet.map((c) => c.id),
         bestReportId: result.bestReportId ?? null,
+        // Tokens (fresh, cached, written, output) and dollars, for the run and each phase.
+        usage,
         warnings,
       }),
     );
@@ -298,6 +301,7 @@ function report(result: RunResult, json: boolean, io: Output, warnings: ReturnTy
   io.out(`${result.state}${result.reason ? `: ${result.reason}` : ''}`);
   for (const c of result.criteria) io.out(`  ${(byId.get(c.id)?.outcome ?? '—').padEnd(7)} ${c.id}: ${c.text}`);
   io.out(`run ${result.run.id}${result.run.prdPath ? `, PRD ${result.run.prdPath}` : ''}`);
+  io.out(`spent ${usageLine(usage)}`);
 }
 
 /** Opens the store, and runs `work` on a run that exists there (exit 2 when it does not). */

@@ -75,7 +75,7 @@ export interface RouterOptions {
   /**
    * Prompt caching for the run's calls (on unless false): each role's requests carry one
    * cache key of this router (one run) and the time to live the run's pace calls for.
-   * False only to measure what a run costs without it (bench/tokens.mjs).
+   * Absent: the models file's `promptCache`, else on.
    */
   readonly promptCache?: boolean;
   /** The clock the cache's time to live is paced by; tests pass a fake one. */
@@ -306,7 +306,7 @@ export class ModelRouter {
    * time to live for the role's pace. A request that says otherwise keeps its own.
    */
   private cached(model: LanguageModel, role: ModelRole): LanguageModel {
-    const enabled = this.options.promptCache !== false;
+    const enabled = (this.options.promptCache ?? this.resolved.config.promptCache) !== false;
     let pace = this.paces.get(role);
     if (!pace) this.paces.set(role, (pace = new CachePace(this.options.now)));
     const key = `${this.cacheKey}-${role}`;

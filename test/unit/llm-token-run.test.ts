@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { runCli } from './cli-helpers';
+import { cacheShare, tokenRun, type TokenProvider } from './fixtures/llm/token-run';
+
+const root = path.resolve(__dirname, '../../..');
+const cli = (args: readonly string[], env: Record<string, string>) => runCli(args, { env });
+
+/**
+ * A STANDARD run of the command line against the caching contract fakes: most of its input
+ * is read from the cache, it costs at most half of the same run without caching, and the
+ * run's JSON answer carries the tokens and dollars the fake billed, to the cent.
+ */
+describe('prompt caching on a STANDARD run (run --json against caching contract fakes)', function () {
+  this.timeout(120_000);
+  const cases: [TokenProvider, string][] = [
+    ['anthropic', 'claude-sonnet-4-6'],
+    ['openai', 'gpt-5.6-terra'],
+  ];
+  for (const [provider, model] of cases) {
+    it(`${provider} (${model}): at least 70 % cache reads, half the dollars, and the JSON answer matches the fake's bill`, async () => {
+      const on = await tokenRun({ provider, model, caching: true, root, runCli: cli });
+      const off = await tokenRun({ provider, model, caching: false, root, runCli: cli });
+      for (const r of [on, off]) {
+        assert.equal(r.state, 'COMPLETE');
+        assert.equal(r.refused, 0, 'the fake refused none of the requests');
+        assert.deepEqual(
+          { fresh: r.reported.fresh, cached: r.reported.cached, written: r.reported.written, output: r.reported.output },
+          { fresh: r.billed.fresh, cached: r.billed.cached, written: r.billed.written, output: r.billed.output },
+        );
+        assert.equal(Math.round(r.reported.usd * 100), Math.round(r.billed.usd * 100), `reported $${r.reported.usd}, billed $${r.billed.usd}`);
+        assert.ok(Math.abs(r.reported.usd - r.billed.usd) < 1e-6);
+      }
+      assert.ok(cacheShare(on.billed) >= 0.7, `cache share ${cacheShare(on.billed)}`);
+      assert.equal(off.billed.cached, 0);
+      assert.ok(on.billed.usd <= off.billed.usd / 2, `$${on.billed.usd} with caching against $${off.billed.usd} without`);
+      assert.ok(Object.keys(on.reported.phases).includes('EXECUTE'));
+    });
+  }
+});
