@@ -57,9 +57,9 @@ for (const [provider, model] of providers) {
     const b = r.billed;
     const input = b.fresh + b.cached + b.written;
     const matches = ['fresh', 'cached', 'written', 'output'].every((k) => r.reported[k] === b[k]) && Math.round(r.reported.usd * 100) === Math.round(b.usd * 100);
-    row[caching ? 'cached' : 'off'] = { requests: b.requests, input, fresh: b.fresh, cacheRead: b.cached, cacheWrite: b.written, output: b.output, cacheShare: round(lib.cacheShare(b), 4), usd: round(b.usd), reportedUsd: round(r.reported.usd), reportMatchesBill: matches };
+    row[caching ? 'cached' : 'off'] = { requests: b.requests, input, fresh: b.fresh, cacheRead: b.cached, cacheWrite: b.written, output: b.output, cacheShare: round(lib.cacheShare(b), 4), usd: round(b.usd), reportedUsd: round(r.reported.usd), runsView: r.runsView?.short ?? null, reportMatchesBill: matches };
     console.log(
-      `${provider} ${model}, caching ${caching ? 'as built' : 'off'}: ${b.requests} requests, ${input} input tokens (${b.fresh} fresh, ${b.cached} cache reads, ${b.written} cache writes), ${b.output} output; cache share ${(lib.cacheShare(b) * 100).toFixed(1)} %; $${b.usd.toFixed(6)} billed, $${r.reported.usd.toFixed(6)} in the run's JSON answer${matches ? '' : ' (DIFFERS)'}`,
+      `${provider} ${model}, caching ${caching ? 'as built' : 'off'}: ${b.requests} requests, ${input} input tokens (${b.fresh} fresh, ${b.cached} cache reads, ${b.written} cache writes), ${b.output} output; cache share ${(lib.cacheShare(b) * 100).toFixed(1)} %; $${b.usd.toFixed(6)} billed, $${r.reported.usd.toFixed(6)} in the run's JSON answer${matches ? '' : ' (DIFFERS)'}, ${r.runsView?.short ?? 'nothing'} in the Runs view`,
     );
   }
   row.costRatio = round(row.cached.usd / row.off.usd, 4);

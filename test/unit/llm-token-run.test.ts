@@ -30,6 +30,11 @@ describe('prompt caching on a STANDARD run (run --json against caching contract 
         );
         assert.equal(Math.round(r.reported.usd * 100), Math.round(r.billed.usd * 100), `reported $${r.reported.usd}, billed $${r.billed.usd}`);
         assert.ok(Math.abs(r.reported.usd - r.billed.usd) < 1e-6);
+        // The Runs view reads the same run from its store: its dollars are the bill's, to the cent.
+        assert.equal(r.runsView?.short, `$${r.billed.usd.toFixed(4)}`);
+        assert.equal(Number(r.runsView!.short.slice(1)).toFixed(2), r.billed.usd.toFixed(2));
+        const cache = r.billed.cached + r.billed.written > 0 ? ` (${r.billed.cached.toLocaleString('en-US')} cached, ${r.billed.written.toLocaleString('en-US')} written)` : '';
+        assert.ok(r.runsView!.lines[0]!.includes(`in${cache} / ${r.billed.output.toLocaleString('en-US')} out`), r.runsView!.lines[0]);
       }
       assert.ok(cacheShare(on.billed) >= 0.7, `cache share ${cacheShare(on.billed)}`);
       assert.equal(off.billed.cached, 0);
