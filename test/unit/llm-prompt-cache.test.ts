@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
 import { capabilitiesOf, findModel, ModelProfile, shippedCatalogue } from '../../src/llm/catalogue';
+import { LlmConfig } from '../../src/llm/config';
 import { costOf } from '../../src/llm/prices';
+import { ModelRouter } from '../../src/llm/router';
 import { CachePace, MAX_CACHE_BREAKPOINTS } from '../../src/llm/prompt-cache';
 import { AnthropicModel } from '../../src/llm/providers/anthropic';
 import { OpenAiModel } from '../../src/llm/providers/openai';
@@ -175,5 +177,36 @@ describe('prompt caching: OpenAI and local servers', () => {
     assert.equal(body.cache_prompt, true);
     assert.equal(body.prompt_cache_key, undefined, 'a local server gets no OpenAI key');
     assert.deepEqual(server.refused, []);
+  });
+});
+
+describe('prompt caching: the router gives each run and role its cache request', () => {
+  const capture = () => {
+    const seen: ChatRequest[] = [];
+    const model = { id: 'm', providerId: 'p', kind: 'openai' as const, model: 'gpt-5.6-terra', modelClass: 'frontier' as const, displayName: 'gpt-5.6-terra', chat: async (r: ChatRequest) => (seen.push(r), { text: 'ok', toolCalls: [], stopReason: 'end' as const, usage: { inputTokens: 1, outputTokens: 1 } }) };
+    return { seen, model };
+  };
+  const resolvedWith = (model: ReturnType<typeof capture>['model'], promptCache?: boolean) => ({
+    config: LlmConfig.parse({ version: 1, providers: [{ id: 'p', kind: 'openai' }], models: [{ id: 'm', provider: 'p', model: 'gpt-5.6-terra' }], ...(promptCache === undefined ? {} : { promptCache }) }),
+    slots: new Map([['m', { ok: true as const, model }]]),
+    source: 'config' as const,
+  });
+
+  it('one key per run and role, the same on every call; another run has another', async () => {
+    const { seen, model } = capture();
+    const run = new ModelRouter(resolvedWith(model));
+    for (const role of ['specialist', 'specialist', 'manager'] as const) await run.chat(role, 'STANDARD', { messages: [{ role: 'user', content: 'Hi' }] });
+    await new ModelRouter(resolvedWith(model)).chat('specialist', 'STANDARD', { messages: [{ role: 'user', content: 'Hi' }] });
+    const keys = seen.map((r) => (r.cache ? r.cache.key : undefined));
+    assert.ok(keys[0] && keys[0] === keys[1], 'the same role of one run shares its key');
+    assert.notEqual(keys[2], keys[0], 'another role has its own');
+    assert.notEqual(keys[3], keys[0], 'another run has its own');
+    assert.ok(seen.every((r) => r.cache && r.cache.ttl === '5m'));
+  });
+
+  it("asks for no caching when the models file says promptCache: false", async () => {
+    const { seen, model } = capture();
+    await new ModelRouter(resolvedWith(model, false)).chat('specialist', 'STANDARD', { messages: [{ role: 'user', content: 'Hi' }] });
+    assert.equal(seen[0]!.cache, false);
   });
 });
