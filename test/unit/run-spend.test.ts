@@ -34,6 +34,9 @@ describe("a run's spending: tokens (fresh, cached, written, output) and dollars"
       '  EXECUTE: 2,358 tokens in (1,101 cached, 1,257 written) / 67 out, $0.0060',
     ]);
     assert.equal(spendWords(runUsage([])), undefined, 'a run that called no model shows no spending');
+    const free = spendWords(runUsage([model(0, 'OBSERVE', { inputTokens: 120, outputTokens: 18 })]))!;
+    assert.equal(free.short, '', 'a free or unpriced run shows no dollars in the description');
+    assert.equal(free.lines[0], 'spent 120 tokens in / 18 out, $0.0000');
   });
 
   it("shows in the ISC table's header with the cached and written tokens apart", () => {

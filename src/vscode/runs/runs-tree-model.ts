@@ -62,7 +62,9 @@ export interface RunSummary {
 export function spendWords(spent: RunUsage | undefined): { short: string; lines: string[] } | undefined {
   if (!spent || spent.fresh + spent.cached + spent.written + spent.output === 0) return undefined;
   const phases = Object.entries(spent.phases).filter(([, u]) => u && u.fresh + u.cached + u.written + u.output > 0);
-  return { short: `$${spent.usd.toFixed(spent.usd >= 1 ? 2 : 4)}`, lines: [`spent ${usageLine(spent)}`, ...phases.map(([phase, u]) => `  ${phase}: ${usageLine(u!)}`)] };
+  // No dollars in the description for a run that cost nothing (a local or scripted model) or whose
+  // model has no known price: the tooltip's line still gives its tokens.
+  return { short: spent.usd > 0 ? `$${spent.usd.toFixed(spent.usd >= 1 ? 2 : 4)}` : '', lines: [`spent ${usageLine(spent)}`, ...phases.map(([phase, u]) => `  ${phase}: ${usageLine(u!)}`)] };
 }
 
 /** What a stored run is: a run of the Algorithm (it committed a step) or a record of a PRD (issue 28 §5). */

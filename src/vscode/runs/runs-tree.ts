@@ -113,7 +113,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.id = run.id;
     const waiting = run.pendingApprovals === 0 ? '' : ` · ${run.pendingApprovals} waiting for approval`;
     const spend = spendWords(run.spent);
-    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${spend ? ` · ${spend.short}` : ''}${waiting}`;
+    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${spend?.short ? ` · ${spend.short}` : ''}${waiting}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
