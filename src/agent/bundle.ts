@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Store } from '../store/store';
+import { runUsage } from '../llm/usage';
 import { confinePath } from './workspace';
 
 export interface BundleResult {
@@ -40,6 +41,8 @@ export async function exportRunBundle(store: Store, runId: string, outDir: strin
       createdAt: run.createdAt,
       startedAt: run.startedAt ?? null,
       finishedAt: run.finishedAt ?? null,
+      // Tokens (fresh, cached, written, output) and dollars, for the run and each phase.
+      usage: runUsage(store.events.where('run_id = ?', [runId], 'seq')),
       generatedAt: new Date().toISOString(),
     }),
   );

@@ -5,7 +5,7 @@ import { specialistMessages } from '../algorithm/prompts';
 import type { RoleFile } from '../algorithm/roles';
 import type { ModelRouter } from '../llm/router';
 import type { ChatMessage } from '../llm/types';
-import { usageToRunEvent } from '../llm/usage';
+import { cacheFieldsOf, usageToRunEvent } from '../llm/usage';
 import { AgentToolbox } from './tools';
 import type { ApprovalPolicy } from './approvals';
 import type { Checkpointer } from './checkpoint';
@@ -50,7 +50,7 @@ export class SpecialistAgent implements PacketWorker {
         maxOutputTokens: this.deps.role.policy.maxOutputTokens,
       });
       const e = usageToRunEvent(usage, { runId: a.runId, seq: 0, at: '', phase: 'EXECUTE', role: 'specialist', purpose: `${a.packet.id} step ${steps + 1}` });
-      a.onEvent({ kind: 'model', message: e.message, role: 'specialist', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs });
+      a.onEvent({ kind: 'model', message: e.message, role: 'specialist', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, ...cacheFieldsOf(e), costUsd: e.costUsd, durationMs: e.durationMs });
       messages.push({ role: 'assistant', content: response.text, ...(response.toolCalls.length > 0 ? { toolCalls: response.toolCalls } : {}) });
       if (response.toolCalls.length === 0) {
         closing = response.text;

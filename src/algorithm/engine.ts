@@ -1,6 +1,7 @@
 import { describeLesson } from '../llm/adapt';
 import { moneyCapNotices } from '../llm/budgets';
 import { escalationToRunEvent } from '../llm/router';
+import { cacheFieldsOf, usageToRunEvent } from '../llm/usage';
 import { describeError, isBudgetExceeded, isCancellation, isNodeBudgetCut } from '../model/errors';
 import { EXIT_STATES, type AnyCriterion, type EffortLevel, type Phase, type Reflection, type Run, type RunEvent, type RunState } from '../model';
 import { createRun } from '../model/runs';
@@ -181,7 +182,10 @@ export class AlgorithmEngine {
     const learning = this.deps.learning;
     if (!learning || state.run.state === 'CANCELLED') return;
     try {
-      const done = await learning.afterRun(state.run, signal);
+      const done = await learning.afterRun(state.run, signal, (u) => {
+        const e = usageToRunEvent(u, { runId: state.run.id, seq: 0, at: '', phase: 'LEARN', role: 'manager', purpose: 'LEARN: reflection' });
+        this.emit(state, { kind: 'model', message: e.message, role: 'manager', phase: 'LEARN', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, ...cacheFieldsOf(e), costUsd: e.costUsd, durationMs: e.durationMs });
+      });
       for (const line of done) this.emit(state, { kind: 'note', message: `LEARN: ${line}`, phase: 'LEARN', role: 'system' });
     } catch (error) {
       const why = signal.aborted ? 'cancelled' : describeError(error);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { usageToRunEvent } from '../llm/usage';
+import { cacheFieldsOf, usageToRunEvent } from '../llm/usage';
 import type { AnyCriterion, Packet } from '../model';
 import { decision, describeChange, type NodeContext } from './context';
 import { addRow } from './isc-manager';
@@ -26,7 +26,7 @@ async function askManager<S extends z.ZodType>(state: AlgorithmState, ctx: NodeC
   });
   for (const u of result.usage) {
     const e = usageToRunEvent(u, { runId: state.run.id, seq: 0, at: '', phase: ctx.phase, role: 'manager', purpose: `${ctx.phase}: ${name}` });
-    ctx.emit(state, { kind: 'model', message: e.message, role: 'manager', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs });
+    ctx.emit(state, { kind: 'model', message: e.message, role: 'manager', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, ...cacheFieldsOf(e), costUsd: e.costUsd, durationMs: e.durationMs });
   }
   return result.value;
 }

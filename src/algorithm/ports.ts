@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AskingPerson } from './budget-tracker';
 import type { EscalationEvent, RoutedCall, TierNote, TierPreference } from '../llm/router';
+import type { UsageRecord } from '../llm/usage';
 import type { ResolvedModels } from '../llm/resolve';
 import type { ObjectRequest, ObjectResult } from '../llm/structured';
 import type { LanguageModel, ModelRole } from '../llm/types';
@@ -164,7 +165,7 @@ export interface RunLearning {
    */
   memoryFor(request: string, signal: AbortSignal, asking?: AskingPerson): Promise<readonly LearnedCriterion[]>;
   /** After the exit state is committed: the reflection (STANDARD and above), mining every tenth run. Returns what it did, one line each, for the run's events. */
-  afterRun(run: Run, signal: AbortSignal): Promise<readonly string[]>;
+  afterRun(run: Run, signal: AbortSignal, onModelCall?: (usage: UsageRecord) => void): Promise<readonly string[]>;
 }
 
 export type { Phase };

@@ -1,6 +1,7 @@
 import type { RunLearning } from './ports';
 import type { EffortLevel } from '../model';
 import type { LanguageModel } from '../llm/types';
+import { metered, type UsageRecord } from '../llm/usage';
 import { answerOffers, type ChooseLearned } from '../learning/memory';
 import type { LearningService } from '../learning/service';
 
@@ -36,7 +37,7 @@ export function runLearning(service: LearningService, options: RunLearningOption
       });
       return answerOffers(service.memoryFor(request), timed, signal);
     },
-    afterRun: async (run, signal) => {
+    afterRun: async (run, signal, onModelCall) => {
       const done: string[] = [];
       let model: LanguageModel | undefined;
       try {
@@ -44,6 +45,8 @@ export function runLearning(service: LearningService, options: RunLearningOption
       } catch {
         model = undefined;
       }
+      // The reflection is a model call of the run like any other: its tokens and dollars are the run's.
+      if (model && onModelCall) model = meteredModel(model, onModelCall);
       const reflected = await service.reflectAfterRun(run.id, model, signal);
       if (reflected) {
         const r = reflected.reflection;
@@ -60,4 +63,15 @@ export function runLearning(service: LearningService, options: RunLearningOption
       return done;
     },
   };
+}
+
+/** The model with each call's usage record handed to `onCall`. */
+function meteredModel(model: LanguageModel, onCall: (usage: UsageRecord) => void): LanguageModel {
+  return Object.assign(Object.create(model) as LanguageModel, {
+    chat: async (request: Parameters<LanguageModel['chat']>[0]) => {
+      const { result, usage } = await metered(model, () => model.chat(request));
+      onCall(usage);
+      return result;
+    },
+  });
 }

@@ -6,7 +6,7 @@ import type { AuditorView } from '../algorithm/views';
 import type { EffortLevel, Outcome } from '../model';
 import { demoText } from '../llm/check-model-text';
 import type { ModelRouter } from '../llm/router';
-import { usageToRunEvent, type UsageRecord } from '../llm/usage';
+import { cacheFieldsOf, usageToRunEvent, type UsageRecord } from '../llm/usage';
 import type { CriterionJudge } from '../verify/types';
 
 /**
@@ -51,5 +51,5 @@ export class VerifierJudge implements CriterionJudge {
 /** What one verdict cost, as a run event of the VERIFY node (tokens, money, time). */
 export function judgeUsageEvent(usage: UsageRecord): EventDraft {
   const e = usageToRunEvent(usage, { runId: '', seq: 0, at: '', role: 'verifier', purpose: 'VERIFY: verdict' });
-  return { kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, costUsd: e.costUsd, durationMs: e.durationMs };
+  return { kind: 'model', message: e.message, role: 'verifier', model: e.model, inputTokens: e.inputTokens, outputTokens: e.outputTokens, ...cacheFieldsOf(e), costUsd: e.costUsd, durationMs: e.durationMs };
 }

@@ -23,6 +23,7 @@ import { describeLesson } from '../llm/adapt';
 import { LlmConfig, parseLlmConfig } from '../llm/config';
 import { resolveModels, type ResolvedModels, type ResolveOptions } from '../llm/resolve';
 import { ModelRouter } from '../llm/router';
+import { runUsage, usageLine, type RunUsage } from '../llm/usage';
 import { nodeTextFiles } from '../node/node-text-files';
 import { toCoreCriterion } from '../prd/to-core';
 import { defaultCliStoreFile, Store } from '../store/store';
@@ -202,7 +203,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       io.err(`ideal-state: ${(error as Error).message}`);
       return 2;
     }
-    report(result, v.json === true, io, storeWarningsJson(store));
+    report(result, v.json === true, io, storeWarningsJson(store), runUsage(store.events.where('run_id = ?', [result.run.id], 'seq')));
     return EXIT_CODES[result.state];
   } finally {
     process.removeListener('SIGINT', onSigint);
@@ -284,7 +285,7 @@ function terminalApprover(io: Output): Approver {
   };
 }
 
-function report(result: RunResult, json: boolean, io: Output, warnings: ReturnType<typeof storeWarningsJson>): void {
+function report(result: RunResult, json: boolean, io: Output, warnings: ReturnType<typeof storeWarningsJson>, usage: RunUsage): void {
   const byId = new Map((result.report?.results ?? []).map((r) => [r.criterionId, r]));
   if (json) {
     io.out(
@@ -298,6 +299,8 @@ function report(result: RunResult, json: boolean, io: Output, warnings: ReturnTy
         criteria: result.criteria.map((c) => ({ id: c.id, kind: c.kind, text: c.text, priority: c.priority, status: c.status, outcome: byId.get(c.id)?.outcome ?? null, evidence: byId.get(c.id)?.evidence ?? null, failureLabel: byId.get(c.id)?.failureLabel ?? null })),
         unmet: result.unmet.map((c) => c.id),
         bestReportId: result.bestReportId ?? null,
+        // Tokens (fresh, cached, written, output) and dollars, for the run and each phase.
+        usage,
         warnings,
       }),
     );
@@ -306,6 +309,7 @@ function report(result: RunResult, json: boolean, io: Output, warnings: ReturnTy
   io.out(`${result.state}${result.reason ? `: ${result.reason}` : ''}`);
   for (const c of result.criteria) io.out(`  ${(byId.get(c.id)?.outcome ?? '—').padEnd(7)} ${c.id}: ${c.text}`);
   io.out(`run ${result.run.id}${result.run.prdPath ? `, PRD ${result.run.prdPath}` : ''}`);
+  io.out(`spent ${usageLine(usage)}`);
 }
 
 /** Opens the store, and runs `work` on a run that exists there (exit 2 when it does not). */

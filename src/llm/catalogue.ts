@@ -38,6 +38,10 @@ export const CataloguePrice = z
     output: z.number().nonnegative(),
     /** Cached input (prompt cache read), when the provider prices it. */
     cachedInput: z.number().nonnegative().optional(),
+    /** A prompt-cache write with the default time to live (Anthropic: 5 minutes, 1.25 x input), when priced apart. */
+    cacheWrite: z.number().nonnegative().optional(),
+    /** A prompt-cache write with the 1-hour time to live (Anthropic: 2 x input). */
+    cacheWrite1h: z.number().nonnegative().optional(),
     /** The day the price was read off the provider's page. */
     readOn: IsoDate,
   })

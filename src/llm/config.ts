@@ -103,6 +103,11 @@ export const LlmConfig = z
     budgets: z.object(Object.fromEntries(EFFORT_LEVELS.map((l) => [l, BudgetOverride.optional()])) as Record<EffortLevel, z.ZodOptional<typeof BudgetOverride>>).strict().optional(),
     /** Catalogue entries of the workspace's own: models the shipped catalogue lacks, or newer facts about one it has. */
     catalogue: z.array(CatalogueEntry).optional(),
+    /**
+     * Prompt caching (cache breakpoints, a cache key per run and role, llama.cpp's
+     * `cache_prompt`); on unless false, e.g. behind a proxy that refuses `cache_control`.
+     */
+    promptCache: z.boolean().optional(),
   })
   .strict()
   .superRefine((c, ctx) => {

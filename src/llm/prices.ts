@@ -25,15 +25,18 @@ export type PriceTable = Catalogue;
 /** What pricing reads of a model. */
 export type PricedModel = Pick<LanguageModel, 'model' | 'modelClass' | 'price' | 'kind'> & Partial<Pick<LanguageModel, 'profile'>>;
 
-/** US dollars per million tokens; cached input is what a prompt-cache read costs, when priced apart. */
+/**
+ * US dollars per million tokens; cached input is what a prompt-cache read costs, cache write
+ * what writing costs (5-minute and 1-hour time to live), when priced apart.
+ */
 export interface UnitPrice extends ModelPrice {
   readonly cachedInputPerMTok?: number;
+  readonly cacheWritePerMTok?: number;
+  readonly cacheWrite1hPerMTok?: number;
 }
 
-/** Usage as pricing reads it: `cachedInputTokens` (a part of `inputTokens`) when a provider reports prompt-cache reads. */
-export interface PricedUsage extends TokenUsage {
-  readonly cachedInputTokens?: number;
-}
+/** Usage as pricing reads it: cache reads and writes are parts of `inputTokens`. */
+export type PricedUsage = TokenUsage;
 
 export interface Cost {
   readonly costUsd: number;
@@ -63,15 +66,39 @@ export function priceOf(model: PricedModel, catalogue?: Catalogue): UnitPrice | 
   if (model.modelClass === 'local' || model.kind === 'scripted') return FREE;
   const entry = catalogueEntryOf(model, catalogue);
   if (!entry) return undefined;
-  const { input, output, cachedInput } = entry.prices;
-  return { inputPerMTok: input, outputPerMTok: output, ...(cachedInput !== undefined ? { cachedInputPerMTok: cachedInput } : {}) };
+  const { input, output, cachedInput, cacheWrite, cacheWrite1h } = entry.prices;
+  return {
+    inputPerMTok: input,
+    outputPerMTok: output,
+    ...(cachedInput !== undefined ? { cachedInputPerMTok: cachedInput } : {}),
+    ...(cacheWrite !== undefined ? { cacheWritePerMTok: cacheWrite } : {}),
+    ...(cacheWrite1h !== undefined ? { cacheWrite1hPerMTok: cacheWrite1h } : {}),
+  };
 }
 
-/** What a call cost; cached input tokens at the cached price when there is one, else at the input price. */
+/** The parts of a call's input as billed: fresh, read from the cache, written for 5 minutes and for 1 hour. */
+export function inputParts(usage: PricedUsage): { fresh: number; cached: number; written5m: number; written1h: number } {
+  const cached = Math.min(usage.inputTokens, Math.max(0, usage.cachedInputTokens ?? 0));
+  const written = Math.min(usage.inputTokens - cached, Math.max(0, usage.cacheWriteTokens ?? 0));
+  const written1h = Math.min(written, Math.max(0, usage.cacheWrite1hTokens ?? 0));
+  return { fresh: usage.inputTokens - cached - written, cached, written5m: written - written1h, written1h };
+}
+
+/**
+ * What a call cost. Cache reads at the cached price and cache writes at the write price of
+ * their time to live (1-hour writes at the 5-minute price where only that is known); where
+ * the catalogue has no such price, at the input price.
+ */
 export function costOf(model: PricedModel, usage: PricedUsage, catalogue?: Catalogue): Cost {
   const price = priceOf(model, catalogue);
   if (!price) return { costUsd: 0, priced: false };
-  const cached = Math.min(usage.inputTokens, Math.max(0, usage.cachedInputTokens ?? 0));
-  const micro = (usage.inputTokens - cached) * price.inputPerMTok + cached * (price.cachedInputPerMTok ?? price.inputPerMTok) + usage.outputTokens * price.outputPerMTok;
+  const { fresh, cached, written5m, written1h } = inputParts(usage);
+  const write = price.cacheWritePerMTok ?? price.inputPerMTok;
+  const micro =
+    fresh * price.inputPerMTok +
+    cached * (price.cachedInputPerMTok ?? price.inputPerMTok) +
+    written5m * write +
+    written1h * (price.cacheWrite1hPerMTok ?? write) +
+    usage.outputTokens * price.outputPerMTok;
   return { costUsd: Math.round((micro / 1_000_000) * 1e9) / 1e9, priced: true };
 }

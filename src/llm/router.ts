@@ -10,6 +10,7 @@ import type { ModelSlot, ResolvedModels } from './resolve';
 import { generateObject, type ObjectRequest, type ObjectResult } from './structured';
 import type { ChatRequest, ChatResponse, LanguageModel, ModelClass, ModelRole } from './types';
 import { metered, type RunEventContext, type UsageRecord } from './usage';
+import { CachePace } from './prompt-cache';
 
 export type EscalationReason = 'invalid-output' | 'failure' | 'low-confidence' | 'policy';
 
@@ -71,6 +72,14 @@ export interface RouterOptions {
   readonly budget?: BudgetLedger;
   readonly onUsage?: (usage: RoutedUsage) => void;
   readonly onEscalation?: (event: EscalationEvent) => void;
+  /**
+   * Prompt caching for the run's calls (on unless false): each role's requests carry one
+   * cache key of this router (one run) and the time to live the run's pace calls for.
+   * Absent: the models file's `promptCache`, else on.
+   */
+  readonly promptCache?: boolean;
+  /** The clock the cache's time to live is paced by; tests pass a fake one. */
+  readonly now?: () => number;
 }
 
 /** What the router takes besides the request itself. */
@@ -110,6 +119,9 @@ export class ModelRouter {
   private readonly logger?: Logger;
   private tierFor: TierPreference | undefined;
   private readonly tiersLogged = new Set<string>();
+  /** One prompt-cache key per router (one run), so its calls reach the same cache and no other run's. */
+  private readonly cacheKey = `ideal-state-${Math.random().toString(36).slice(2, 12)}`;
+  private readonly paces = new Map<ModelRole, CachePace>();
 
   constructor(
     readonly resolved: ResolvedModels,
@@ -152,7 +164,7 @@ export class ModelRouter {
     const { phase, confidenceOf, ...chat } = request;
     return this.withEscalation(role, level, phase, {
       call: async (model) => {
-        const { result, usage } = await metered(model, () => this.budgeted(model, phase).chat(chat), this.prices);
+        const { result, usage } = await metered(model, () => this.budgeted(this.cached(model, role), phase).chat(chat), this.prices);
         this.report(usage, role, level, phase);
         return { response: result, usage, model };
       },
@@ -171,7 +183,7 @@ export class ModelRouter {
     const confidence = confidenceOf ?? ownConfidence;
     return this.withEscalation(role, level, phase, {
       call: async (model) => ({
-        ...(await generateObject(this.budgeted(model, phase), ask, {
+        ...(await generateObject(this.budgeted(this.cached(model, role), phase), ask, {
           prices: this.prices,
           onUsage: (u) => this.report(u, role, level, phase),
           onAdjusted: (list) => this.logger?.warn(`${role} at ${level}${phase ? ` (${phase})` : ''} on ${model.displayName}: ${list.map((a) => `${a.path} ${a.given} is out of its bounds, ${a.used} used`).join('; ')}`),
@@ -286,6 +298,22 @@ export class ModelRouter {
   /** Prices of the run's models: the router's own, else the catalogue with the models file's entries. */
   private get prices(): PriceTable | undefined {
     return this.options.prices ?? this.resolved.catalogue;
+  }
+
+  /**
+   * The model with the role's cache request on every call: one key per run and role (the
+   * roles' prompts share no prefix, and one key for all would crowd one machine) and the
+   * time to live for the role's pace. A request that says otherwise keeps its own.
+   */
+  private cached(model: LanguageModel, role: ModelRole): LanguageModel {
+    const enabled = (this.options.promptCache ?? this.resolved.config.promptCache) !== false;
+    let pace = this.paces.get(role);
+    if (!pace) this.paces.set(role, (pace = new CachePace(this.options.now)));
+    const key = `${this.cacheKey}-${role}`;
+    const paced = pace;
+    return Object.assign(Object.create(model) as LanguageModel, {
+      chat: (request: ChatRequest) => model.chat({ ...request, cache: request.cache ?? (enabled ? { key, ttl: paced.next() } : false) }),
+    });
   }
 
   private budgeted(model: LanguageModel, phase: Phase | undefined): LanguageModel {

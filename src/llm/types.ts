@@ -65,11 +65,33 @@ export interface ChatRequest {
   readonly timeoutMs?: number;
   /** When set, the provider streams and calls this for each part as it arrives. */
   readonly onPart?: (part: StreamPart) => void;
+  /**
+   * Prompt caching: absent, the provider's caching with no key; `false`, none asked for (no
+   * breakpoints, no key: what a run would pay without it, for the token bench).
+   */
+  readonly cache?: PromptCacheRequest | false;
 }
 
+/** How a request asks for its prefix to be cached (see src/llm/prompt-cache.ts). */
+export interface PromptCacheRequest {
+  /** Requests of one run and role share it (OpenAI's `prompt_cache_key`). */
+  readonly key?: string;
+  /** How long a cached prefix must live (Anthropic's `cache_control.ttl`); default 5 minutes. */
+  readonly ttl?: CacheTtl;
+}
+
+export type CacheTtl = '5m' | '1h';
+
 export interface TokenUsage {
+  /** Every input token of the call: fresh, read from the prompt cache and written to it. */
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** Of `inputTokens`, read from the provider's prompt cache. */
+  readonly cachedInputTokens?: number;
+  /** Of `inputTokens`, written to the prompt cache (Anthropic bills them above the input price). */
+  readonly cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, written with the 1-hour time to live. */
+  readonly cacheWrite1hTokens?: number;
   /** True when the provider reports no usage and the numbers are counted or guessed (vscode.lm). */
   readonly estimated?: boolean;
 }

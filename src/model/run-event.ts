@@ -15,6 +15,10 @@ export const RunEvent = z
     inputTokens: z.number().int().nonnegative().default(0),
     outputTokens: z.number().int().nonnegative().default(0),
     costUsd: z.number().nonnegative().default(0),
+    /** Of inputTokens, read from the provider's prompt cache (absent on runs before it was counted). */
+    cachedInputTokens: z.number().int().nonnegative().optional(),
+    /** Of inputTokens, written to the provider's prompt cache. */
+    cacheWriteTokens: z.number().int().nonnegative().optional(),
     durationMs: z.number().nonnegative().optional(),
   })
   .strict();

@@ -265,6 +265,13 @@ describe('Anthropic contract fake: each rule refuses its own violation', () => {
     { rule: 'schema-complexity', body: { ...base(), ...schemaOf({ type: 'object', properties: manyOptional, required: [], additionalProperties: false }) } },
     { rule: 'effort', body: { ...base(), model: 'claude-haiku-4-5', output_config: { effort: 'low' } } },
     { rule: 'thinking-always-on', body: { ...base(), thinking: { type: 'disabled' } } },
+    // Prompt caching: five breakpoints, an unknown TTL, a 1h breakpoint after a 5m one, a breakpoint on empty text.
+    { rule: 'cache-control', body: { ...base(), messages: [{ role: 'user', content: Array.from({ length: 5 }, (_, i) => ({ type: 'text', text: `part ${i}`, cache_control: { type: 'ephemeral' } })) }] } },
+    { rule: 'cache-control', body: { ...base(), system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral', ttl: '10m' } }] } },
+    {
+      rule: 'cache-control',
+      body: { ...base(), system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral', ttl: '1h' } }] }] },
+    },
   ];
 
   it('answers a request that keeps every rule', async () => {

@@ -30,7 +30,14 @@ function entry(name: string, prices: { input: number; output: number; cachedInpu
 describe('llm prices and usage accounting', () => {
   it('prices a model from the shipped catalogue by its exact name or alias: claude-opus-4-6 at $5/$25', () => {
     assert.deepEqual(costOf(hosted('claude-opus-4-6', { kind: 'anthropic' }), million), { costUsd: 30, priced: true });
-    assert.deepEqual(priceOf(hosted('claude-opus-4-6', { kind: 'anthropic' })), { inputPerMTok: 5, outputPerMTok: 25, cachedInputPerMTok: findModel(shippedCatalogue(), 'claude-opus-4-6')!.prices.cachedInput });
+    const prices = findModel(shippedCatalogue(), 'claude-opus-4-6')!.prices;
+    assert.deepEqual(priceOf(hosted('claude-opus-4-6', { kind: 'anthropic' })), {
+      inputPerMTok: 5,
+      outputPerMTok: 25,
+      cachedInputPerMTok: prices.cachedInput,
+      cacheWritePerMTok: prices.cacheWrite,
+      cacheWrite1hPerMTok: prices.cacheWrite1h,
+    });
     // A dated snapshot is found by its listed alias, not by its prefix.
     const sonnet45 = findModel(shippedCatalogue(), 'claude-sonnet-4-5')!;
     assert.equal(costOf(hosted('claude-sonnet-4-5', { kind: 'anthropic' }), { inputTokens: 2000, outputTokens: 1000 }).costUsd, (2000 * sonnet45.prices.input + 1000 * sonnet45.prices.output) / 1e6);
@@ -94,7 +101,7 @@ describe('llm prices and usage accounting', () => {
   it('turns a usage record into a valid model RunEvent, scripted models labelled as such', () => {
     const scripted = ScriptedModel.fromText('demo.yaml', 'steps:\n  - text: hi\n');
     const record = usageRecord(scripted, { inputTokens: 12, outputTokens: 3 }, 41.6);
-    assert.deepEqual(record, { model: 'scripted: demo', modelId: 'scripted:demo', provider: 'scripted', inputTokens: 12, outputTokens: 3, costUsd: 0, durationMs: 42, priced: true, estimated: false });
+    assert.deepEqual(record, { model: 'scripted: demo', modelId: 'scripted:demo', provider: 'scripted', inputTokens: 12, outputTokens: 3, cachedInputTokens: 0, cacheWriteTokens: 0, costUsd: 0, durationMs: 42, priced: true, estimated: false });
     const event = usageToRunEvent(record, { runId: 'run-abc123', seq: 4, at: '2026-01-01T00:00:00.000Z', phase: 'OBSERVE', role: 'manager', purpose: 'criteria' });
     assert.deepEqual(RunEvent.parse(event), event);
     assert.equal(event.message, 'criteria: scripted: demo via scripted, 12 in / 3 out');
@@ -106,5 +113,18 @@ describe('llm prices and usage accounting', () => {
     const event = usageToRunEvent(usageRecord(model, { inputTokens: 1, outputTokens: 1, estimated: true }, 1), { runId: 'run-abc123', seq: 0, at: '2026-01-01T00:00:00.000Z' });
     assert.match(event.message, /\(unpriced, estimated tokens\)$/);
     assert.equal(event.costUsd, 0);
+  });
+
+  it('prices cache reads, 5-minute and 1-hour writes apart from fresh input (Anthropic: 0.1x, 1.25x and 2x input)', () => {
+    const sonnet = hosted('claude-sonnet-4-6', { kind: 'anthropic' });
+    // 1M fresh at $3, 1M read at $0.30, 1M written for 5 minutes at $3.75, 1M for an hour at $6, 1M out at $15.
+    const usage = { inputTokens: 4_000_000, cachedInputTokens: 1_000_000, cacheWriteTokens: 2_000_000, cacheWrite1hTokens: 1_000_000, outputTokens: 1_000_000 };
+    assert.deepEqual(costOf(sonnet, usage), { costUsd: 3 + 0.3 + 3.75 + 6 + 15, priced: true });
+    // OpenAI catalogues no write price: a reported write is billed as input.
+    const terra = hosted('gpt-5.6-terra', { kind: 'openai' });
+    assert.deepEqual(costOf(terra, { inputTokens: 2_000_000, cachedInputTokens: 1_000_000, cacheWriteTokens: 1_000_000, outputTokens: 0 }), { costUsd: 2 + 0.2, priced: true });
+    const record = usageRecord(sonnet as never, usage, 1);
+    assert.equal(record.cachedInputTokens, 1_000_000);
+    assert.equal(record.cacheWriteTokens, 2_000_000);
   });
 });

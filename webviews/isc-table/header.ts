@@ -49,6 +49,7 @@ export function renderHeader(root: HTMLElement, header: TableHeader, abilities: 
       stepper,
     ),
     h('div', { class: 'budget' }, time, budgetBar('Tokens', header.budget.tokens, formatCount), budgetBar('Cost', header.budget.usd, (n) => `$${n.toFixed(2)}`)),
+    header.spent ? h('div', { class: 'spent muted', dataset: { budget: 'spent' } }, header.spent) : null,
   );
   return bar;
 }

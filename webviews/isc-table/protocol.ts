@@ -56,6 +56,8 @@ export interface TableHeader {
   /** Finished: COMPLETE, BUDGET_EXHAUSTED, BLOCKED, CANCELLED or FAILED. */
   finished: boolean;
   budget: { seconds: BudgetFigure; tokens: BudgetFigure; usd: BudgetFigure };
+  /** What the run's model calls spent: tokens in (cached and written apart), out, and dollars; absent before the first call. */
+  spent?: string;
   /** The run's time beyond the budget figure: whether it is going and what it spent waiting for a person. */
   time: TableTime;
 }

@@ -1,6 +1,7 @@
-import type { MessageCreateParamsBase, OutputConfig, Tool, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { CacheControlEphemeral, MessageCreateParamsBase, MessageParam, OutputConfig, TextBlockParam, Tool, ToolChoice as AnthropicToolChoice } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelCapabilities } from '../catalogue';
 import { toJsonSchema, type JsonSchema } from '../json-schema';
+import { MAX_CACHE_BREAKPOINTS, prefixTokens } from '../prompt-cache';
 import type { ChatRequest, ToolChoice } from '../types';
 import { toAnthropicMessages } from './anthropic-messages';
 import { toAnthropicOutputSchema } from './anthropic-schema';
@@ -43,12 +44,15 @@ export function buildAnthropicRequest(
   model: string,
   request: ChatRequest,
   caps: ModelCapabilities,
-  defaults: { maxOutputTokens: number; memory?: ThinkingMemory },
+  defaults: { maxOutputTokens: number; memory?: ThinkingMemory; minCacheTokens?: number },
 ): AnthropicCall {
   const wanted = request.maxOutputTokens ?? defaults.maxOutputTokens;
   const maxTokens = caps.maxOutputTokens ? Math.min(wanted, caps.maxOutputTokens) : wanted;
   const systemParts = request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : []));
-  const tools: Tool[] = (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, input_schema: toJsonSchema(t.parameters) as Tool.InputSchema }));
+  // Sorted by name: the same tools are the same bytes on every turn, whatever order a caller lists them in.
+  const tools: Tool[] = [...(request.tools ?? [])]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((t) => ({ name: t.name, description: t.description, input_schema: toJsonSchema(t.parameters) as Tool.InputSchema }));
   let toolChoice = request.toolChoice && tools.length > 0 ? toolChoiceFor(request.toolChoice, caps.forcedToolChoice) : undefined;
   const outputConfig: OutputConfig = {};
   let structured: StructuredPlan | undefined;
@@ -78,11 +82,15 @@ export function buildAnthropicRequest(
   const effort = anthropicEffort(caps.reasoningEffort);
   if (effort) outputConfig.effort = effort;
   const system = systemParts.join('\n\n');
+  const messages = toAnthropicMessages(request.messages, { prefill: caps.prefill, memory: defaults.memory });
+  const systemBlocks: TextBlockParam[] | undefined = system ? [{ type: 'text', text: system }] : undefined;
+  if (request.cache !== false) placeBreakpoints(tools, systemBlocks, messages, { type: 'ephemeral', ...(request.cache?.ttl === '1h' ? { ttl: '1h' } : {}) }, defaults.minCacheTokens ?? 1024);
   const params: AnthropicCall['params'] = {
     model,
     max_tokens: maxTokens,
-    messages: toAnthropicMessages(request.messages, { prefill: caps.prefill, memory: defaults.memory }),
-    ...(system ? { system } : {}),
+    messages,
+    // A plain string unless a breakpoint lands on it: the same bytes to a server either way.
+    ...(systemBlocks ? { system: systemBlocks[0]!.cache_control ? systemBlocks : system } : {}),
     ...(tools.length > 0 ? { tools } : {}),
     ...(toolChoice ? { tool_choice: toolChoice } : {}),
     ...(Object.keys(outputConfig).length > 0 ? { output_config: outputConfig } : {}),
@@ -90,6 +98,41 @@ export function buildAnthropicRequest(
     ...(caps.sampling && request.temperature !== undefined ? { temperature: Math.min(1, Math.max(0, request.temperature)) } : {}),
   };
   return { params, maxTokens, ...(structured ? { structured } : {}) };
+}
+
+/**
+ * Cache breakpoints where the prefix is stable (https://platform.claude.com/docs/en/build-with-claude/prompt-caching):
+ * after the tools and system prompt, which stay the same for a role through a run; after the
+ * turn before the newest, which the previous request wrote; and after the newest block, which
+ * the next turn reads. The previous turn's breakpoint lets a turn that added many blocks still
+ * find the last write (the API looks back only 20 blocks from a breakpoint). A breakpoint goes
+ * only where the prefix reaches the model's minimum (a shorter one is not cached and its
+ * marker would buy nothing), and never more than four. Everything after the last is new.
+ */
+function placeBreakpoints(tools: Tool[], system: TextBlockParam[] | undefined, messages: MessageParam[], control: CacheControlEphemeral, minTokens: number): void {
+  const marks: { tokens: number; block: { cache_control?: CacheControlEphemeral | null } }[] = [];
+  const lastHead = system?.[system.length - 1] ?? tools[tools.length - 1];
+  const head: unknown[] = [...tools, ...(system ?? [])];
+  if (lastHead) marks.push({ tokens: prefixTokens(head), block: lastHead });
+  // The previous user turn (the end of what the last request sent), then the newest block.
+  const last = messages.length - 1;
+  let previousUser = -1;
+  for (let i = last - 1; i >= 0; i--) {
+    if (messages[i]!.role === 'user') {
+      previousUser = i;
+      break;
+    }
+  }
+  for (const i of [previousUser, last]) {
+    // User turns only: an assistant turn may be the very reply kept in memory, not a copy.
+    const content = i >= 0 && messages[i]!.role === 'user' ? messages[i]!.content : undefined;
+    const block = Array.isArray(content) ? content[content.length - 1] : undefined;
+    if (!block || block.type === 'thinking' || block.type === 'redacted_thinking') continue;
+    marks.push({ tokens: prefixTokens([...head, ...messages.slice(0, i + 1).map((m) => m.content)]), block: block as { cache_control?: CacheControlEphemeral | null } });
+  }
+  const kept = marks.filter((m) => m.tokens >= minTokens);
+  // The latest ones matter most when there are too many: they hold the most of the prefix.
+  for (const m of kept.slice(-MAX_CACHE_BREAKPOINTS)) m.block.cache_control = control;
 }
 
 /**

@@ -2,7 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import { callCancelled, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
 import { parseArgumentsJson } from '../json-schema';
-import type { ChatRequest, ChatResponse, LanguageModel, StopReason, ToolCall } from '../types';
+import { minCacheableTokens } from '../prompt-cache';
+import type { ChatRequest, ChatResponse, LanguageModel, StopReason, TokenUsage, ToolCall } from '../types';
 import { buildAnthropicRequest, WRAPPED, type AnthropicCall } from './anthropic-request';
 import { ThinkingMemory } from './anthropic-thinking';
 import { DEFAULT_MAX_RETRIES, HttpModelBase, type HttpOptions, type ModelIdentity } from './common';
@@ -14,7 +15,7 @@ export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 interface Reply {
   readonly content: readonly ContentBlock[];
   readonly stop: string | null | undefined;
-  readonly usage: { inputTokens: number; outputTokens: number };
+  readonly usage: TokenUsage;
   readonly servedBy?: string;
 }
 
@@ -41,7 +42,11 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    const call = buildAnthropicRequest(this.model, request, this.profile.capabilities, { maxOutputTokens: this.maxOutputTokens, memory: this.thinking });
+    const call = buildAnthropicRequest(this.model, request, this.profile.capabilities, {
+      maxOutputTokens: this.maxOutputTokens,
+      memory: this.thinking,
+      minCacheTokens: minCacheableTokens(this.profile.entry ?? { family: '', name: this.model }),
+    });
     const options = { signal: request.signal, timeout: request.timeoutMs ?? this.timeoutMs };
     const ctx = { model: this.displayName, signal: request.signal, timeoutMs: options.timeout, secrets: [this.apiKey] };
     let reply: Reply;
@@ -59,8 +64,7 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
   }
 
   private async readStream(stream: AsyncIterable<RawMessageStreamEvent>, request: ChatRequest, call: AnthropicCall): Promise<Reply> {
-    let inputTokens = 0;
-    let outputTokens = 0;
+    let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let stop: string | null | undefined;
     let servedBy: string | undefined;
     const blocks = new Map<number, { block: ContentBlock; json: string }>();
@@ -69,8 +73,7 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
       switch (event.type) {
         case 'message_start':
           servedBy = event.message.model;
-          inputTokens = usageOf(event.message.usage).inputTokens;
-          outputTokens = event.message.usage.output_tokens ?? 0;
+          usage = usageOf(event.message.usage);
           break;
         case 'content_block_start':
           blocks.set(event.index, { block: { ...event.content_block } as ContentBlock, json: '' });
@@ -98,8 +101,13 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
         }
         case 'message_delta':
           stop = event.delta.stop_reason ?? stop;
-          if (event.usage.output_tokens != null) outputTokens = event.usage.output_tokens;
-          if (event.usage.input_tokens != null && event.usage.input_tokens > 0) inputTokens = event.usage.input_tokens + (event.usage.cache_read_input_tokens ?? 0) + (event.usage.cache_creation_input_tokens ?? 0);
+          // The final counts, where the event gives them; message_start's stand otherwise.
+          // (message_delta carries no `cache_creation`: the 1-hour share stays message_start's.)
+          if (event.usage.input_tokens != null && event.usage.input_tokens > 0) {
+            const split = { ephemeral_1h_input_tokens: usage.cacheWrite1hTokens ?? 0 };
+            usage = usageOf({ ...event.usage, input_tokens: event.usage.input_tokens, output_tokens: event.usage.output_tokens ?? usage.outputTokens, cache_creation: split });
+          }
+          else if (event.usage.output_tokens != null) usage = { ...usage, outputTokens: event.usage.output_tokens };
           break;
         default:
           break;
@@ -110,7 +118,7 @@ export class AnthropicModel extends HttpModelBase implements LanguageModel {
     // A connection closed cleanly before the stream's end must not pass for a short reply.
     if (stop == null) throw new LlmProviderError(this.displayName, 'connection', 'the stream ended before the reply was complete');
     const content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, open]) => open.block);
-    return { content, stop, usage: { inputTokens, outputTokens }, servedBy };
+    return { content, stop, usage, servedBy };
   }
 
   private finish(reply: Reply, call: AnthropicCall): ChatResponse {
@@ -166,9 +174,26 @@ function stopReasonOf(stop: string | null | undefined): StopReason {
   return 'other';
 }
 
-function usageOf(usage: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null }) {
+/**
+ * Anthropic's `input_tokens` are only the tokens after the last cache breakpoint; reads
+ * (`cache_read_input_tokens`) and writes (`cache_creation_input_tokens`, split by time to live
+ * in `cache_creation`) come on top (https://platform.claude.com/docs/en/build-with-claude/prompt-caching#tracking-cache-performance).
+ */
+function usageOf(usage: {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+  cache_creation?: { ephemeral_1h_input_tokens?: number | null } | null;
+}): TokenUsage {
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
+  const written1h = Math.min(written, usage.cache_creation?.ephemeral_1h_input_tokens ?? 0);
   return {
-    inputTokens: usage.input_tokens + (usage.cache_read_input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0),
+    inputTokens: usage.input_tokens + read + written,
     outputTokens: usage.output_tokens,
+    ...(read > 0 ? { cachedInputTokens: read } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
+    ...(written1h > 0 ? { cacheWrite1hTokens: written1h } : {}),
   };
 }

@@ -26,6 +26,24 @@ export interface OpenAiCall {
   readonly caps: ModelCapabilities;
   /** The output cap of this call. */
   readonly maxOutputTokens: number;
+  /** A model on the user's machine (llama.cpp, vLLM, Ollama, LM Studio), not OpenAI's endpoint. */
+  readonly local?: boolean;
+}
+
+/**
+ * The cache fields of a call. OpenAI's own endpoint: `prompt_cache_key`, so the requests of one
+ * run and role reach the machine that holds their prefix
+ * (https://developers.openai.com/api/docs/guides/prompt-caching). A local server: llama.cpp's
+ * `cache_prompt`, which keeps the previous prompt's KV cache and evaluates only the new suffix
+ * (https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md, POST /completion
+ * and the OpenAI-compatible chat endpoint, which passes it on); vLLM's and Ollama's servers
+ * cache prefixes on their own and ignore the field. Not sent when the request asks for no
+ * caching, nor to OpenAI, which refuses fields it does not know.
+ */
+export function cacheFields(request: ChatRequest, call: OpenAiCall): { prompt_cache_key?: string; cache_prompt?: boolean } {
+  if (request.cache === false) return {};
+  if (call.local) return { cache_prompt: true };
+  return request.cache?.key ? { prompt_cache_key: request.cache.key } : {};
 }
 
 export function chatParams(request: ChatRequest, call: OpenAiCall): ChatCompletionCreateParamsBase {
@@ -34,7 +52,7 @@ export function chatParams(request: ChatRequest, call: OpenAiCall): ChatCompleti
   // Prompt-only servers get the schema in the prompt; the reply is validated like any other.
   const native = format !== undefined && caps.structuredOutput !== 'prompt-only';
   const messages = format && !native ? withSchemaInstruction(request.messages, format) : request.messages;
-  const tools = caps.tools && request.tools && request.tools.length > 0 ? request.tools : undefined;
+  const tools = caps.tools && request.tools && request.tools.length > 0 ? byName(request.tools) : undefined;
   const choice = tools && request.toolChoice ? toToolChoice(request.toolChoice, caps.forcedToolChoice) : undefined;
   // Only the two Chat Completions names exist here; a Responses name would be an unknown parameter.
   const capParam = caps.maxTokensParam === 'max_tokens' ? 'max_tokens' : 'max_completion_tokens';
@@ -58,7 +76,19 @@ export function chatParams(request: ChatRequest, call: OpenAiCall): ChatCompleti
     [capParam]: call.maxOutputTokens,
     ...(caps.reasoningEffort ? { reasoning_effort: caps.reasoningEffort } : {}),
     ...(caps.sampling && request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    ...cacheFields(request, call),
   };
+}
+
+/** Tools sorted by name: the same tools are the same prompt prefix on every turn, whatever order a caller lists them in. */
+export function byName<T extends { readonly name: string }>(tools: readonly T[]): T[] {
+  return [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Chat Completions usage, with `prompt_tokens_details.cached_tokens` (a part of `prompt_tokens`) where given. */
+function chatUsage(usage: NonNullable<ChatCompletion['usage']>): ChatResponse['usage'] {
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  return { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, ...(cached > 0 ? { cachedInputTokens: cached } : {}) };
 }
 
 function responseFormatOf(format: NonNullable<ChatRequest['responseFormat']>, strictSchemas: boolean) {
@@ -96,7 +126,7 @@ export function readCompletion(completion: ChatCompletion, request: ChatRequest,
     toolCalls,
     stopReason,
     usage: completion.usage
-      ? { inputTokens: completion.usage.prompt_tokens, outputTokens: completion.usage.completion_tokens }
+      ? chatUsage(completion.usage)
       : estimatedUsage(request, text, toolCalls),
     servedBy: completion.model,
   };
@@ -142,7 +172,7 @@ export async function readChatStream(stream: AsyncIterable<ChatCompletionChunk>,
     text,
     toolCalls,
     stopReason,
-    usage: usage ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens } : estimatedUsage(request, text, toolCalls),
+    usage: usage ? chatUsage(usage) : estimatedUsage(request, text, toolCalls),
     servedBy,
   };
 }

@@ -12,7 +12,7 @@ import type {
 import { callCancelled, LlmProviderError, LlmRefusalError, LlmTruncatedError } from '../errors';
 import { parseArgumentsJson } from '../json-schema';
 import type { ChatMessage, ChatRequest, ChatResponse, ResponseFormat, StopReason, ToolCall, ToolChoice } from '../types';
-import type { OpenAiCall } from './openai-chat';
+import { byName, cacheFields, type OpenAiCall } from './openai-chat';
 import { estimatedUsage, isStrictClean, strictSchemaOf, withSchemaInstruction } from './openai-schema';
 
 /**
@@ -27,7 +27,7 @@ export function responseParams(request: ChatRequest, call: OpenAiCall): Response
   const native = format !== undefined && caps.structuredOutput !== 'prompt-only';
   const messages = format && !native ? withSchemaInstruction(request.messages, format) : request.messages;
   const { instructions, input } = toResponseInput(messages);
-  const tools = caps.tools && request.tools && request.tools.length > 0 ? request.tools : undefined;
+  const tools = caps.tools && request.tools && request.tools.length > 0 ? byName(request.tools) : undefined;
   const choice = tools && request.toolChoice ? toToolChoice(request.toolChoice, caps.forcedToolChoice) : undefined;
   return {
     model: call.model,
@@ -46,7 +46,10 @@ export function responseParams(request: ChatRequest, call: OpenAiCall): Response
     max_output_tokens: call.maxOutputTokens,
     ...(caps.reasoningEffort ? { reasoning: { effort: caps.reasoningEffort } } : {}),
     ...(caps.sampling && request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    // Not `previous_response_id`: it needs `store: true` (the conversation kept on OpenAI's side),
+    // and the full input with a stable prefix and a cache key is billed the same on a hit.
     store: false,
+    ...cacheFields(request, { ...call, local: false }),
   };
 }
 
@@ -156,9 +159,25 @@ function finish(response: Response, collected: Collected, request: ChatRequest, 
     toolCalls,
     stopReason,
     usage: response.usage
-      ? { inputTokens: response.usage.input_tokens, outputTokens: response.usage.output_tokens }
+      ? responsesUsage(response.usage)
       : estimatedUsage(request, text, toolCalls),
     servedBy: response.model,
+  };
+}
+
+/**
+ * Responses usage: `input_tokens_details.cached_tokens` read from the cache and, on models
+ * that report it, `cache_write_tokens` written to it, both parts of `input_tokens`.
+ */
+function responsesUsage(usage: NonNullable<Response['usage']>): ChatResponse['usage'] {
+  const details = usage.input_tokens_details as { cached_tokens?: number; cache_write_tokens?: number } | undefined;
+  const cached = details?.cached_tokens ?? 0;
+  const written = details?.cache_write_tokens ?? 0;
+  return {
+    inputTokens: usage.input_tokens,
+    outputTokens: usage.output_tokens,
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
+    ...(written > 0 ? { cacheWriteTokens: written } : {}),
   };
 }
 

@@ -39,6 +39,7 @@ export class OpenAiModel extends HttpModelBase implements LanguageModel {
       displayName: this.displayName,
       caps,
       maxOutputTokens: outputCap(request, this.maxOutputTokens, caps.maxOutputTokens),
+      local: this.modelClass === 'local',
     };
     const options = { signal: request.signal, timeout: request.timeoutMs ?? this.timeoutMs };
     const ctx = { model: this.displayName, signal: request.signal, timeoutMs: options.timeout, secrets: [this.apiKey] };

@@ -3,6 +3,7 @@ import type { AnyCriterion, Run, RunEvent, VerificationReport, VerificationMetho
 import type { PendingApproval, TableAbilities, TableDelta, TableHeader, TableLock, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { compareIds } from '../../../webviews/isc-table/view-model';
 import type { PrdLockState } from '../lock/criteria-locks';
+import { usageLine } from '../../model/run-usage';
 
 const EXIT_STATES = new Set(['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED']);
 
@@ -15,7 +16,7 @@ export interface SnapshotInput {
   criteria: readonly AnyCriterion[];
   /** Any order; the newest result of each criterion wins. */
   reports: readonly VerificationReport[];
-  events: readonly Pick<RunEvent, 'inputTokens' | 'outputTokens' | 'costUsd'>[];
+  events: readonly Pick<RunEvent, 'inputTokens' | 'outputTokens' | 'costUsd' | 'cachedInputTokens' | 'cacheWriteTokens'>[];
   caps?: { tokens?: number; usd?: number };
   /** Criteria whose PASS a file change made stale since they were verified. */
   staleIds?: ReadonlySet<string>;
@@ -113,9 +114,16 @@ function tableHeader(input: SnapshotInput): TableHeader {
   const { run, live } = input;
   let tokens = 0;
   let usd = 0;
+  // The input as billed: read from the prompt cache and written to it apart from fresh.
+  let cached = 0;
+  let written = 0;
+  let output = 0;
   for (const e of input.events) {
     tokens += e.inputTokens + e.outputTokens;
     usd += e.costUsd;
+    cached += e.cachedInputTokens ?? 0;
+    written += e.cacheWriteTokens ?? 0;
+    output += e.outputTokens;
   }
   const header: TableHeader = {
     runId: run.id,
@@ -133,6 +141,7 @@ function tableHeader(input: SnapshotInput): TableHeader {
     },
     time: live ? { going: true, waitedMs: live.waitedMs, ...(live.waitingMs !== undefined ? { waitingMs: live.waitingMs } : {}), ...(live.waitingFor ? { waitingFor: live.waitingFor } : {}) } : { going: false, waitedMs: run.waitedMs ?? 0 },
   };
+  if (tokens > 0) header.spent = usageLine({ fresh: tokens - output - cached - written, cached, written, output, usd: Math.round(usd * 1e9) / 1e9 });
   if (run.exitReason) header.exitReason = run.exitReason;
   if (run.prdPath) header.prdPath = run.prdPath;
   return header;

@@ -1,4 +1,5 @@
 import type { RunState } from '../../model';
+import { usageLine, type RunUsage } from '../../model/run-usage';
 
 /** The view's groups, in order, and the states each holds (a run with pending approvals goes under "Needs approval" whatever its state). */
 export const RUN_GROUPS: readonly { id: string; label: string; icon: string; states: readonly RunState[] }[] = [
@@ -50,6 +51,20 @@ export interface RunSummary {
    * ran a step, so it is finished, shown with its outcome, and never resumed.
    */
   record?: 'verification' | 'prd';
+  /** What its model calls spent (tokens and dollars, per phase); absent for a run that called none. */
+  spent?: RunUsage;
+}
+
+/**
+ * The run's spending as the view shows it: dollars in the description, and in the tooltip the
+ * tokens (fresh, cached, written, output) and dollars of the run and of each phase.
+ */
+export function spendWords(spent: RunUsage | undefined): { short: string; lines: string[] } | undefined {
+  if (!spent || spent.fresh + spent.cached + spent.written + spent.output === 0) return undefined;
+  const phases = Object.entries(spent.phases).filter(([, u]) => u && u.fresh + u.cached + u.written + u.output > 0);
+  // No dollars in the description for a run that cost nothing (a local or scripted model) or whose
+  // model has no known price: the tooltip's line still gives its tokens.
+  return { short: spent.usd > 0 ? `$${spent.usd.toFixed(spent.usd >= 1 ? 2 : 4)}` : '', lines: [`spent ${usageLine(spent)}`, ...phases.map(([phase, u]) => `  ${phase}: ${usageLine(u!)}`)] };
 }
 
 /** What a stored run is: a run of the Algorithm (it committed a step) or a record of a PRD (issue 28 §5). */

@@ -3,7 +3,8 @@ import { stateWords } from '../../model/run-states';
 import type { Logger } from '../../model/log';
 import type { Run } from '../../model';
 import { verdictOf } from '../../model/verdict';
-import { arrangeRuns, loopChildren, recordKind, recordWords, runLook, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
+import { runUsage } from '../../model/run-usage';
+import { arrangeRuns, loopChildren, recordKind, recordWords, runLook, spendWords, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
@@ -92,6 +93,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         canResume: !record && this.control.canResume(run),
         pendingApprovals: this.control.approvals(run.id).length,
         ...(record ? { record } : {}),
+        spent: runUsage(store.events.where("run_id = ? AND kind = 'model'", [run.id], 'seq')),
       };
     });
   }
@@ -110,12 +112,14 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     const item = new vscode.TreeItem(run.request, vscode.TreeItemCollapsibleState.None);
     item.id = run.id;
     const waiting = run.pendingApprovals === 0 ? '' : ` · ${run.pendingApprovals} waiting for approval`;
-    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${waiting}`;
+    const spend = spendWords(run.spent);
+    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${spend?.short ? ` · ${spend.short}` : ''}${waiting}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
     tooltip.appendText(`${run.id} · ${recordWords(run) ?? stateWords(run.state)} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
     if (run.prdPath) tooltip.appendText(`\nPRD: ${run.prdPath}`);
+    if (spend) tooltip.appendText(`\n${spend.lines.join('\n')}`);
     if (run.pendingApprovals > 0) tooltip.appendText(`\n${run.pendingApprovals} edit(s) or command(s) wait for your approval: open the ISC table to see and answer them.`);
     item.tooltip = tooltip;
     item.iconPath = run.pendingApprovals > 0 ? new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('editorWarning.foreground')) : lookIcon(runLook(run));
