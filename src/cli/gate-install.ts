@@ -6,6 +6,8 @@ import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts'
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import { mergeTomlTable } from './gate-install-toml';
+import { denyRules, INSTALL_SCOPES, planClaudeScoped, scopeTarget, workspaceRisk, type InstallScope } from './gate-install-scope';
+import { gateStateFolder } from '../app/gate/state-folder';
 import type { VerifyIo } from './verify';
 
 const HOST_IDS = HOST_ADAPTERS.map((h) => h.id);
@@ -21,6 +23,14 @@ ${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `
 
 Options:
   --detect          install for every host whose configuration folder exists in the workspace
+  --scope SCOPE     where Claude Code's hook lives: workspace (default: .claude/settings.json,
+                    which the agent can write: the risk is said at install), user (the user's
+                    settings, CLAUDE_CONFIG_DIR or ~/.claude/settings.json, with deny rules for
+                    the workspace's .claude settings and the gate's state folder; a
+                    disableAllHooks in the workspace still turns it off) or managed (a drop-in
+                    in Claude Code's managed-settings.d, which no workspace setting turns off;
+                    needs administrator rights). The hook names --workspace, and a stop in
+                    another project goes through untouched.
   --workspace DIR   the workspace (default: the current directory); written into the command
   --command CMD     how the hook starts Ideal State (default: the absolute paths of the Node
                     running this install and of its dist/cli.js, never looked up on PATH);
@@ -63,6 +73,7 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
         command: { type: 'string' },
         'max-blocks': { type: 'string' },
         detect: { type: 'boolean', default: false },
+        scope: { type: 'string' },
         'no-mcp': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -81,6 +92,11 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     return 2;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
+  const scope = (values.scope ?? 'workspace') as InstallScope;
+  if (!INSTALL_SCOPES.includes(scope)) {
+    io.err(`ideal-state gate install: --scope takes ${INSTALL_SCOPES.join(', ')}, not "${values.scope}"`);
+    return 2;
+  }
   let hosts: HostAdapter[];
   if (values.detect) {
     if (positionals.length > 0) {
@@ -102,12 +118,16 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     }
     hosts = [adapter];
   }
+  if (scope !== 'workspace' && (values.detect || hosts[0]!.id !== 'claude-code')) {
+    io.err(`ideal-state gate install: --scope ${scope} is Claude Code's (its user and managed settings); ${values.detect ? 'name the host instead of --detect' : `${hosts[0]!.name} reads its hooks at start-up: ${workspaceRisk(hosts[0]!) ?? 'it has no hook file'}`}`);
+    return 2;
+  }
   const chosen = await hookLauncher(values.command?.trim() || undefined, workspace, runtime);
   for (const w of chosen.warnings) io.err(`warning: ${w}`);
   const launcher = chosen.launcher;
   let status = 0;
   for (const adapter of hosts) {
-    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: values.command?.trim() || 'ideal-state', maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
+    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: values.command?.trim() || 'ideal-state', maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes, scope, env: runtime.env ?? process.env }, io);
     status = Math.max(status, code);
   }
   return status;
@@ -117,6 +137,8 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
 export interface InstallRuntime {
   node: string;
   cli: string | undefined;
+  /** The environment the user and managed settings folders are found from (HOME, CLAUDE_CONFIG_DIR); default: this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -169,6 +191,8 @@ interface InstallOptions {
   maxBlocks: string | undefined;
   mcp: boolean;
   yes: boolean;
+  scope: InstallScope;
+  env: NodeJS.ProcessEnv;
 }
 
 async function installOne(adapter: HostAdapter, options: InstallOptions, io: VerifyIo): Promise<number> {
@@ -178,6 +202,17 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
   const notes: string[] = [];
   if (adapter.install.kind === 'none') {
     notes.push(`${adapter.name}: no stop gate: ${adapter.install.why}. Ideal State cannot keep its agent from stopping; the MCP server lets the agent verify before it says done, and \`ideal-state verify\` reports afterwards.`);
+  } else if (options.scope !== 'workspace') {
+    const target = scopeTarget(options.scope, workspace, options.env);
+    const userSettings = scopeTarget('user', workspace, options.env).shown;
+    const deny = denyRules(workspace, await gateStateFolder(workspace, options.env), userSettings);
+    const plan = await planClaudeScoped(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), deny, OURS);
+    if (!plan.ok) {
+      io.err(plan.message);
+      return 2;
+    }
+    changes.push(plan.change);
+    notes.push(`${target.shown} denies Claude Code's own file tools the workspace's Claude Code settings, the gate's state folder and ${userSettings}. A program the agent's shell runs is held off them only by Claude Code's sandbox ("sandbox": {"enabled": true} in ${userSettings}; on Linux it needs bubblewrap and socat).${options.scope === 'user' ? ' A "disableAllHooks": true in the workspace\'s .claude/settings.json or settings.local.json still turns a user-level hook off (measured, Claude Code 2.1.332); --scope managed is the one no workspace setting turns off.' : ''}`);
   } else {
     const plan = await planInstall(adapter, workspace, command, options.maxBlocks);
     if (!plan.ok) {
@@ -185,6 +220,8 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
       return 2;
     }
     changes.push(plan.change);
+    const risk = workspaceRisk(adapter);
+    if (risk) notes.push(`Risk: ${risk}`);
   }
   if (options.mcp && adapter.mcp) {
     const mcp = adapter.mcp;
@@ -207,24 +244,35 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
     }
   }
   const real = mergeSameFile(changes).filter((c) => c.before !== c.after);
-  if (real.length === 0 && changes.length > 0) io.out(`${changes.map((c) => c.relative).join(', ')} already set for ${adapter.name}; nothing to change.`);
+  if (real.length === 0 && changes.length > 0) io.out(`${changes.map((c) => c.shown ?? c.relative).join(', ')} already set for ${adapter.name}; nothing to change.`);
   if (real.length > 0) {
-    for (const c of real) io.out(lineDiff(c.relative, c.before, c.after).text);
+    for (const c of real) io.out(lineDiff(c.shown ?? c.relative, c.before, c.after).text);
     if (!options.yes) {
       if (!io.ask) {
-        io.err(`ideal-state gate install: ${real.map((c) => c.relative).join(', ')} not written: there is no terminal to ask; pass --yes to write ${real.length === 1 ? 'it' : 'them'}`);
+        io.err(`ideal-state gate install: ${real.map((c) => c.shown ?? c.relative).join(', ')} not written: there is no terminal to ask; pass --yes to write ${real.length === 1 ? 'it' : 'them'}`);
         return 1;
       }
-      const answer = (await io.ask(`Write ${real.map((c) => c.relative).join(', ')}? [y/N] `)).trim().toLowerCase();
+      const answer = (await io.ask(`Write ${real.map((c) => c.shown ?? c.relative).join(', ')}? [y/N] `)).trim().toLowerCase();
       if (answer !== 'y' && answer !== 'yes') {
-        io.err(`ideal-state gate install: ${real.map((c) => c.relative).join(', ')} not written`);
+        io.err(`ideal-state gate install: ${real.map((c) => c.shown ?? c.relative).join(', ')} not written`);
         return 1;
       }
     }
-    for (const c of real) await writeAtomic(path.join(workspace, ...c.relative.split('/')), c.after, c.executable);
+    for (const c of real) {
+      const file = path.join(c.root ?? workspace, ...c.relative.split('/'));
+      const wrote = await writeAtomic(file, c.after, c.executable).then(
+        () => undefined,
+        (error: NodeJS.ErrnoException) => error,
+      );
+      if (wrote) {
+        const admin = wrote.code === 'EACCES' || wrote.code === 'EPERM' ? `: ${path.dirname(file)} is writable only by an administrator; run this install as one (e.g. with sudo)` : `: ${wrote.code ?? wrote.message}`;
+        io.err(`ideal-state gate install: ${c.shown ?? c.relative} not written${admin}`);
+        return 1;
+      }
+    }
   }
   if (adapter.install.kind !== 'none') {
-    io.out(`${real.length > 0 ? `wrote ${real.map((c) => c.relative).join(', ')}: ` : ''}${adapter.name} now runs \`${command}\` when its agent wants to stop (timeout ${timeoutIn(adapter, HOOK_TIMEOUT_SECONDS)} ${adapter.timeoutUnit}); the user sees the gate's warning as ${adapter.warningChannel}.`);
+    io.out(`${real.length > 0 ? `wrote ${real.map((c) => c.shown ?? c.relative).join(', ')}: ` : ''}${adapter.name} now runs \`${command}\` when its agent wants to stop (timeout ${timeoutIn(adapter, HOOK_TIMEOUT_SECONDS)} ${adapter.timeoutUnit}); the user sees the gate's warning as ${adapter.warningChannel}.`);
   }
   if (adapter.trustStep) io.out(`Trust step: ${adapter.trustStep}`);
   for (const note of notes) io.out(note);
@@ -235,7 +283,7 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
 function mergeSameFile(changes: Planned[]): Planned[] {
   const out: Planned[] = [];
   for (const c of changes) {
-    const i = out.findIndex((o) => o.relative === c.relative);
+    const i = out.findIndex((o) => o.relative === c.relative && o.root === c.root);
     if (i < 0) out.push(c);
     else out[i] = { ...out[i]!, after: mergeTexts(out[i]!.after, c.after) };
   }

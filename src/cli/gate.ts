@@ -7,6 +7,7 @@ import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
 import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
 import { checkHeld } from '../app/gate/check';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
+import { stopIsElsewhere } from '../app/gate/hosts/project';
 import { gateVerdict } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
 import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
@@ -192,6 +193,8 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   run.rearm(adapter);
   const env = io.env ?? process.env;
   const workspace = await gateWorkspace({ ...(values.workspace ? { flag: values.workspace } : {}), host: request.host, env, processCwd: process.cwd() });
+  // A gate in the user's settings, named to one workspace, lets another project's stop through untouched.
+  if (values.workspace && stopIsElsewhere(request, workspace, env, process.cwd())) return 0;
   watch.verifying = `the criteria of ${workspace}`;
   watch.workspace = workspace;
   watch.counter = await gateStateFile(workspace, env);

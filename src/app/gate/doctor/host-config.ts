@@ -2,7 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { HostAdapter } from '../hosts';
 import { readClaudeCode, type ClaudeReadOptions } from './claude-code';
-import { programBypasses, type HostFindings } from './findings';
+import { inheritedLoaders, programBypasses, type HostFindings } from './findings';
 import { hooksOn, isGateCommand, readSettingsFile, type HookEntry } from './settings-file';
 
 /**
@@ -55,6 +55,7 @@ export async function readHostConfig(adapter: HostAdapter, workspace: string, op
     findings.command = gate.command;
     findings.installedIn = gate.from;
     findings.bypasses.push(...(await programBypasses(gate.command!, workspace, undefined)));
+    findings.bypasses.push(...inheritedLoaders(env, adapter.name));
   } else if (findings.neverRuns.length === 0) {
     findings.neverRuns.push(`no hooks.${event} entry runs the gate, and ${adapter.name} reads hooks.${event}${misplaced.length > 0 ? ` (it is under ${misplaced.join(', ')})` : ''}`);
   }
