@@ -7,6 +7,7 @@ import { stopIsElsewhere } from '../../src/app/gate/hosts/project';
 import { gateStateFolder } from '../../src/app/gate/state-folder';
 import { gateCommand } from '../../src/cli/gate';
 import { gateInstallCommand } from '../../src/cli/gate-install';
+import { scopeTarget } from '../../src/cli/gate-install-scope';
 import { BUILT_CLI } from './cli-helpers';
 
 /**
@@ -89,7 +90,6 @@ describe('command line: gate install --scope', function () {
     if (process.getuid?.() === 0) {
       // Root can write /etc/claude-code: the test would change the machine's managed settings.
       const ws = tmp('ideal-state-scope-ws-');
-      const { scopeTarget } = await import('../../src/cli/gate-install-scope');
       const target = scopeTarget('managed', ws, {}, 'linux');
       assert.equal(path.dirname(target.shown), '/etc/claude-code/managed-settings.d');
       assert.match(path.basename(target.shown), /^ideal-state-ideal-state-scope-ws-.*-[0-9a-f]{12}\.json$/);
