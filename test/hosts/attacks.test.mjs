@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { repoRoot } from '../harness/paths.mjs';
 import { startAnthropic } from './fake-anthropic.mjs';
+import { startGemini } from './fake-gemini.mjs';
 import { startOpenAi } from './fake-openai.mjs';
 import { assertNoContractBreaks } from './http.mjs';
 import { ensureHost, hostsCache } from './install.mjs';
@@ -88,7 +89,33 @@ const HOSTS = {
     env: () => ({ FAKE_OPENAI_KEY: 'sk-fake' }),
     args: (url) => ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--trust', '--dangerously-bypass-hook-trust', ...codexModel(url), 'Finish the task in this folder.'],
   },
+  // As hosts.test.mjs drives them (its comments give the sources).
+  gemini: {
+    provider: startGemini,
+    env: (url) => ({ GEMINI_API_KEY: 'fake-key', GOOGLE_GEMINI_BASE_URL: url, GEMINI_CLI_TRUST_WORKSPACE: 'true' }),
+    args: () => ['-p', 'Finish the task in this folder.', '--yolo', '-m', 'gemini-2.5-flash'],
+    home: (home) => writeJson(path.join(home, '.gemini', 'settings.json'), { security: { auth: { selectedType: 'gemini-api-key' } } }),
+    // The workspace settings the agent rewrites: every hook off, as the host reads it (host-layers.ts).
+    switchOff: { file: '.gemini/settings.json', value: { hooksConfig: { enabled: false } } },
+  },
+  qwen: {
+    provider: startOpenAi,
+    env: (url) => ({ OPENAI_API_KEY: 'sk-fake', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'gpt-fake' }),
+    args: () => ['-p', 'Finish the task in this folder.', '--yolo', '--auth-type', 'openai'],
+    switchOff: { file: '.qwen/settings.json', value: { disableAllHooks: true } },
+  },
+  copilot: {
+    provider: startOpenAi,
+    env: (url) => ({ COPILOT_OFFLINE: '1', COPILOT_PROVIDER_TYPE: 'openai', COPILOT_PROVIDER_BASE_URL: `${url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-fake', COPILOT_AUTO_UPDATE: 'false', COPILOT_ALLOW_ALL: 'true' }),
+    args: () => ['-p', 'Finish the task in this folder.', '--allow-all-tools', '--allow-all-paths'],
+    switchOff: { file: '.github/hooks/ideal-state.json', value: { version: 1, hooks: {} } },
+  },
 };
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
 
 const made = [];
 function tempDir(prefix) {
@@ -153,6 +180,7 @@ async function session(name, { dir, stateDir, home, script, scope, label }) {
   const install = spawnSync(process.execPath, [CLI, 'gate', 'install', name, '--yes', '--no-mcp', '--workspace', dir, '--max-blocks', '2', ...(scope ? ['--scope', scope] : [])], { encoding: 'utf8', env: baseEnv });
   assert.equal(install.status, 0, `gate install ${name}: ${install.stderr}${install.stdout}`);
   const server = await host.provider(script);
+  host.home?.(home);
   try {
     const result = await run(installed.bin, host.args(server.url), { cwd: dir, env: { ...baseEnv, ...host.env(server.url) } });
     const doctor = spawnSync(process.execPath, [CLI, 'gate', 'doctor', '--workspace', dir], { encoding: 'utf8', env: baseEnv, timeout: 120_000 });
@@ -285,6 +313,76 @@ describe('hosts: the agent against the gate itself', function () {
       assert.equal(script.reason, undefined, `the gate ran after the rename: update docs/agents.md\n${r.log}`);
       assert.match(r.doctor, /Claude Code: would let the agent stop: no hooks\.Stop entry in any settings layer runs the gate \(it is under hooks\."Stop_" in ~\/\.claude\/settings\.json/, r.log);
       assert.match(r.doctor, /Bypassable: ~\/\.claude\/settings\.json is writable by this user/, r.log);
+    });
+  }
+
+  if (want('claude-code')) {
+    it('claude-code (--scope user): a session in another project is let through at its first stop, with nothing said and nothing written', async function () {
+      const dir = demoWorkspace('claude-held');
+      const home = tempDir('ideal-state-attack-home-');
+      const stateDir = defaultStateDir(home);
+      await lockAsAPerson(dir, stateDir);
+      const other = tempDir('ideal-state-attack-other-project-');
+      fs.writeFileSync(path.join(other, 'README.md'), '# Another project\n');
+      const installed = ensureHost('claude-code');
+      if (!installed.ok) this.skip();
+      const env = { PATH: process.env.PATH, HOME: home, TMPDIR: os.tmpdir() };
+      const install = spawnSync(process.execPath, [CLI, 'gate', 'install', 'claude-code', '--scope', 'user', '--yes', '--no-mcp', '--workspace', dir], { encoding: 'utf8', env });
+      assert.equal(install.status, 0, install.stderr);
+      const script = new AttackScript([]);
+      const server = await HOSTS['claude-code'].provider(script);
+      let result;
+      try {
+        result = await run(installed.bin, ['-p', 'Say hello.', '--output-format', 'stream-json', '--verbose'], { cwd: other, env: { ...env, ...HOSTS['claude-code'].env(server.url) } });
+        assertNoContractBreaks(server, script, result.stderr);
+      } finally {
+        await server.stop();
+      }
+      fs.writeFileSync(path.join(hostsCache, 'logs', 'attack-claude-other-project.log'), result.stdout);
+      const log = `exited ${result.code}\nstdout: ${result.stdout.slice(-2000)}\nstderr: ${result.stderr.slice(-1000)}\nturns: ${JSON.stringify(script.turns)}`;
+      assert.equal(result.code, 0, log);
+      assert.equal(script.turns.filter((t) => t.move === 'stop').length, 1, `the other project's agent was sent back\n${log}`);
+      assert.deepEqual(script.reasons, [], log);
+      assert.doesNotMatch(result.stdout, /Ideal State/, `the gate said something in another project\n${log}`);
+      assert.deepEqual(verdicts(dir), [], 'nothing written into the held workspace');
+      assert.deepEqual(fs.readdirSync(other).sort(), ['README.md'], 'nothing written into the other project');
+      // The gate did run: Claude Code's transcript records the Stop hooks it ran and whether they said anything.
+      const projects = path.join(home, '.claude', 'projects');
+      const summaries = fs.readdirSync(projects).flatMap((d) => fs.readdirSync(path.join(projects, d)).filter((f) => f.endsWith('.jsonl')).flatMap((f) => fs.readFileSync(path.join(projects, d, f), 'utf8').split('\n')))
+        .flatMap((line) => {
+          try {
+            const e = JSON.parse(line);
+            return e.subtype === 'stop_hook_summary' ? [e] : [];
+          } catch {
+            return [];
+          }
+        });
+      const ran = summaries.filter((e) => (e.hookInfos ?? []).some((h) => h.command?.includes(`gate --host claude-code --workspace ${dir}`)));
+      assert.equal(ran.length, 1, `the user-level gate did not run at the stop\n${JSON.stringify(summaries)}`);
+      assert.equal(ran[0].hasOutput, false, JSON.stringify(ran[0]));
+      assert.deepEqual(ran[0].hookErrors, [], JSON.stringify(ran[0]));
+    });
+  }
+
+  /**
+   * The hosts that read their hooks at start-up: the agent rewrites the hook's file to switch
+   * every hook off, puts a FIFO where the gate reads its task, writes an easier PRD, and after
+   * the first block removes the lock. The session's gate stays as it was at start-up.
+   */
+  for (const name of ['gemini', 'qwen', 'copilot'].filter(want)) {
+    it(`${name}: its hook file rewritten mid-session to switch hooks off, a FIFO, a newer easy PRD, the lock removed: the stop stays blocked`, async function () {
+      const dir = demoWorkspace(`${name}-moves`);
+      const home = tempDir('ideal-state-attack-home-');
+      const stateDir = defaultStateDir(home);
+      await lockAsAPerson(dir, stateDir);
+      const { file, value } = HOSTS[name].switchOff;
+      const moves = foolingMoves(dir, stateDir, '').slice(1);
+      const script = new AttackScript([nodeWrite(path.join(dir, file), value), ...moves], removeLock(stateDir));
+      const r = await session(name, { dir, stateDir, home, script, label: `attack-${name}-moves` });
+      if (r.skipped) this.skip();
+      assertHeld(script, r);
+      // What the next session would run: the doctor reads the rewritten file.
+      assert.doesNotMatch(r.doctor, /would block/, `gate doctor does not see the gate switched off for the next session\n${r.log}`);
     });
   }
 
