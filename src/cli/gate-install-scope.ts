@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { HostAdapter } from '../app/gate/hosts';
 import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../app/gate/hosts/claude-settings';
@@ -65,7 +66,7 @@ function holdsWorkspace(command: string, workspace: string): boolean {
  * scoped settings file. A user or managed file holds gates for other workspaces too: only the
  * entry naming this workspace is updated.
  */
-export async function planClaudeScoped(adapter: HostAdapter, target: ScopeTarget, workspace: string, command: string, timeout: number, deny: string[], ours: RegExp): Promise<Plan> {
+export async function planClaudeScoped(adapter: HostAdapter, target: ScopeTarget, workspace: string, command: string, timeout: number, deny: string[], ours: RegExp, sandbox = false): Promise<Plan> {
   const events = [...(adapter.install.kind === 'matcher-groups' ? adapter.install.events : []), ...(adapter.promptSubmitEvent ? [adapter.promptSubmitEvent] : [])];
   const plan = await mergeJson(target.root, target.relative, (root) => {
     for (const event of events) {
@@ -85,6 +86,11 @@ export async function planClaudeScoped(adapter: HostAdapter, target: ScopeTarget
     const list = (permissions.deny ??= []);
     if (!Array.isArray(list)) return '"permissions.deny" is not a list';
     for (const rule of deny) if (!list.includes(rule)) list.push(rule);
+    if (sandbox) {
+      const box = (root.sandbox ??= {});
+      if (!isObject(box)) return '"sandbox" is not an object';
+      box.enabled = true;
+    }
     return undefined;
   });
   if (!plan.ok) return { ok: false, message: plan.message.replace(target.relative, target.shown) };
@@ -108,4 +114,21 @@ export function workspaceRisk(adapter: HostAdapter): string | undefined {
     default:
       return `${file} is inside the workspace: ${adapter.name} reads it at start-up, so an agent's edit counts from the next session; \`ideal-state gate doctor\` shows what the next session will run.`;
   }
+}
+
+/**
+ * Whether Claude Code's sandbox can run here: Seatbelt on macOS; bubblewrap and socat on Linux
+ * (https://code.claude.com/docs/en/sandboxing, "Set up Linux and WSL2"); not on native Windows.
+ * Without them Claude Code 2.1.332 prints "Sandbox disabled: … dependencies are missing" and runs
+ * commands unsandboxed (measured).
+ */
+export function sandboxMissing(platform: NodeJS.Platform, onPath: (program: string) => boolean): string | undefined {
+  if (platform === 'darwin') return undefined;
+  if (platform === 'win32') return 'Claude Code has no sandbox on native Windows (only in WSL2)';
+  const missing = ['bwrap', 'socat'].filter((p) => !onPath(p));
+  return missing.length > 0 ? `${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed (apt install bubblewrap socat): Claude Code would run commands unsandboxed, with a warning` : undefined;
+}
+
+export function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? '').split(path.delimiter).some((dir) => dir !== '' && path.isAbsolute(dir) && existsSync(path.join(dir, program)));
 }

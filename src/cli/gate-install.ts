@@ -6,7 +6,7 @@ import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts'
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import { mergeTomlTable } from './gate-install-toml';
-import { denyRules, INSTALL_SCOPES, planClaudeScoped, scopeTarget, workspaceRisk, type InstallScope } from './gate-install-scope';
+import { denyRules, INSTALL_SCOPES, onPath, planClaudeScoped, sandboxMissing, scopeTarget, workspaceRisk, type InstallScope } from './gate-install-scope';
 import { gateStateFolder } from '../app/gate/state-folder';
 import type { VerifyIo } from './verify';
 
@@ -23,6 +23,8 @@ ${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `
 
 Options:
   --detect          install for every host whose configuration folder exists in the workspace
+  --sandbox         with --scope user or managed: turn Claude Code's sandbox on there, so the deny
+                    rules bind the agent's shell too (macOS; Linux with bubblewrap and socat)
   --scope SCOPE     where Claude Code's hook lives: workspace (default: .claude/settings.json,
                     which the agent can write: the risk is said at install), user (the user's
                     settings, CLAUDE_CONFIG_DIR or ~/.claude/settings.json, with deny rules for
@@ -74,6 +76,7 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
         'max-blocks': { type: 'string' },
         detect: { type: 'boolean', default: false },
         scope: { type: 'string' },
+        sandbox: { type: 'boolean', default: false },
         'no-mcp': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -118,6 +121,10 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     }
     hosts = [adapter];
   }
+  if (values.sandbox && scope === 'workspace') {
+    io.err('ideal-state gate install: --sandbox goes with --scope user or managed (a sandbox setting in the workspace is one the agent can turn off)');
+    return 2;
+  }
   if (scope !== 'workspace' && (values.detect || hosts[0]!.id !== 'claude-code')) {
     io.err(`ideal-state gate install: --scope ${scope} is Claude Code's (its user and managed settings); ${values.detect ? 'name the host instead of --detect' : `${hosts[0]!.name} reads its hooks at start-up: ${workspaceRisk(hosts[0]!) ?? 'it has no hook file'}`}`);
     return 2;
@@ -127,7 +134,7 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
   const launcher = chosen.launcher;
   let status = 0;
   for (const adapter of hosts) {
-    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: values.command?.trim() || 'ideal-state', maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes, scope, env: runtime.env ?? process.env }, io);
+    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: values.command?.trim() || 'ideal-state', maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes, scope, sandbox: values.sandbox, env: runtime.env ?? process.env }, io);
     status = Math.max(status, code);
   }
   return status;
@@ -192,6 +199,8 @@ interface InstallOptions {
   mcp: boolean;
   yes: boolean;
   scope: InstallScope;
+  /** Turn Claude Code's sandbox on in the scoped settings, so the deny rules bind its shell too. */
+  sandbox: boolean;
   env: NodeJS.ProcessEnv;
 }
 
@@ -206,13 +215,17 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
     const target = scopeTarget(options.scope, workspace, options.env);
     const userSettings = scopeTarget('user', workspace, options.env).shown;
     const deny = denyRules(workspace, await gateStateFolder(workspace, options.env), userSettings);
-    const plan = await planClaudeScoped(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), deny, OURS);
+    const plan = await planClaudeScoped(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), deny, OURS, options.sandbox);
     if (!plan.ok) {
       io.err(plan.message);
       return 2;
     }
     changes.push(plan.change);
-    notes.push(`${target.shown} denies Claude Code's own file tools the workspace's Claude Code settings, the gate's state folder and ${userSettings}. A program the agent's shell runs is held off them only by Claude Code's sandbox ("sandbox": {"enabled": true} in ${userSettings}; on Linux it needs bubblewrap and socat).${options.scope === 'user' ? ' A "disableAllHooks": true in the workspace\'s .claude/settings.json or settings.local.json still turns a user-level hook off (measured, Claude Code 2.1.332); --scope managed is the one no workspace setting turns off.' : ''}`);
+    const missing = sandboxMissing(process.platform, (p) => onPath(p, options.env));
+    const sandboxNote = options.sandbox
+      ? `Claude Code's sandbox is turned on there, and its write restrictions take in those deny rules${missing ? `; but ${missing}` : ''}.`
+      : `A program the agent's shell runs is held off them only by Claude Code's sandbox: add --sandbox to turn it on in ${target.shown}${missing ? ` (here ${missing})` : ''}.`;
+    notes.push(`${target.shown} denies Claude Code's own file tools the workspace's Claude Code settings, the gate's state folder and ${userSettings}. ${sandboxNote}${options.scope === 'user' ? ' A "disableAllHooks": true in the workspace\'s .claude/settings.json or settings.local.json still turns a user-level hook off (measured, Claude Code 2.1.332); --scope managed is the one no workspace setting turns off.' : ''}`);
   } else {
     const plan = await planInstall(adapter, workspace, command, options.maxBlocks);
     if (!plan.ok) {

@@ -7,7 +7,7 @@ import { stopIsElsewhere } from '../../src/app/gate/hosts/project';
 import { gateStateFolder } from '../../src/app/gate/state-folder';
 import { gateCommand } from '../../src/cli/gate';
 import { gateInstallCommand } from '../../src/cli/gate-install';
-import { scopeTarget } from '../../src/cli/gate-install-scope';
+import { sandboxMissing, scopeTarget } from '../../src/cli/gate-install-scope';
 import { BUILT_CLI } from './cli-helpers';
 
 /**
@@ -60,6 +60,27 @@ describe('command line: gate install --scope', function () {
     const both = JSON.parse(fs.readFileSync(path.join(config, 'settings.json'), 'utf8'));
     assert.equal(both.hooks.Stop.length, 2);
     assert.deepEqual(both.hooks.Stop.map((g: { hooks: { command: string }[] }) => g.hooks[0]!.command.includes(other)), [false, true]);
+  });
+
+  it('--sandbox turns Claude Code\'s sandbox on in the scoped settings (only there), and says where it cannot run', async () => {
+    const ws = tmp('ideal-state-scope-ws-');
+    const home = tmp('ideal-state-scope-home-');
+    const env = { HOME: home, IDEAL_STATE_STATE_DIR: tmp('ideal-state-scope-state-'), PATH: '' };
+    const plain = await install(['claude-code', '--scope', 'user', '--workspace', ws], env);
+    assert.equal(plain.code, 0, plain.err);
+    assert.equal(JSON.parse(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8')).sandbox, undefined);
+    assert.match(plain.out, /add --sandbox to turn it on/);
+    const boxed = await install(['claude-code', '--scope', 'user', '--sandbox', '--workspace', ws], env);
+    assert.equal(boxed.code, 0, boxed.err);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8')).sandbox, { enabled: true });
+    if (process.platform === 'linux') assert.match(boxed.out, /but bwrap and socat are not installed/, 'an empty PATH has neither');
+    const refused = await install(['claude-code', '--sandbox', '--workspace', ws], env);
+    assert.equal(refused.code, 2);
+    assert.match(refused.err, /--sandbox goes with --scope user or managed/);
+    assert.equal(sandboxMissing('darwin', () => false), undefined);
+    assert.equal(sandboxMissing('linux', () => true), undefined);
+    assert.match(sandboxMissing('linux', (p) => p === 'bwrap') ?? '', /^socat is not installed/);
+    assert.match(sandboxMissing('win32', () => true) ?? '', /native Windows/);
   });
 
   it('--scope user without CLAUDE_CONFIG_DIR writes ~/.claude/settings.json', async () => {
