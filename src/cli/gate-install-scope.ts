@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { HostAdapter } from '../app/gate/hosts';
 import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../app/gate/hosts/claude-settings';
@@ -27,6 +28,34 @@ export interface ScopeTarget {
   root: string;
   relative: string;
   shown: string;
+}
+
+/**
+ * The hosts whose user layer `gate install --scope user` writes, and where (read by the doctor
+ * from the same places, src/app/gate/doctor/host-layers.ts): Codex's `$CODEX_HOME/hooks.json`
+ * (measured: a user-level Stop hook runs in Codex 0.171.0), Gemini CLI's and Qwen Code's user
+ * settings. Only Claude Code has managed settings the gate is written to.
+ */
+export function scopesOf(hostId: string): InstallScope[] {
+  if (hostId === 'claude-code') return ['workspace', 'user', 'managed'];
+  return ['codex', 'gemini', 'qwen'].includes(hostId) ? ['workspace', 'user'] : ['workspace'];
+}
+
+export function hostUserTarget(hostId: string, env: NodeJS.ProcessEnv): ScopeTarget | undefined {
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : os.homedir();
+  switch (hostId) {
+    case 'codex': {
+      const root = env.CODEX_HOME && path.isAbsolute(env.CODEX_HOME) ? env.CODEX_HOME : path.join(home, '.codex');
+      return { root, relative: 'hooks.json', shown: path.join(root, 'hooks.json') };
+    }
+    case 'gemini':
+    case 'qwen': {
+      const root = path.join(home, `.${hostId}`);
+      return { root, relative: 'settings.json', shown: path.join(root, 'settings.json') };
+    }
+    default:
+      return undefined;
+  }
 }
 
 export function scopeTarget(scope: Exclude<InstallScope, 'workspace'>, workspace: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ScopeTarget {
@@ -81,6 +110,7 @@ export async function planClaudeScoped(adapter: HostAdapter, target: ScopeTarget
         hooks[i] = { ...(hooks[i] as object), ...entry };
       } else list.push({ hooks: [entry] });
     }
+    if (deny.length === 0 && !sandbox) return undefined;
     const permissions = (root.permissions ??= {});
     if (!isObject(permissions)) return '"permissions" is not an object';
     const list = (permissions.deny ??= []);
@@ -110,7 +140,10 @@ export function workspaceRisk(adapter: HostAdapter): string | undefined {
     case 'claude-code':
       return `${file} is inside the workspace, and Claude Code reloads its settings mid-session: an agent that writes .claude/settings.local.json or .claude/settings.json with a program of its shell can add "disableAllHooks": true, rename the Stop key, or add a Stop hook answering {"continue": false}, and the gate never runs. Safer: \`ideal-state gate install claude-code --scope managed\` (managed settings, which no workspace setting turns off; needs administrator rights), else \`--scope user\` (outside the workspace, with deny rules for .claude/** and the gate's state folder; a "disableAllHooks" in the workspace's settings still turns it off, unless Claude Code's sandbox keeps the shell off .claude/).`;
     case 'codex':
-      return `${file} is inside the workspace: Codex reads it at start-up, so an agent's edit counts from the next session (and an edited hook is no longer trusted, so Codex skips it without a word). Run Codex with its workspace-write sandbox (\`sandbox_mode = "workspace-write"\` in ~/.codex/config.toml, or \`codex --sandbox workspace-write\`): the agent's commands cannot write .codex/, .git or the gate's state folder outside the workspace.`;
+      return `${file} is inside the workspace: Codex reads it at start-up, so an agent's edit counts from the next session (and an edited hook is no longer trusted, so Codex skips it without a word). Run Codex with its workspace-write sandbox (\`sandbox_mode = "workspace-write"\` in ~/.codex/config.toml, or \`codex --sandbox workspace-write\`): the agent's commands cannot write .codex/, .git or the gate's state folder outside the workspace. \`--scope user\` puts the hook in $CODEX_HOME/hooks.json instead (a \`[features] codex_hooks = false\` in .codex/config.toml still turns it off, which the sandbox keeps the agent from writing).`;
+    case 'gemini':
+    case 'qwen':
+      return `${file} is inside the workspace: ${adapter.name} reads it at start-up, so an agent's edit counts from the next session; \`--scope user\` puts the hook in ~/.${adapter.id}/settings.json instead (a ${adapter.id === 'gemini' ? '`hooksConfig.enabled: false`' : '`disableAllHooks: true`'} in ${file} still turns it off). \`ideal-state gate doctor\` shows what the next session will run.`;
     default:
       return `${file} is inside the workspace: ${adapter.name} reads it at start-up, so an agent's edit counts from the next session; \`ideal-state gate doctor\` shows what the next session will run.`;
   }

@@ -6,7 +6,7 @@ import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts'
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import { mergeTomlTable } from './gate-install-toml';
-import { denyRules, INSTALL_SCOPES, onPath, planClaudeScoped, sandboxMissing, scopeTarget, workspaceRisk, type InstallScope } from './gate-install-scope';
+import { denyRules, hostUserTarget, INSTALL_SCOPES, onPath, planClaudeScoped, sandboxMissing, scopeTarget, scopesOf, workspaceRisk, type InstallScope } from './gate-install-scope';
 import { gateStateFolder } from '../app/gate/state-folder';
 import type { VerifyIo } from './verify';
 
@@ -25,14 +25,15 @@ Options:
   --detect          install for every host whose configuration folder exists in the workspace
   --sandbox         with --scope user or managed: turn Claude Code's sandbox on there, so the deny
                     rules bind the agent's shell too (macOS; Linux with bubblewrap and socat)
-  --scope SCOPE     where Claude Code's hook lives: workspace (default: .claude/settings.json,
-                    which the agent can write: the risk is said at install), user (the user's
-                    settings, CLAUDE_CONFIG_DIR or ~/.claude/settings.json, with deny rules for
-                    the workspace's .claude settings and the gate's state folder; a
-                    disableAllHooks in the workspace still turns it off) or managed (a drop-in
-                    in Claude Code's managed-settings.d, which no workspace setting turns off;
-                    needs administrator rights). The hook names --workspace, and a stop in
-                    another project goes through untouched.
+  --scope SCOPE     where the hook lives: workspace (default: the host's file in the workspace,
+                    which the agent can write; the risk is said at install), user (outside the
+                    workspace: Claude Code's CLAUDE_CONFIG_DIR or ~/.claude/settings.json, with
+                    deny rules for the workspace's .claude settings and the gate's state folder;
+                    Codex's $CODEX_HOME/hooks.json; ~/.gemini/settings.json; ~/.qwen/settings.json)
+                    or managed (Claude Code only: a drop-in in its managed-settings.d, which no
+                    workspace setting turns off; needs administrator rights). A workspace setting
+                    can still turn a user-level hook off: each install says which. The hook names
+                    --workspace, and a stop in another project goes through untouched.
   --workspace DIR   the workspace (default: the current directory); written into the command
   --command CMD     how the hook starts Ideal State (default: the absolute paths of the Node
                     running this install and of its dist/cli.js, never looked up on PATH);
@@ -121,12 +122,12 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     }
     hosts = [adapter];
   }
-  if (values.sandbox && scope === 'workspace') {
-    io.err('ideal-state gate install: --sandbox goes with --scope user or managed (a sandbox setting in the workspace is one the agent can turn off)');
+  if (values.sandbox && (scope === 'workspace' || hosts[0]?.id !== 'claude-code')) {
+    io.err('ideal-state gate install: --sandbox goes with claude-code --scope user or managed (a sandbox setting in the workspace is one the agent can turn off)');
     return 2;
   }
-  if (scope !== 'workspace' && (values.detect || hosts[0]!.id !== 'claude-code')) {
-    io.err(`ideal-state gate install: --scope ${scope} is Claude Code's (its user and managed settings); ${values.detect ? 'name the host instead of --detect' : `${hosts[0]!.name} reads its hooks at start-up: ${workspaceRisk(hosts[0]!) ?? 'it has no hook file'}`}`);
+  if (scope !== 'workspace' && (values.detect || !scopesOf(hosts[0]!.id).includes(scope))) {
+    io.err(`ideal-state gate install: --scope ${scope} ${values.detect ? 'takes one host, not --detect' : `is not a place ${hosts[0]!.name} reads hooks from (it takes: ${scopesOf(hosts[0]!.id).join(', ')}); ${workspaceRisk(hosts[0]!) ?? 'it has no hook file'}`}`);
     return 2;
   }
   const chosen = await hookLauncher(values.command?.trim() || undefined, workspace, runtime);
@@ -211,6 +212,15 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
   const notes: string[] = [];
   if (adapter.install.kind === 'none') {
     notes.push(`${adapter.name}: no stop gate: ${adapter.install.why}. Ideal State cannot keep its agent from stopping; the MCP server lets the agent verify before it says done, and \`ideal-state verify\` reports afterwards.`);
+  } else if (options.scope === 'user' && adapter.id !== 'claude-code') {
+    const target = hostUserTarget(adapter.id, options.env)!;
+    const plan = await planClaudeScoped(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), [], OURS);
+    if (!plan.ok) {
+      io.err(plan.message);
+      return 2;
+    }
+    changes.push(plan.change);
+    notes.push(`Risk: ${workspaceRisk(adapter)}`);
   } else if (options.scope !== 'workspace') {
     const target = scopeTarget(options.scope, workspace, options.env);
     const userSettings = scopeTarget('user', workspace, options.env).shown;

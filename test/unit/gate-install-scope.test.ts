@@ -3,6 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readClaudeCode } from '../../src/app/gate/doctor/claude-code';
+import { readHostConfig } from '../../src/app/gate/doctor/host-config';
+import { hostAdapter } from '../../src/app/gate/hosts';
 import { stopIsElsewhere } from '../../src/app/gate/hosts/project';
 import { gateStateFolder } from '../../src/app/gate/state-folder';
 import { gateCommand } from '../../src/cli/gate';
@@ -76,11 +78,37 @@ describe('command line: gate install --scope', function () {
     if (process.platform === 'linux') assert.match(boxed.out, /but bwrap and socat are not installed/, 'an empty PATH has neither');
     const refused = await install(['claude-code', '--sandbox', '--workspace', ws], env);
     assert.equal(refused.code, 2);
-    assert.match(refused.err, /--sandbox goes with --scope user or managed/);
+    assert.match(refused.err, /--sandbox goes with claude-code --scope user or managed/);
     assert.equal(sandboxMissing('darwin', () => false), undefined);
     assert.equal(sandboxMissing('linux', () => true), undefined);
     assert.match(sandboxMissing('linux', (p) => p === 'bwrap') ?? '', /^socat is not installed/);
     assert.match(sandboxMissing('win32', () => true) ?? '', /native Windows/);
+  });
+
+  it('--scope user for Codex, Gemini CLI and Qwen Code: CODEX_HOME/hooks.json, ~/.gemini/settings.json, ~/.qwen/settings.json, in each host\'s shape and unit; the doctor finds them', async () => {
+    const ws = tmp('ideal-state-scope-ws-');
+    const home = tmp('ideal-state-scope-home-');
+    const codexHome = tmp('ideal-state-scope-codex-');
+    const env = { HOME: home, CODEX_HOME: codexHome };
+    for (const host of ['codex', 'gemini', 'qwen']) {
+      const r = await install([host, '--scope', 'user', '--workspace', ws], env);
+      assert.equal(r.code, 0, r.err);
+      assert.match(r.out, /Risk: .*inside the workspace.*still turns it off/);
+    }
+    assert.ok(!fs.existsSync(path.join(ws, '.codex')) && !fs.existsSync(path.join(ws, '.gemini')) && !fs.existsSync(path.join(ws, '.qwen')), 'nothing in the workspace');
+    const codex = JSON.parse(fs.readFileSync(path.join(codexHome, 'hooks.json'), 'utf8'));
+    assert.match(codex.hooks.Stop[0].hooks[0].command, /gate --host codex --workspace /);
+    assert.equal(codex.hooks.Stop[0].hooks[0].timeout, 600);
+    assert.equal(codex.permissions, undefined, 'no Claude Code permission rules in another host\'s file');
+    const gemini = JSON.parse(fs.readFileSync(path.join(home, '.gemini', 'settings.json'), 'utf8'));
+    assert.equal(gemini.hooks.AfterAgent[0].hooks[0].timeout, 600000);
+    assert.match(gemini.hooks.BeforeAgent[0].hooks[0].command, /gate --host gemini/);
+    const qwen = JSON.parse(fs.readFileSync(path.join(home, '.qwen', 'settings.json'), 'utf8'));
+    assert.match(qwen.hooks.Stop[0].hooks[0].command, /gate --host qwen/);
+    for (const [host, shown] of [['codex', path.join(codexHome, 'hooks.json')], ['gemini', '~/.gemini/settings.json'], ['qwen', '~/.qwen/settings.json']] as const) {
+      const found = await readHostConfig(hostAdapter(host)!, ws, { env: { ...env, GEMINI_CLI_SYSTEM_SETTINGS_PATH: path.join(home, 'none'), QWEN_CODE_SYSTEM_SETTINGS_PATH: path.join(home, 'none') } });
+      assert.equal(found?.installedIn, shown, host);
+    }
   });
 
   it('--scope user without CLAUDE_CONFIG_DIR writes ~/.claude/settings.json', async () => {
@@ -99,9 +127,12 @@ describe('command line: gate install --scope', function () {
     assert.match(claude.out, /Risk: \.claude\/settings\.json is inside the workspace.*disableAllHooks.*--scope managed/s);
     const codex = await install(['codex', '--workspace', ws], env);
     assert.match(codex.out, /Risk: .*sandbox_mode = "workspace-write"/);
-    const refused = await install(['codex', '--scope', 'user', '--workspace', ws], env);
+    const refused = await install(['copilot', '--scope', 'user', '--workspace', ws], env);
     assert.equal(refused.code, 2);
-    assert.match(refused.err, /--scope user is Claude Code's/);
+    assert.match(refused.err, /--scope user is not a place Copilot CLI reads hooks from \(it takes: workspace\)/);
+    const managed = await install(['codex', '--scope', 'managed', '--workspace', ws], env);
+    assert.equal(managed.code, 2);
+    assert.match(managed.err, /it takes: workspace, user/);
     const bad = await install(['claude-code', '--scope', 'global', '--workspace', ws], env);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /--scope takes workspace, user, managed, not "global"/);
