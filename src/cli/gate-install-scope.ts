@@ -11,7 +11,8 @@ import { isObject, listAt, mergeJson, type Plan } from './gate-install-json';
  * (CLAUDE_CONFIG_DIR, else ~/.claude), outside the workspace. `managed`: a drop-in file in
  * Claude Code's managed settings folder (managed-settings.d), which only an administrator writes.
  *
- * Measured with Claude Code 2.1.332 driven by a scripted model (test/hosts/attacks.test.mjs):
+ * Measured with Claude Code 2.1.332 driven by a scripted model (test/hosts/attacks.test.mjs; the
+ * managed case once by hand, since the tier does not write the machine's managed settings):
  * a `disableAllHooks: true` that the agent writes into .claude/settings.local.json with a program
  * of its shell (`node -e …`; its Write tool and a shell redirection to .claude/settings*.json are
  * held for a person's approval) turns a user-level Stop hook off mid-session, and the same key in

@@ -200,7 +200,8 @@ describe('gate: a stop from another project than the one a user-level gate holds
     // An env.CLAUDE_PROJECT_DIR the agent wrote into its settings is not enough on its own.
     assert.equal(stopIsElsewhere(request(ws), ws, { CLAUDE_PROJECT_DIR: other }, ws), false);
     assert.equal(stopIsElsewhere(request(other), ws, { CLAUDE_PROJECT_DIR: ws }, other), false);
-    assert.equal(stopIsElsewhere(request(undefined), ws, {}, other), true);
+    // A payload that does not say where the session is holds the stop, wherever the hook started.
+    assert.equal(stopIsElsewhere(request(undefined), ws, {}, other), false);
   });
 
   it('compares real paths: the workspace named through a link is the same folder', () => {

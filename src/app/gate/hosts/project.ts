@@ -14,9 +14,13 @@ import type { StopRequest } from './types';
  * Claude Code 2.1.332: an agent's `cd /elsewhere` in its shell is reset to the project before the
  * next command ("Shell cwd was reset to …") and the Stop payload's cwd and the hook's own folder
  * stay the project; the project variable can be re-pointed by an `env` in a settings file the
- * agent writes, which alone is not enough. One sign inside the workspace holds the stop.
+ * agent writes, which alone is not enough. One sign inside the workspace holds the stop, and so
+ * does a payload without a cwd.
  */
 export function stopIsElsewhere(request: StopRequest, workspace: string, env: NodeJS.ProcessEnv, processCwd: string): boolean {
+  // A host that does not say where its session is (no payload cwd: Kiro, Cursor, Augment) is
+  // never "elsewhere": the folder a hook happens to start in is not enough to let a stop through.
+  if (!request.cwd || !path.isAbsolute(request.cwd)) return false;
   const variable = PROJECT_DIR_VARIABLES[request.host];
   const signs = [request.cwd, processCwd, variable ? env[variable] : undefined].filter((s): s is string => typeof s === 'string' && path.isAbsolute(s));
   if (signs.length === 0) return false;
