@@ -59,9 +59,9 @@ export function timeoutIn(adapter: HostAdapter, seconds: number): number {
 }
 
 /** The command line a host's hook runs: the launcher, the host, the workspace (quoted for a shell) and the host's timeout, so the gate answers before it. */
-export function gateCommandLine(launcher: string, host: string, workspace: string, maxBlocks?: string): string {
+export function gateCommandLine(launcher: string, host: string, workspace: string, maxBlocks?: string, userLevel = false): string {
   const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}`;
+  return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}${userLevel ? ' --user-level' : ''}`;
 }
 
 export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: InstallRuntime = { node: process.execPath, cli: process.argv[1] }): Promise<number> {
@@ -207,7 +207,7 @@ interface InstallOptions {
 
 async function installOne(adapter: HostAdapter, options: InstallOptions, io: VerifyIo): Promise<number> {
   const { workspace, launcher } = options;
-  const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks);
+  const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks, options.scope !== 'workspace');
   const changes: Planned[] = [];
   const notes: string[] = [];
   if (adapter.install.kind === 'none') {

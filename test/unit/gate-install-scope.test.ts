@@ -42,7 +42,7 @@ describe('command line: gate install --scope', function () {
     assert.equal(settings.model, 'opus');
     for (const event of ['Stop', 'SubagentStop', 'UserPromptSubmit']) {
       const command: string = settings.hooks[event][0].hooks[0].command;
-      assert.match(command, new RegExp(`gate --host claude-code --workspace ${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --deadline 600`));
+      assert.match(command, new RegExp(`gate --host claude-code --workspace ${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} --deadline 600 --user-level$`));
     }
     const state = await gateStateFolder(ws, env);
     assert.deepEqual(settings.permissions.deny, [
@@ -210,17 +210,17 @@ describe('gate: a stop from another project than the one a user-level gate holds
     assert.equal(stopIsElsewhere(request(ws), link, { CLAUDE_PROJECT_DIR: ws }, ws), false);
   });
 
-  it('the gate lets another project\'s stop through at once, silent, writing nothing; the same stop in its workspace blocks', async () => {
+  it('a --user-level gate lets another project\'s stop through at once, silent, writing nothing; the same stop in its workspace blocks, and a workspace gate holds its workspace', async () => {
     fs.mkdirSync(path.join(ws, '.ideal-state', 'prds'), { recursive: true });
     fs.writeFileSync(path.join(ws, '.ideal-state', 'prds', 'PRD-20261128-x.md'), ['---', 'prd: true', 'id: PRD-20261128-x', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# X', '', '## Ideal State Criteria', '- [ ] ISC-1: The workspace has a CHANGELOG.md | Verify: Read: CHANGELOG.md', '', '## LOG', ''].join('\n'));
     const state = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-elsewhere-state-'));
-    const run = async (cwd: string) => {
+    const run = async (cwd: string, flags: string[] = ['--user-level']) => {
       const out: string[] = [];
       const err: string[] = [];
       const saved = process.cwd();
       process.chdir(cwd);
       try {
-        const code = await gateCommand(['--host', 'claude-code', '--workspace', ws, '--no-store'], {
+        const code = await gateCommand(['--host', 'claude-code', '--workspace', ws, '--no-store', ...flags], {
           out: (s) => out.push(s),
           err: (s) => err.push(s),
           readStdin: async () => JSON.stringify({ session_id: 's', hook_event_name: 'Stop', cwd, stop_hook_active: false }),
@@ -235,6 +235,9 @@ describe('gate: a stop from another project than the one a user-level gate holds
     const elsewhere = await run(other);
     assert.deepEqual(elsewhere, { code: 0, out: '', err: '' });
     assert.deepEqual(fs.readdirSync(state), [], 'nothing written for another project');
+    // A workspace install (no --user-level) holds its workspace whatever the payload says.
+    const workspaceLevel = await run(other, []);
+    assert.match(workspaceLevel.out, /"decision":"block"/);
     const here = await run(ws);
     assert.equal(here.code, 0);
     assert.match(here.out, /"decision":"block"/);
