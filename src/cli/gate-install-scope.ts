@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { extraLayers } from '../app/gate/doctor/host-layers';
 import type { HostAdapter } from '../app/gate/hosts';
 import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../app/gate/hosts/claude-settings';
 import { isObject, listAt, mergeJson, type Plan } from './gate-install-json';
@@ -42,21 +42,10 @@ export function scopesOf(hostId: string): InstallScope[] {
   return ['codex', 'gemini', 'qwen'].includes(hostId) ? ['workspace', 'user'] : ['workspace'];
 }
 
-export function hostUserTarget(hostId: string, env: NodeJS.ProcessEnv): ScopeTarget | undefined {
-  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : os.homedir();
-  switch (hostId) {
-    case 'codex': {
-      const root = env.CODEX_HOME && path.isAbsolute(env.CODEX_HOME) ? env.CODEX_HOME : path.join(home, '.codex');
-      return { root, relative: 'hooks.json', shown: path.join(root, 'hooks.json') };
-    }
-    case 'gemini':
-    case 'qwen': {
-      const root = path.join(home, `.${hostId}`);
-      return { root, relative: 'settings.json', shown: path.join(root, 'settings.json') };
-    }
-    default:
-      return undefined;
-  }
+/** Where `--scope user` writes a host's hook: the user layer the doctor reads too (one list, host-layers.ts). */
+export function hostUserTarget(adapter: HostAdapter, env: NodeJS.ProcessEnv): ScopeTarget | undefined {
+  const user = extraLayers(adapter, env).find((l) => l.scope === 'user');
+  return user ? { root: path.dirname(user.file), relative: path.basename(user.file), shown: user.file } : undefined;
 }
 
 export function scopeTarget(scope: Exclude<InstallScope, 'workspace'>, workspace: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): ScopeTarget {
@@ -92,11 +81,12 @@ function holdsWorkspace(command: string, workspace: string): boolean {
 }
 
 /**
- * Claude Code's hooks (Stop, SubagentStop, UserPromptSubmit) and deny rules, merged into the
- * scoped settings file. A user or managed file holds gates for other workspaces too: only the
- * entry naming this workspace is updated.
+ * The host's hooks (its stop events and prompt event; Claude Code's Stop, SubagentStop and
+ * UserPromptSubmit) merged into a settings file outside the workspace, with Claude Code's deny
+ * rules and sandbox where given. A user or managed file holds gates for other workspaces too:
+ * only the entry naming this workspace is updated.
  */
-export async function planClaudeScoped(adapter: HostAdapter, target: ScopeTarget, workspace: string, command: string, timeout: number, deny: string[], ours: RegExp, sandbox = false): Promise<Plan> {
+export async function planOutsideWorkspace(adapter: HostAdapter, target: ScopeTarget, workspace: string, command: string, timeout: number, deny: string[], ours: RegExp, sandbox = false): Promise<Plan> {
   const events = [...(adapter.install.kind === 'matcher-groups' ? adapter.install.events : []), ...(adapter.promptSubmitEvent ? [adapter.promptSubmitEvent] : [])];
   const plan = await mergeJson(target.root, target.relative, (root) => {
     for (const event of events) {

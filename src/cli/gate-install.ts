@@ -6,7 +6,7 @@ import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts'
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import { mergeTomlTable } from './gate-install-toml';
-import { denyRules, hostUserTarget, INSTALL_SCOPES, onPath, planClaudeScoped, sandboxMissing, scopeTarget, scopesOf, workspaceRisk, type InstallScope } from './gate-install-scope';
+import { denyRules, hostUserTarget, INSTALL_SCOPES, onPath, planOutsideWorkspace, sandboxMissing, scopeTarget, scopesOf, workspaceRisk, type InstallScope } from './gate-install-scope';
 import { gateStateFolder } from '../app/gate/state-folder';
 import type { VerifyIo } from './verify';
 
@@ -213,8 +213,8 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
   if (adapter.install.kind === 'none') {
     notes.push(`${adapter.name}: no stop gate: ${adapter.install.why}. Ideal State cannot keep its agent from stopping; the MCP server lets the agent verify before it says done, and \`ideal-state verify\` reports afterwards.`);
   } else if (options.scope === 'user' && adapter.id !== 'claude-code') {
-    const target = hostUserTarget(adapter.id, options.env)!;
-    const plan = await planClaudeScoped(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), [], OURS);
+    const target = hostUserTarget(adapter, options.env)!;
+    const plan = await planOutsideWorkspace(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), [], OURS);
     if (!plan.ok) {
       io.err(plan.message);
       return 2;
@@ -225,7 +225,7 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
     const target = scopeTarget(options.scope, workspace, options.env);
     const userSettings = scopeTarget('user', workspace, options.env).shown;
     const deny = denyRules(workspace, await gateStateFolder(workspace, options.env), userSettings);
-    const plan = await planClaudeScoped(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), deny, OURS, options.sandbox);
+    const plan = await planOutsideWorkspace(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), deny, OURS, options.sandbox);
     if (!plan.ok) {
       io.err(plan.message);
       return 2;
