@@ -13,7 +13,9 @@ export const GATE_DOCTOR_USAGE = `Usage: ideal-state gate doctor [--workspace DI
 
 For each host whose configuration names the gate, reads it the way the host does (for Claude
 Code every settings layer: managed, .claude/settings.local.json, .claude/settings.json,
-~/.claude/settings.json; disableAllHooks, the exact Stop key, the other Stop hooks, env), and
+~/.claude/settings.json or CLAUDE_CONFIG_DIR, managed-settings.d; disableAllHooks, the exact
+Stop key, the other Stop hooks, env; for Codex, Gemini CLI and Qwen Code their user and system
+layers and the keys that switch hooks off), and
 only if the host would run the gate, runs that exact command line once with the host's
 environment and a payload in its shape (a dry stop: --no-log --no-store, nothing written). Says
 whether the host would block its agent now, why, and each way around the gate on this machine.

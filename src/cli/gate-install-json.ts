@@ -9,6 +9,10 @@ export interface Planned {
   before: string | undefined;
   after: string;
   executable?: boolean;
+  /** The folder the file is written in, when it is not the workspace (a user or managed settings folder). */
+  root?: string;
+  /** How the file is named to the person, when `relative` is not enough. */
+  shown?: string;
 }
 
 export type Plan = { ok: true; change: Planned } | { ok: false; message: string };

@@ -7,6 +7,8 @@ import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts'
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
 import { mergeTomlTable } from './gate-install-toml';
+import { denyRules, hostUserTarget, INSTALL_SCOPES, onPath, planOutsideWorkspace, sandboxMissing, scopeTarget, scopesOf, workspaceRisk, type InstallScope } from './gate-install-scope';
+import { gateStateFolder } from '../app/gate/state-folder';
 import type { VerifyIo } from './verify';
 
 const HOST_IDS = HOST_ADAPTERS.map((h) => h.id);
@@ -24,6 +26,17 @@ ${HOST_ADAPTERS.map((h) => `  ${h.id.padEnd(12)} ${h.install.kind === 'none' ? `
 
 Options:
   --detect          install for every host whose configuration folder exists in the workspace
+  --sandbox         with --scope user or managed: turn Claude Code's sandbox on there, so the deny
+                    rules bind the agent's shell too (macOS; Linux with bubblewrap and socat)
+  --scope SCOPE     where the hook lives: workspace (default: the host's file in the workspace,
+                    which the agent can write; the risk is said at install), user (outside the
+                    workspace: Claude Code's CLAUDE_CONFIG_DIR or ~/.claude/settings.json, with
+                    deny rules for the workspace's .claude settings and the gate's state folder;
+                    Codex's $CODEX_HOME/hooks.json; ~/.gemini/settings.json; ~/.qwen/settings.json)
+                    or managed (Claude Code only: a drop-in in its managed-settings.d, which no
+                    workspace setting turns off; needs administrator rights). A workspace setting
+                    can still turn a user-level hook off: each install says which. The hook names
+                    --workspace, and a stop in another project goes through untouched.
   --workspace DIR   the workspace (default: the current directory); written into the command
   --command CMD     how the hook starts Ideal State (default: the absolute paths of the Node
                     running this install and of its dist/cli.js, never looked up on PATH);
@@ -49,9 +62,9 @@ export function timeoutIn(adapter: HostAdapter, seconds: number): number {
 }
 
 /** The command line a host's hook runs: the launcher, the host, the workspace (quoted for a shell) and the host's timeout, so the gate answers before it. */
-export function gateCommandLine(launcher: string, host: string, workspace: string, maxBlocks?: string): string {
+export function gateCommandLine(launcher: string, host: string, workspace: string, maxBlocks?: string, userLevel = false): string {
   const q = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}`;
+  return `${launcher} gate --host ${host} --workspace ${q(workspace)} --deadline ${HOOK_TIMEOUT_SECONDS}${maxBlocks !== undefined ? ` --max-blocks ${maxBlocks}` : ''}${userLevel ? ' --user-level' : ''}`;
 }
 
 export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: InstallRuntime = { node: process.execPath, cli: process.argv[1] }): Promise<number> {
@@ -66,6 +79,8 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
         command: { type: 'string' },
         'max-blocks': { type: 'string' },
         detect: { type: 'boolean', default: false },
+        scope: { type: 'string' },
+        sandbox: { type: 'boolean', default: false },
         'no-mcp': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -84,6 +99,11 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     return 2;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
+  const scope = (values.scope ?? 'workspace') as InstallScope;
+  if (!INSTALL_SCOPES.includes(scope)) {
+    io.err(`ideal-state gate install: --scope takes ${INSTALL_SCOPES.join(', ')}, not "${values.scope}"`);
+    return 2;
+  }
   let hosts: HostAdapter[];
   if (values.detect) {
     if (positionals.length > 0) {
@@ -105,6 +125,14 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     }
     hosts = [adapter];
   }
+  if (values.sandbox && (scope === 'workspace' || hosts[0]?.id !== 'claude-code')) {
+    io.err('ideal-state gate install: --sandbox goes with claude-code --scope user or managed (a sandbox setting in the workspace is one the agent can turn off)');
+    return 2;
+  }
+  if (scope !== 'workspace' && (values.detect || !scopesOf(hosts[0]!.id).includes(scope))) {
+    io.err(`ideal-state gate install: --scope ${scope} ${values.detect ? 'takes one host, not --detect' : `is not a place ${hosts[0]!.name} reads hooks from (it takes: ${scopesOf(hosts[0]!.id).join(', ')}); ${workspaceRisk(hosts[0]!) ?? 'it has no hook file'}`}`);
+    return 2;
+  }
   const chosen = await hookLauncher(values.command?.trim() || undefined, workspace, runtime);
   for (const w of chosen.warnings) io.err(`warning: ${w}`);
   const launcher = chosen.launcher;
@@ -112,7 +140,7 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
   if (!said.ok) return 1;
   let status = 0;
   for (const adapter of hosts) {
-    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: said.mcpLauncher, maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes }, io);
+    const code = await installOne(adapter, { workspace, launcher, mcpLauncher: said.mcpLauncher, maxBlocks: values['max-blocks'], mcp: !values['no-mcp'], yes: values.yes, scope, sandbox: values.sandbox, env: runtime.env ?? process.env }, io);
     status = Math.max(status, code);
   }
   // Said after the changes, which come first.
@@ -149,6 +177,8 @@ const LAUNCHER_CHECK_MS = 30_000;
 export interface InstallRuntime {
   node: string;
   cli: string | undefined;
+  /** The environment the user and managed settings folders are found from (HOME, CLAUDE_CONFIG_DIR); default: this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -201,15 +231,43 @@ interface InstallOptions {
   maxBlocks: string | undefined;
   mcp: boolean;
   yes: boolean;
+  scope: InstallScope;
+  /** Turn Claude Code's sandbox on in the scoped settings, so the deny rules bind its shell too. */
+  sandbox: boolean;
+  env: NodeJS.ProcessEnv;
 }
 
 async function installOne(adapter: HostAdapter, options: InstallOptions, io: VerifyIo): Promise<number> {
   const { workspace, launcher } = options;
-  const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks);
+  const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks, options.scope !== 'workspace');
   const changes: Planned[] = [];
   const notes: string[] = [];
   if (adapter.install.kind === 'none') {
     notes.push(`${adapter.name}: no stop gate: ${adapter.install.why}. Ideal State cannot keep its agent from stopping; the MCP server lets the agent verify before it says done, and \`ideal-state verify\` reports afterwards.`);
+  } else if (options.scope === 'user' && adapter.id !== 'claude-code') {
+    const target = hostUserTarget(adapter, options.env)!;
+    const plan = await planOutsideWorkspace(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), [], OURS);
+    if (!plan.ok) {
+      io.err(plan.message);
+      return 2;
+    }
+    changes.push(plan.change);
+    notes.push(`Risk: ${workspaceRisk(adapter)}`);
+  } else if (options.scope !== 'workspace') {
+    const target = scopeTarget(options.scope, workspace, options.env);
+    const userSettings = scopeTarget('user', workspace, options.env).shown;
+    const deny = denyRules(workspace, await gateStateFolder(workspace, options.env), userSettings);
+    const plan = await planOutsideWorkspace(adapter, target, workspace, command, timeoutIn(adapter, HOOK_TIMEOUT_SECONDS), deny, OURS, options.sandbox);
+    if (!plan.ok) {
+      io.err(plan.message);
+      return 2;
+    }
+    changes.push(plan.change);
+    const missing = sandboxMissing(process.platform, (p) => onPath(p, options.env));
+    const sandboxNote = options.sandbox
+      ? `Claude Code's sandbox is turned on there, and its write restrictions take in those deny rules${missing ? `; but ${missing}` : ''}.`
+      : `A program the agent's shell runs is held off them only by Claude Code's sandbox: add --sandbox to turn it on in ${target.shown}${missing ? ` (here ${missing})` : ''}.`;
+    notes.push(`${target.shown} denies Claude Code's own file tools the workspace's Claude Code settings, the gate's state folder and ${userSettings}. ${sandboxNote}${options.scope === 'user' ? ' A "disableAllHooks": true in the workspace\'s .claude/settings.json or settings.local.json still turns a user-level hook off (measured, Claude Code 2.1.332); --scope managed is the one no workspace setting turns off.' : ''}`);
   } else {
     const plan = await planInstall(adapter, workspace, command, options.maxBlocks);
     if (!plan.ok) {
@@ -217,6 +275,8 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
       return 2;
     }
     changes.push(plan.change);
+    const risk = workspaceRisk(adapter);
+    if (risk) notes.push(`Risk: ${risk}`);
   }
   if (options.mcp && adapter.mcp) {
     const mcp = adapter.mcp;
@@ -239,24 +299,35 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
     }
   }
   const real = mergeSameFile(changes).filter((c) => c.before !== c.after);
-  if (real.length === 0 && changes.length > 0) io.out(`${changes.map((c) => c.relative).join(', ')} already set for ${adapter.name}; nothing to change.`);
+  if (real.length === 0 && changes.length > 0) io.out(`${changes.map((c) => c.shown ?? c.relative).join(', ')} already set for ${adapter.name}; nothing to change.`);
   if (real.length > 0) {
-    for (const c of real) io.out(lineDiff(c.relative, c.before, c.after).text);
+    for (const c of real) io.out(lineDiff(c.shown ?? c.relative, c.before, c.after).text);
     if (!options.yes) {
       if (!io.ask) {
-        io.err(`ideal-state gate install: ${real.map((c) => c.relative).join(', ')} not written: there is no terminal to ask; pass --yes to write ${real.length === 1 ? 'it' : 'them'}`);
+        io.err(`ideal-state gate install: ${real.map((c) => c.shown ?? c.relative).join(', ')} not written: there is no terminal to ask; pass --yes to write ${real.length === 1 ? 'it' : 'them'}`);
         return 1;
       }
-      const answer = (await io.ask(`Write ${real.map((c) => c.relative).join(', ')}? [y/N] `)).trim().toLowerCase();
+      const answer = (await io.ask(`Write ${real.map((c) => c.shown ?? c.relative).join(', ')}? [y/N] `)).trim().toLowerCase();
       if (answer !== 'y' && answer !== 'yes') {
-        io.err(`ideal-state gate install: ${real.map((c) => c.relative).join(', ')} not written`);
+        io.err(`ideal-state gate install: ${real.map((c) => c.shown ?? c.relative).join(', ')} not written`);
         return 1;
       }
     }
-    for (const c of real) await writeAtomic(path.join(workspace, ...c.relative.split('/')), c.after, c.executable);
+    for (const c of real) {
+      const file = path.join(c.root ?? workspace, ...c.relative.split('/'));
+      const wrote = await writeAtomic(file, c.after, c.executable).then(
+        () => undefined,
+        (error: NodeJS.ErrnoException) => error,
+      );
+      if (wrote) {
+        const admin = wrote.code === 'EACCES' || wrote.code === 'EPERM' ? `: ${path.dirname(file)} is writable only by an administrator; run this install as one (e.g. with sudo)` : `: ${wrote.code ?? wrote.message}`;
+        io.err(`ideal-state gate install: ${c.shown ?? c.relative} not written${admin}`);
+        return 1;
+      }
+    }
   }
   if (adapter.install.kind !== 'none') {
-    io.out(`${real.length > 0 ? `wrote ${real.map((c) => c.relative).join(', ')}: ` : ''}${adapter.name} now runs \`${command}\` when its agent wants to stop (timeout ${timeoutIn(adapter, HOOK_TIMEOUT_SECONDS)} ${adapter.timeoutUnit}); the user sees the gate's warning as ${adapter.warningChannel}.`);
+    io.out(`${real.length > 0 ? `wrote ${real.map((c) => c.shown ?? c.relative).join(', ')}: ` : ''}${adapter.name} now runs \`${command}\` when its agent wants to stop (timeout ${timeoutIn(adapter, HOOK_TIMEOUT_SECONDS)} ${adapter.timeoutUnit}); the user sees the gate's warning as ${adapter.warningChannel}.`);
   }
   if (adapter.trustStep) io.out(`Trust step: ${adapter.trustStep}`);
   for (const note of notes) io.out(note);
@@ -267,7 +338,7 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
 function mergeSameFile(changes: Planned[]): Planned[] {
   const out: Planned[] = [];
   for (const c of changes) {
-    const i = out.findIndex((o) => o.relative === c.relative);
+    const i = out.findIndex((o) => o.relative === c.relative && o.root === c.root);
     if (i < 0) out.push(c);
     else out[i] = { ...out[i]!, after: mergeTexts(out[i]!.after, c.after) };
   }

@@ -7,6 +7,7 @@ import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
 import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
 import { checkHeld } from '../app/gate/check';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
+import { stopIsElsewhere } from '../app/gate/hosts/project';
 import { gateVerdict } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
 import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
@@ -42,6 +43,8 @@ Options:
                      unfinished PRD in the PRD folder
   --workspace DIR    the workspace (default: the host's project folder variable, e.g.
                      CLAUDE_PROJECT_DIR, else the current directory; never the payload's cwd)
+  --user-level       the hook lives in the user's or managed settings (gate install --scope):
+                     a stop whose session is outside --workspace goes through untouched
   --prompt           the host's prompt-submit hook: record the session baseline (the
                      criteria as the person last saw them); the payload's UserPromptSubmit
                      or SessionStart event says the same
@@ -89,6 +92,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
         'no-log': { type: 'boolean', default: false },
         store: { type: 'string' },
         'no-store': { type: 'boolean', default: false },
+        'user-level': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -174,7 +178,7 @@ interface GateRun {
   deadlineOf: (adapter: ReturnType<typeof hostAdapter>) => number;
 }
 
-type GateValues = { prompt: boolean; prd?: string; workspace?: string; yes: boolean; 'no-log': boolean; store?: string; 'no-store': boolean };
+type GateValues = { prompt: boolean; prd?: string; workspace?: string; yes: boolean; 'no-log': boolean; store?: string; 'no-store': boolean; 'user-level': boolean };
 
 async function gateStop(values: GateValues, options: GateOptions, io: GateIo, run: GateRun): Promise<number> {
   const { host, maxBlocks, timeoutSeconds } = options;
@@ -192,6 +196,9 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   run.rearm(adapter);
   const env = io.env ?? process.env;
   const workspace = await gateWorkspace({ ...(values.workspace ? { flag: values.workspace } : {}), host: request.host, env, processCwd: process.cwd() });
+  // A gate in the user's (or managed) settings runs in every project (`gate install --scope`
+  // writes --user-level): named to one workspace, it lets another project's stop through untouched.
+  if (values['user-level'] && values.workspace && stopIsElsewhere(request, workspace, env, process.cwd())) return 0;
   watch.verifying = `the criteria of ${workspace}`;
   watch.workspace = workspace;
   watch.counter = await gateStateFile(workspace, env);

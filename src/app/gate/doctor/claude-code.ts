@@ -1,8 +1,10 @@
+import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isLoaderVariable } from '../../../verify/secret-env';
+import { claudeConfigDir, claudeManagedDir } from '../hosts/claude-settings';
 import { STATE_DIR_ENV, stateRootFor } from '../state-folder';
-import { programBypasses, shellWords, type HostFindings } from './findings';
+import { inheritedLoaders, programBypasses, shellWords, type HostFindings } from './findings';
 import { hooksOn, isGateCommand, readSettingsFile, writableByThisUser, type HookEntry, type SettingsRead } from './settings-file';
 
 /**
@@ -23,15 +25,22 @@ export interface ClaudeLayer {
   shown: string;
 }
 
-export function claudeCodeLayers(workspace: string, home: string, platform: NodeJS.Platform = process.platform): ClaudeLayer[] {
-  const managed =
-    platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : platform === 'win32' ? 'C:\\Program Files\\ClaudeCode\\managed-settings.json' : '/etc/claude-code/managed-settings.json';
+export function claudeCodeLayers(workspace: string, home: string, platform: NodeJS.Platform = process.platform, configDir?: string): ClaudeLayer[] {
+  const managed = path.join(claudeManagedDir(platform), 'managed-settings.json');
+  const user = configDir ? path.join(configDir, 'settings.json') : path.join(home, '.claude', 'settings.json');
   return [
     { scope: 'managed', file: managed, shown: managed },
     { scope: 'local', file: path.join(workspace, '.claude', 'settings.local.json'), shown: '.claude/settings.local.json' },
     { scope: 'project', file: path.join(workspace, '.claude', 'settings.json'), shown: '.claude/settings.json' },
-    { scope: 'user', file: path.join(home, '.claude', 'settings.json'), shown: '~/.claude/settings.json' },
+    { scope: 'user', file: user, shown: configDir ? user : '~/.claude/settings.json' },
   ];
+}
+
+/** The drop-ins of managed-settings.d beside the managed file (`gate install --scope managed` writes one), each a managed layer. */
+async function managedDropIns(managedFile: string): Promise<ClaudeLayer[]> {
+  const folder = path.join(path.dirname(managedFile), 'managed-settings.d');
+  const names = await fs.readdir(folder).catch(() => [] as string[]);
+  return names.filter((n) => n.endsWith('.json')).sort().map((n) => ({ scope: 'managed' as const, file: path.join(folder, n), shown: path.join(folder, n) }));
 }
 
 /** The variables an `env` in the settings can use to reach the gate or its checks. */
@@ -54,7 +63,10 @@ export interface ClaudeReadOptions {
 export async function readClaudeCode(workspace: string, options: ClaudeReadOptions = {}): Promise<HostFindings | undefined> {
   const baseEnv = options.env ?? process.env;
   const home = options.home ?? baseEnv.HOME ?? os.homedir();
-  const layers = claudeCodeLayers(workspace, home).map((l) => (l.scope === 'managed' && options.managedFile ? { ...l, file: options.managedFile, shown: options.managedFile } : l));
+  // CLAUDE_CONFIG_DIR moves the user layer (and nothing else) in Claude Code 2.1.332.
+  const configDir = baseEnv.CLAUDE_CONFIG_DIR && path.isAbsolute(baseEnv.CLAUDE_CONFIG_DIR) ? claudeConfigDir(baseEnv) : undefined;
+  const base = claudeCodeLayers(workspace, home, process.platform, configDir).map((l) => (l.scope === 'managed' && options.managedFile ? { ...l, file: options.managedFile, shown: options.managedFile } : l));
+  const layers = [base[0]!, ...(await managedDropIns(base[0]!.file)), ...base.slice(1)];
   const reads: Read[] = await Promise.all(layers.map(async (layer) => ({ layer, read: await readSettingsFile(layer.file, layer.shown) })));
   const settingsOf = (r: Read) => (r.read.state === 'read' ? r.read.settings : undefined);
   const mentions = reads.filter((r) => mentionsGate(r));
@@ -64,7 +76,8 @@ export async function readClaudeCode(workspace: string, options: ClaudeReadOptio
   for (const r of reads) if (r.read.state === 'refused') findings.notes.push(`${r.read.problem}: Claude Code may refuse it`);
 
   const managed = reads.find((r) => r.layer.scope === 'managed')!;
-  const policy = settingsOf(managed) ?? {};
+  // Managed settings merge: a key in the file or any drop-in is policy.
+  const policy: Record<string, unknown> = Object.assign({}, ...reads.filter((r) => r.layer.scope === 'managed').map((r) => settingsOf(r) ?? {}));
   const stops: (HookEntry & { scope: ClaudeLayer['scope'] })[] = reads.flatMap((r) => {
     const s = settingsOf(r);
     return s ? hooksOn(s, 'Stop', 'groups', r.layer.shown).map((h) => ({ ...h, scope: r.layer.scope })) : [];
@@ -114,6 +127,7 @@ export async function readClaudeCode(workspace: string, options: ClaudeReadOptio
   }
   findings.env = env;
   await envFindings(workspace, baseEnv, env, setBy, findings);
+  findings.bypasses.push(...inheritedLoaders(baseEnv, 'Claude Code'));
 
   if (findings.command) findings.bypasses.push(...(await programBypasses(findings.command, workspace, setBy.has('PATH') ? `env.PATH in ${setBy.get('PATH')}` : undefined)));
   await layerBypasses(reads, gate?.scope, findings);
@@ -129,9 +143,12 @@ async function envFindings(workspace: string, before: NodeJS.ProcessEnv, env: No
     const at = `env.${name} in ${from}`;
     if (name === 'PATH') findings.bypasses.push(`${at}: every program a check names without a path (npm, node, git, …) is looked up there first, so a program the agent put there answers for it`);
     else if (name === STATE_DIR_ENV || name === 'XDG_STATE_HOME') {
-      if (root.refused.some((r) => r.startsWith(`${name} (`))) findings.notes.push(`${at} is harmless: it names a folder inside the workspace, which the gate refuses`);
-      else if (root.root === without.root) findings.notes.push(`${at} is harmless here: the gate's state folder stays ${root.root}`);
-      else findings.bypasses.push(`${at} moves the gate's state folder (the person's lock and the block counters) to ${root.root}, where no lock is`);
+      // Refused or not, what counts is where the gate then looks: a refused variable that replaced
+      // the person's own (set where the host starts) sends the gate to the default folder, where
+      // the person's lock is not (measured by test/hosts/attacks.test.mjs).
+      const refused = root.refused.some((r) => r.startsWith(`${name} (`));
+      if (root.root === without.root) findings.notes.push(`${at} is harmless${refused ? ': it names a folder inside the workspace, which the gate refuses, and' : ' here:'} the gate's state folder stays ${root.root}`);
+      else findings.bypasses.push(`${at} ${refused ? `names a folder inside the workspace, which the gate refuses, and replaces the ${name} the host starts with: the gate falls back to ${root.root}` : `moves the gate's state folder (the person's lock and the block counters) to ${root.root}`}, not ${without.root}, where the person's lock is`);
     } else if (name === 'NODE_OPTIONS') {
       if (/(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/.test(env[name] ?? '')) findings.bypasses.push(`${at}: Node loads what it names into the gate itself before the gate can drop it`);
       else findings.notes.push(`${at} is harmless: it loads no code, and the checks run without it`);
@@ -141,14 +158,29 @@ async function envFindings(workspace: string, before: NodeJS.ProcessEnv, env: No
   }
 }
 
-/** Each layer the agent can write: Claude Code reloads it mid-session, so it can switch the gate off. */
+/**
+ * Each layer the agent can write: Claude Code reloads it mid-session, so it can switch the gate
+ * off. Measured with Claude Code 2.1.332 (test/hosts/attacks.test.mjs): a disableAllHooks the
+ * agent writes into .claude/settings.local.json with a program of its shell turns a user-level
+ * gate off too; only a managed one keeps running, or Claude Code's sandbox keeping the shell off
+ * those files.
+ */
 async function layerBypasses(reads: Read[], gateScope: ClaudeLayer['scope'] | undefined, findings: HostFindings): Promise<void> {
   if (gateScope === 'managed') return;
   const workspaceLayers = reads.filter((r) => r.layer.scope === 'local' || r.layer.scope === 'project').map((r) => r.layer.shown);
-  findings.bypasses.push(
-    `${workspaceLayers.join(' and ')} are in the workspace, writable by the agent; Claude Code reloads its settings mid-session, so a disableAllHooks, a renamed Stop key or an env written there turns the gate off or re-points it: install at user level (or managed) and deny edits to .claude/** in its permissions or sandbox`,
-  );
   const user = reads.find((r) => r.layer.scope === 'user')!;
+  const userSettings = user.read.state === 'read' ? user.read.settings : {};
+  const sandbox = userSettings.sandbox as { enabled?: unknown } | undefined;
+  const sandboxed = typeof sandbox === 'object' && sandbox !== null && sandbox.enabled === true;
+  if (gateScope === 'user') {
+    findings.bypasses.push(
+      `${workspaceLayers.join(' and ')} are in the workspace, writable by a program the agent's shell runs${sandboxed ? ' unless Claude Code\'s sandbox holds (it needs bubblewrap and socat on Linux)' : ' (Claude Code\'s sandbox is off)'}: a "disableAllHooks": true written there turns this user-level gate off mid-session. \`ideal-state gate install claude-code --scope managed\` puts the gate where no workspace setting turns it off`,
+    );
+  } else {
+    findings.bypasses.push(
+      `${workspaceLayers.join(' and ')} are in the workspace, writable by the agent; Claude Code reloads its settings mid-session, so a disableAllHooks, a renamed Stop key or an env written there turns the gate off or re-points it: \`ideal-state gate install claude-code --scope managed\` (or --scope user, which a disableAllHooks there still turns off)`,
+    );
+  }
   if (await writableByThisUser(user.layer.file)) findings.bypasses.push(`${user.layer.shown} is writable by this user, who runs the agent: only a permission rule or sandbox that denies the agent edits to it keeps it out of reach`);
 }
 

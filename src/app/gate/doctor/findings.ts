@@ -79,3 +79,15 @@ function inside(file: string, folder: string): boolean {
   const rel = path.relative(path.resolve(folder), path.resolve(file));
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
+
+/**
+ * A code-loading NODE_OPTIONS (or LD_PRELOAD, DYLD_INSERT_LIBRARIES) in the environment the host
+ * itself starts with reaches every hook: Node applies it to the gate before the gate can drop it
+ * (the gate then only says so), so the doctor names it as a way around the gate.
+ */
+export function inheritedLoaders(env: NodeJS.ProcessEnv, hostName: string): string[] {
+  const out: string[] = [];
+  if (/(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/.test(env.NODE_OPTIONS ?? '')) out.push(`NODE_OPTIONS in the environment ${hostName} starts with ("${env.NODE_OPTIONS}") loads code into the gate's own Node before the gate can drop it; unset it where ${hostName} is started`);
+  for (const name of ['LD_PRELOAD', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES']) if (env[name]) out.push(`${name} in the environment ${hostName} starts with loads a library into the gate's Node before the gate starts`);
+  return out;
+}

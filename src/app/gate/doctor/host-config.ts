@@ -2,7 +2,8 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { HostAdapter } from '../hosts';
 import { readClaudeCode, type ClaudeReadOptions } from './claude-code';
-import { programBypasses, type HostFindings } from './findings';
+import { inheritedLoaders, programBypasses, shellWords, type HostFindings } from './findings';
+import { extraLayers, layerSwitches, type HostLayer, type LayerRead } from './host-layers';
 import { hooksOn, isGateCommand, readSettingsFile, type HookEntry } from './settings-file';
 
 /**
@@ -21,12 +22,18 @@ export async function readHostConfig(adapter: HostAdapter, workspace: string, op
   const shape = install.kind === 'matcher-groups' ? 'groups' : 'flat';
   // VS Code and Copilot CLI read every .json file in .github/hooks/, not only the one written.
   const files = install.file.startsWith('.github/hooks/') ? await jsonFilesIn(path.join(workspace, '.github', 'hooks')) : [install.file];
+  // Codex, Gemini CLI and Qwen Code also read hooks from layers outside the workspace (host-layers.ts).
+  const extra = extraLayers(adapter, env);
+  const sources: HostLayer[] = [...files.map((file) => ({ scope: 'workspace' as const, file: path.join(workspace, ...file.split('/')), shown: file })), ...extra];
+  const reads: LayerRead[] = [];
   const findings: HostFindings = { neverRuns: [], env, notes: [], bypasses: [] };
   const entries: HookEntry[] = [];
   const misplaced: string[] = [];
   let mentioned = false;
-  for (const file of files) {
-    const read = await readSettingsFile(path.join(workspace, ...file.split('/')), file);
+  for (const source of sources) {
+    const file = source.shown;
+    const read = await readSettingsFile(source.file, file);
+    reads.push({ layer: source, read });
     if (read.state === 'absent') continue;
     if (read.state === 'refused') {
       findings.notes.push(read.problem);
@@ -50,15 +57,21 @@ export async function readHostConfig(adapter: HostAdapter, workspace: string, op
     }
   }
   if (!mentioned) return undefined;
-  const gate = entries.find((h) => isGateCommand(h.command, adapter.id));
+  const gates = entries.filter((h) => isGateCommand(h.command, adapter.id));
+  // A gate outside the workspace holds this workspace only when it names it (or names none).
+  const gate = gates.find((h) => holdsWorkspace(h.command!, workspace));
+  if (!gate && gates.length > 0) findings.neverRuns.push(`the gate in ${gates.map((h) => h.from).join(', ')} holds another workspace`);
   if (gate) {
     findings.command = gate.command;
     findings.installedIn = gate.from;
     findings.bypasses.push(...(await programBypasses(gate.command!, workspace, undefined)));
+    findings.bypasses.push(...inheritedLoaders(env, adapter.name));
   } else if (findings.neverRuns.length === 0) {
     findings.neverRuns.push(`no hooks.${event} entry runs the gate, and ${adapter.name} reads hooks.${event}${misplaced.length > 0 ? ` (it is under ${misplaced.join(', ')})` : ''}`);
   }
   for (const h of entries) if (h !== gate && !isGateCommand(h.command, adapter.id)) findings.notes.push(`another ${event} hook: ${h.command !== undefined ? `\`${h.command}\`` : `a ${h.type} hook`} (${h.from})`);
+  const gateScope = gate ? sources.find((s) => s.shown === gate.from)?.scope : undefined;
+  await layerSwitches(adapter, workspace, env, reads, gate && gateScope ? { command: gate.command!, scope: gateScope } : undefined, findings);
   return findings;
 }
 
@@ -82,4 +95,11 @@ async function ownFile(adapter: HostAdapter, workspace: string, file: string, en
 async function jsonFilesIn(folder: string): Promise<string[]> {
   const names = await fs.readdir(folder).catch(() => [] as string[]);
   return names.filter((n) => n.endsWith('.json')).sort().map((n) => `.github/hooks/${n}`);
+}
+
+/** Whether a gate command line holds this workspace (`--workspace DIR`, or none: the host's project). */
+function holdsWorkspace(command: string, workspace: string): boolean {
+  const words = shellWords(command);
+  const at = words.indexOf('--workspace');
+  return at < 0 || words[at + 1] === undefined || path.resolve(words[at + 1]!) === path.resolve(workspace);
 }
