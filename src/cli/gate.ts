@@ -257,7 +257,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
         ? {}
         : {
             write: {
-              finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark)) : keepLastSessionEntry(text, mark)),
+              finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark), blockedBy?.reason) : keepLastSessionEntry(text, mark)),
               by: (set: VerifySetResult) => {
                 markBlocked = !set.passed && blockedBy !== undefined;
                 return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || letGo ? 'allow' : 'block')}`;
