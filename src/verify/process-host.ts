@@ -60,7 +60,13 @@ export class ProcessHost implements ProcessRunner {
       let starter: ChildProcess;
       try {
         // Not its stdin: Node destroys a child's stdin when the child ends, and the starter ends at once.
-        starter = spawn(process.execPath, [entry, DETACH_ARG], { stdio: ['ignore', 'ignore', 'inherit', 'pipe'], windowsHide: true });
+        // The starter is a shell where there is one (it starts in a millisecond, a Node in tens):
+        // it starts the host in the background, with the socket as its descriptor 3, and ends.
+        const stdio: ('ignore' | 'inherit' | 'pipe')[] = ['ignore', 'ignore', 'inherit', 'pipe'];
+        starter =
+          process.platform === 'win32'
+            ? spawn(process.execPath, [entry, DETACH_ARG], { stdio, windowsHide: true })
+            : spawn('/bin/sh', ['-c', '"$0" "$1" &', process.execPath, entry], { stdio, detached: true });
       } catch (error) {
         log(`ideal-state: the process host did not start (${(error as Error).message}); checks run from this process`);
         resolve(undefined);

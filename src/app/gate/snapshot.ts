@@ -3,7 +3,7 @@ import { constants as fsConstants } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ApprovedIgnores } from '../../verify/search-rules';
-import { entryOf, sourceEntries, type Fingerprint } from './source-walk';
+import { entryOf, sourceEntries, taskPool, type Fingerprint } from './source-walk';
 
 /**
  * The workspace as it was when the gate began, for its checks to run in: an agent (or a
@@ -70,35 +70,44 @@ export async function takeSnapshot(workspace: string, options: SnapshotOptions =
     changed.set(relative, stat.ctimeMs);
   };
   const limit = options.fileLimit ?? SNAPSHOT_FILE_LIMIT;
+  const pool = taskPool(16);
   try {
     note('', 'folder', await fs.lstat(live));
     for await (const e of sourceEntries(live, options.approvedIgnores)) {
       const from = path.join(live, e.relative);
       const to = path.join(root, e.relative);
-      if (e.kind === 'left-out') {
-        await fs.symlink(from, to);
-        counts.linked++;
-      } else if (e.kind === 'folder') {
+      if (e.kind === 'folder') {
+        // Awaited: what the walk yields next may go into it.
         note(e.relative, 'folder', await fs.lstat(from));
         await fs.mkdir(to);
-      } else if (e.kind === 'link') {
-        note(e.relative, 'link', await fs.lstat(from));
-        // A link is kept as written: a relative one resolves inside the copy, as in the workspace.
-        await fs.symlink(await fs.readlink(from), to);
+      } else if (e.kind === 'left-out') {
         counts.linked++;
+        await pool.add(() => fs.symlink(from, to));
+      } else if (e.kind === 'link') {
+        counts.linked++;
+        await pool.add(async () => {
+          note(e.relative, 'link', await fs.lstat(from));
+          // A link is kept as written: a relative one resolves inside the copy, as in the workspace.
+          await fs.symlink(await fs.readlink(from), to);
+        });
       } else {
         if (++counts.copied > limit) {
+          await pool.drain().catch(() => undefined);
           await dispose();
           return { ok: false, message: `the workspace has more than ${limit} source files to copy` };
         }
-        const stat = await fs.lstat(from);
-        note(e.relative, 'file', stat);
-        await fs.copyFile(from, to, fsConstants.COPYFILE_FICLONE);
-        await fs.utimes(to, stat.atime, stat.mtime);
-        counts.bytes += stat.size;
+        await pool.add(async () => {
+          const stat = await fs.lstat(from);
+          note(e.relative, 'file', stat);
+          await fs.copyFile(from, to, fsConstants.COPYFILE_FICLONE);
+          await fs.utimes(to, stat.atime, stat.mtime);
+          counts.bytes += stat.size;
+        });
       }
     }
+    await pool.drain();
   } catch (error) {
+    await pool.drain().catch(() => undefined);
     await dispose().catch(() => undefined);
     return { ok: false, message: `the workspace could not be copied: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }

@@ -57,3 +57,29 @@ export async function* sourceEntries(live: string, approvedIgnores?: ApprovedIgn
   }
 }
 
+
+/**
+ * At most `limit` file-system tasks at once (the walk's copies and looks are independent of each
+ * other): a sequential walk waits on one system call at a time, a pool keeps the thread pool busy.
+ * The first failure is thrown by `drain`, after the rest have settled.
+ */
+export function taskPool(limit: number): { add(task: () => Promise<void>): Promise<void>; drain(): Promise<void> } {
+  const running = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
+  return {
+    async add(task) {
+      if (failure) throw failure.error;
+      while (running.size >= limit) await Promise.race(running);
+      const p: Promise<void> = task()
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => running.delete(p));
+      running.add(p);
+    },
+    async drain() {
+      await Promise.all(running);
+      if (failure) throw failure.error;
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ApprovedIgnores } from '../../verify/search-rules';
-import { entryOf, sourceEntries, type Fingerprint } from './source-walk';
+import { entryOf, sourceEntries, taskPool, type Fingerprint } from './source-walk';
 
 export type { Fingerprint };
 
@@ -27,14 +27,19 @@ export async function fingerprint(workspace: string, approvedIgnores?: ApprovedI
   const top = await fs.lstat(live);
   entries.set('', 'folder');
   changed.set('', top.ctimeMs);
+  const pool = taskPool(16);
+  let seen = 0;
   for await (const e of sourceEntries(live, approvedIgnores)) {
     if (e.kind === 'left-out') continue;
-    if (entries.size >= FINGERPRINT_LIMIT) break;
-    const stat = await fs.lstat(path.join(live, e.relative)).catch(() => undefined);
-    if (!stat) continue;
-    changed.set(e.relative, stat.ctimeMs);
-    entries.set(e.relative, entryOf(e.kind, stat));
+    if (++seen > FINGERPRINT_LIMIT) break;
+    await pool.add(async () => {
+      const stat = await fs.lstat(path.join(live, e.relative)).catch(() => undefined);
+      if (!stat) return;
+      changed.set(e.relative, stat.ctimeMs);
+      entries.set(e.relative, entryOf(e.kind as 'file' | 'folder' | 'link', stat));
+    });
   }
+  await pool.drain();
   return { entries, changed };
 }
 
