@@ -238,7 +238,13 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   const mark = sessionMark(request.sessionKey);
   // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
   // The checks run in a snapshot of the workspace, from a process that is not the gate's (frozen.ts).
-  const frozen = await freezeHeld(workspace, held, { sinceMs: io.startedMs ?? (io.readStdin ? now.getTime() : performance.timeOrigin), log: io.err, needed: held.kind !== 'none' || extra !== undefined });
+  // A subagent's stop does not count changes meanwhile: other agents of the session may be working beside it.
+  const frozen = await freezeHeld(workspace, held, {
+    sinceMs: io.startedMs ?? (io.readStdin ? now.getTime() : performance.timeOrigin),
+    log: io.err,
+    needed: held.kind !== 'none' || extra !== undefined,
+    guard: !/subagent/i.test(request.event),
+  });
   if (frozen?.note) watch.notes.push(frozen.note);
   const verify = async (file: string, write: boolean, approvedIgnores?: ApprovedIgnores, text?: string) => {
     watch.verifying = path.relative(workspace, file).split(path.sep).join('/');

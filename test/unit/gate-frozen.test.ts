@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { freezeWorkspace } from '../../src/app/gate/frozen';
 import { takeSnapshot } from '../../src/app/gate/snapshot';
 import { fingerprint, OwnWrites, workspaceChanges } from '../../src/app/gate/workspace-fingerprint';
 import { ProcessHost } from '../../src/verify/process-host';
@@ -83,6 +84,23 @@ describe('the gate\'s frozen state: snapshot, fingerprint, detached process host
     // A file the watcher wrote before the first look, after the gate's process began.
     const early = await fingerprint(ws);
     assert.deepEqual(workspaceChanges(early, early, { sinceMs: 0 }).filter((c) => c.startsWith('CHANGELOG.md')), ['CHANGELOG.md was written after the gate began']);
+  });
+
+  it("a main agent's stop counts a change meanwhile; a subagent's does not (other agents may work beside it), and its snapshot still holds", async () => {
+    const ws = project();
+    const since = Date.now() + 60_000;
+    const guarded = await freezeWorkspace(ws, { sinceMs: since, log: () => undefined });
+    const subagent = await freezeWorkspace(ws, { sinceMs: since, log: () => undefined, guard: false });
+    try {
+      fs.writeFileSync(path.join(ws, 'src', 'c.js'), '');
+      assert.deepEqual(await guarded.changes(), ['src/c.js was added']);
+      assert.deepEqual(await subagent.changes(), []);
+      assert.equal(fs.existsSync(path.join(subagent.root, 'src', 'c.js')), false);
+    } finally {
+      await guarded.dispose();
+      await subagent.dispose();
+    }
+    assert.equal(fs.existsSync(guarded.root), false);
   });
 
   (process.platform === 'linux' ? it : it.skip)('the detached host is not this process\'s child, and its commands see no IPC variable; it ends when let go', async () => {

@@ -38,7 +38,7 @@ updated: 2026-11-28
 
 /** A workspace whose farewell module works and whose changelog is missing: ISC-FW-001 fails honestly. */
 function workspace(farewell = "console.log('goodbye');\n"): string {
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-snapshot-ws-'));
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-farewell-'));
   fs.mkdirSync(path.join(ws, '.ideal-state', 'prds'), { recursive: true });
   fs.mkdirSync(path.join(ws, 'src'));
   fs.writeFileSync(path.join(ws, PRD), prdText());
@@ -154,6 +154,35 @@ setInterval(() => {
       texts.push(d.text);
     }
     assert.equal(allowed, 0, `runs let through:\n${texts.filter((t) => !/not done/.test(t)).join('\n---\n')}`);
+  });
+});
+
+describe('the gate on this repository\'s own layout (node_modules and the test editor linked, dist ignored)', function () {
+  this.timeout(120_000);
+
+  it('an honest stop is let through: a Read, a node_modules binary, the ignored build output and a Grep all pass in the snapshot, and the LOG entry the gate writes is not a change', async () => {
+    const repo = path.resolve(__dirname, '../../..');
+    assert.ok(fs.existsSync(path.join(repo, 'node_modules', '.bin', 'tsc')), 'the repository has its dependencies installed');
+    const folder = path.join(repo, '.ideal-state');
+    const made = !fs.existsSync(folder);
+    const relative = `.ideal-state/prds/PRD-20261128-self-${process.pid}.md`;
+    fs.mkdirSync(path.join(repo, '.ideal-state', 'prds'), { recursive: true });
+    fs.writeFileSync(
+      path.join(repo, relative),
+      `---\nprd: true\nid: PRD-20261128-self\nstatus: IN_PROGRESS\neffort_level: FAST\n---\n\n# Self\n\n## Ideal State Criteria\n\n- [ ] ISC-S-001: The package manifest names the extension at the top level | Verify: Read: package.json\n- [ ] ISC-S-002: The TypeScript compiler installed in the workspace reports its version | Verify: CLI: npx tsc --version\n- [ ] ISC-S-003: The built command line in the ignored dist folder prints its usage | Verify: CLI: node dist/cli.js --help\n\n## Anti-Criteria\n\n- [ ] ISC-A-S-001: No eval call in the source of the extension | Verify: Grep: \\beval\\(\n`,
+    );
+    try {
+      const state = stateDir();
+      for (const round of [1, 2]) {
+        const run = await runGate(['--workspace', repo, '--prd', relative, '--yes', '--no-store', '--deadline', '100'], claudeStop(repo), { state });
+        const d = decision(run);
+        assert.equal(d.blocked, false, `round ${round}: ${d.text}\n${run.err}`);
+        assert.match(d.text, /4 of 4 criteria pass/, `round ${round}`);
+      }
+      assert.match(fs.readFileSync(path.join(repo, relative), 'utf8'), /which let the stop through/, 'the LOG entry was written');
+    } finally {
+      fs.rmSync(made ? folder : path.join(repo, relative), { recursive: true, force: true });
+    }
   });
 });
 

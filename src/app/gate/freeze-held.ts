@@ -9,8 +9,8 @@ import { approvedIgnoresOf } from './lock-inputs';
  * The process host is the one built beside the gate's own bundle (dist/process-host.cjs); a test
  * bundle has none, and its checks start from the test's process.
  */
-export async function freezeHeld(workspace: string, held: HeldSet, options: { sinceMs: number; log: (s: string) => void; needed: boolean; parent?: string }): Promise<FrozenWorkspace | undefined> {
-  if (!options.needed) return undefined;
+export async function freezeHeld(workspace: string, held: HeldSet, options: { sinceMs: number; log: (s: string) => void; needed: boolean; parent?: string; guard?: boolean }): Promise<FrozenWorkspace | undefined> {
+  if (!options.needed || held.kind === 'damaged') return undefined;
   const approved = held.kind === 'locked' || held.kind === 'baseline' ? approvedIgnoresOf(held.prds, held.kind === 'locked' ? 'locked by a person' : 'when the person last spoke') : undefined;
   return freezeWorkspace(workspace, {
     ...(approved ? { approvedIgnores: approved } : {}),
@@ -18,5 +18,6 @@ export async function freezeHeld(workspace: string, held: HeldSet, options: { si
     processHost: path.join(__dirname, 'process-host.cjs'),
     log: options.log,
     ...(options.parent ? { parent: options.parent } : {}),
+    ...(options.guard === false ? { guard: false } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import type { ApprovedIgnores } from '../../verify/search-rules';
 import { ProcessHost } from '../../verify/process-host';
 import type { ProcessRunner } from '../../verify/process-runner';
@@ -41,6 +42,11 @@ export interface FreezeOptions {
   log: (s: string) => void;
   /** Where the snapshot goes (default: the system's temporary folder). */
   parent?: string;
+  /**
+   * Whether a change to the live source meanwhile counts (default true). Not at a subagent's stop:
+   * other agents of the same session may be working beside it, honestly; its snapshot still holds.
+   */
+  guard?: boolean;
 }
 
 export async function freezeWorkspace(workspace: string, options: FreezeOptions): Promise<FrozenWorkspace> {
@@ -51,10 +57,17 @@ export async function freezeWorkspace(workspace: string, options: FreezeOptions)
   ]);
   const before = taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores);
   const changes = async () => {
+    if (options.guard === false) return [];
     const after = await fingerprint(workspace, options.approvedIgnores);
     return workspaceChanges(before, after, { sinceMs: clockTrusted(before, options.sinceMs), own });
   };
+  // A gate ended by its watchdog (process.exit) leaves no copy behind.
+  const onExit = () => {
+    if (taken.ok) rmSync(taken.snapshot.root, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   const dispose = async () => {
+    process.removeListener('exit', onExit);
     processes?.dispose();
     if (taken.ok) await taken.snapshot.dispose().catch(() => undefined);
   };
