@@ -123,7 +123,10 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const awaitingRead = request.noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
   // Its failure is reported where it is awaited, below.
   awaitingRead.catch(() => undefined);
-  const read = frozen?.text !== undefined ? { ok: true as const, text: frozen.text } : await readPrdFile(frozen ? path.join(root, path.relative(workspace, path.resolve(file))) : file);
+  // The PRD as the frozen copy has it (a PRD outside the workspace is not in the copy: read where it is).
+  const inCopy = path.relative(workspace, path.resolve(file));
+  const copied = frozen && !inCopy.startsWith('..') && !path.isAbsolute(inCopy) ? path.join(root, inCopy) : file;
+  const read = frozen?.text !== undefined ? { ok: true as const, text: frozen.text } : await readPrdFile(copied);
   if (!read.ok) {
     if (read.diagnostic) return { kind: 'bad-input', problems: [read.diagnostic], summary: `${file} is not read` };
     return { kind: 'refused', message: `cannot read ${file}: ${read.reason}` };

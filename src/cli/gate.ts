@@ -7,6 +7,7 @@ import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
 import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
 import { checkHeld } from '../app/gate/check';
 import { freezeHeld } from '../app/gate/freeze-held';
+import { gateStartMs } from '../app/gate/gate-start';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
 import { gateVerdict, withWorkspaceChanges } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
@@ -240,7 +241,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   // The checks run in a snapshot of the workspace, from a process that is not the gate's (frozen.ts).
   // A subagent's stop does not count changes meanwhile: other agents of the session may be working beside it.
   const frozen = await freezeHeld(workspace, held, {
-    sinceMs: io.startedMs ?? (io.readStdin ? now.getTime() : performance.timeOrigin),
+    sinceMs: io.startedMs ?? (io.readStdin ? now.getTime() : gateStartMs()),
     log: io.err,
     needed: held.kind !== 'none' || extra !== undefined,
     guard: !/subagent/i.test(request.event),

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freezeWorkspace } from '../../src/app/gate/frozen';
+import { gateStartMs } from '../../src/app/gate/gate-start';
 import { takeSnapshot } from '../../src/app/gate/snapshot';
 import { fingerprint, OwnWrites, workspaceChanges } from '../../src/app/gate/workspace-fingerprint';
 import { ProcessHost } from '../../src/verify/process-host';
@@ -101,6 +102,12 @@ describe('the gate\'s frozen state: snapshot, fingerprint, detached process host
       await subagent.dispose();
     }
     assert.equal(fs.existsSync(guarded.root), false);
+  });
+
+  it("the gate's start is when its process (or the shell it was run through) began, a little early, never later than Node's start", () => {
+    const start = gateStartMs();
+    assert.ok(start <= performance.timeOrigin, `${start} after ${performance.timeOrigin}`);
+    assert.ok(start > performance.timeOrigin - 1100, `${performance.timeOrigin - start} ms early`);
   });
 
   (process.platform === 'linux' ? it : it.skip)('the detached host is not this process\'s child, and its commands see no IPC variable; it ends when let go', async () => {
