@@ -2,7 +2,8 @@
 // sql.js WASM load and compile, the open, the commit, the close) against the pending record the
 // gate writes instead, the main thread's CPU per spawned check, and what a spawn holds up the
 // main thread of a process as large as an extension host for (bench/harness/spawn-probe.cjs).
-// Bundled once per bench run.
+// And what the gate's snapshot of the workspace costs (src/app/gate/snapshot.ts), its fingerprint of
+// the live source, and the start of its detached process host. Bundled once per bench run.
 export { Store } from '../src/store/store';
 export { loadSqlJs } from '../src/store/sqljs';
 export { recordVerification, recordVerificationLater } from '../src/verify/store-verification';
@@ -11,3 +12,5 @@ export { shippedEffortTable } from '../src/model/effort-table';
 export { runCommand } from '../src/verify/run-command';
 export { ProcessHost } from '../src/verify/process-host';
 export { scrubEnvironment } from '../src/verify/secret-env';
+export { takeSnapshot } from '../src/app/gate/snapshot';
+export { fingerprint } from '../src/app/gate/workspace-fingerprint';

@@ -20,6 +20,7 @@
 // tree, same matches. Every tree is generated in a temp folder and removed; nothing is committed.
 // Last line: one JSON object with the figures.
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -246,6 +247,35 @@ const probe = Object.fromEntries(Object.keys(probes[0]).map((k) => [k, median(pr
 // The editor's checks (src/vscode/processes-host.ts): how long starting one holds up the main thread of a
 // process as large as an extension host, started there and through the process host (bench/harness/spawn-probe.cjs).
 const spawnProbe = JSON.parse((await timed(process.execPath, [path.join(root, 'bench', 'harness', 'spawn-probe.cjs'), lib, tmp, path.join(shipped, 'dist', 'process-host.cjs'), String(EXTHOST_MB), smoke ? '3' : '15'])).out.trim().split('\n').at(-1));
+// What the gate pays to verify a snapshot (src/app/gate/frozen.ts), timed inside one process: copying
+// the bench workspace's source (ignored folders linked), the fingerprint of the live source it
+// compares after the checks, and starting its process host through a double fork; and the copy of
+// this repository itself (its own .gitignore: node_modules, dist, out and the test editor linked).
+const snapshotLib = createRequire(import.meta.url)(lib);
+const snapshotOf = async (folder) => {
+  const taken = await snapshotLib.takeSnapshot(folder);
+  if (!taken.ok) throw new Error(`the snapshot of ${folder}: ${taken.message}`);
+  await taken.snapshot.dispose();
+  return taken.snapshot;
+};
+const snapshotSamples = [];
+const fingerprintSamples = [];
+const hostSamples = [];
+let snapshotFiles = 0;
+for (let i = 0; i < (smoke ? 2 : 7); i++) {
+  const snap = await snapshotOf(workspace);
+  snapshotFiles = snap.copied;
+  snapshotSamples.push(snap.ms);
+  const started = performance.now();
+  await snapshotLib.fingerprint(workspace);
+  fingerprintSamples.push(performance.now() - started);
+  const hostStarted = performance.now();
+  const host = await snapshotLib.ProcessHost.startDetached(path.join(shipped, 'dist', 'process-host.cjs'), (s) => console.error(s));
+  if (!host) throw new Error('the detached process host did not start');
+  hostSamples.push(performance.now() - hostStarted);
+  host.dispose();
+}
+const repoSnapshot = await snapshotOf(root);
 fs.rmSync(tmp, { recursive: true, force: true });
 
 // The real-repository figure: a generated tree of microsoft/vscode-extension-samples' shape
@@ -319,6 +349,7 @@ console.log(`  JS loaded by verify --json: ${verifyLoaded.length} files, ${(veri
 console.log(`  store, one verification in a cold process (median of ${PROBES}): WASM load+compile ${probe.wasm_ms} ms, open ${probe.open_ms} ms, commit ${probe.commit_ms} ms, close ${probe.close_ms} ms; the pending record the gate writes instead ${probe.pending_ms} ms`);
 console.log(`  main-thread CPU per spawned check ${probe.spawn_cpu_ms} ms (Node's bare spawn of /bin/true: ${probe.bare_spawn_cpu_ms} ms); the MCP server's checks start from its process host: ${mcpHost === null ? 'unknown here' : mcpHost ? 'yes' : 'no'}`);
 console.log(`  starting a check holds up the main thread of a ${spawnProbe.held_mb} MB process (an extension host) ${spawnProbe.direct_ms} ms, through the process host ${spawnProbe.process_host_ms} ms (median of ${spawnProbe.spawns})`);
+console.log(`  the gate's snapshot: ${snapshotFiles} files copied in ${median(snapshotSamples)} ms, the live source's fingerprint ${median(fingerprintSamples).toFixed(0)} ms, its process host started (double fork) in ${median(hostSamples).toFixed(0)} ms; this repository: ${repoSnapshot.copied} files copied, ${repoSnapshot.linked} entries linked, in ${repoSnapshot.ms} ms`);
 console.log(`  samples-shaped tree (${samplesFiles} files, 12 criteria): verify ${median(samplesSamples.rg).toFixed(0)} ms with rg, ${median(samplesSamples.builtin).toFixed(0)} ms without`);
 console.log(`  search over ${SEARCH_FILES} files (generated in ${(generatedMs / 1000).toFixed(1)} s): built-in ${median(searchSamples.builtin).toFixed(0)} ms, rg ${median(searchSamples.rg).toFixed(0)} ms, ×${searchRatio.toFixed(2)}; ${expected} matching lines each`);
 console.log(
@@ -368,6 +399,13 @@ console.log(
     extension_host_mb: spawnProbe.held_mb,
     extension_host_spawn_held_ms: spawnProbe.direct_ms,
     process_host_spawn_held_ms: spawnProbe.process_host_ms,
+    snapshot_files: snapshotFiles,
+    snapshot_ms_p50: round(median(snapshotSamples), 1),
+    fingerprint_ms_p50: round(median(fingerprintSamples), 1),
+    detached_host_start_ms_p50: round(median(hostSamples), 1),
+    repo_snapshot_files: repoSnapshot.copied,
+    repo_snapshot_linked: repoSnapshot.linked,
+    repo_snapshot_ms: repoSnapshot.ms,
     samples_files: samplesFiles,
     samples_verify_rg_ms_p50: round(median(samplesSamples.rg), 1),
     samples_verify_builtin_ms_p50: round(median(samplesSamples.builtin), 1),

@@ -98,4 +98,4 @@ export { acceptProposal, previewPending } from './app/proposals-accept';
 // Probe the probes (issue 28 §5) when a person locks criteria in the editor, as `ideal-state criteria lock` does.
 export { doneWords, probedIds, probePrd, PROBE_WORDS } from './app/probe';
 export { gateStateFolder } from './app/gate/state-folder';
-export { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldPrds, heldRecord, heldSet, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';
+export { agentBlockedOfPrd, approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldPrds, heldRecord, heldSet, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';

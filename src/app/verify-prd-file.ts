@@ -70,6 +70,14 @@ export interface VerifyPrdRequest {
   processes?: ProcessRunner;
   /** The .gitignore files a person approved (the gate's lock or baseline): Greps search under them, not the files as the agent left them. */
   approvedIgnores?: ApprovedIgnores;
+  /**
+   * Verify one state of the workspace (the stop gate, src/app/gate/frozen.ts): `root` is a copy of
+   * it (src/app/gate/snapshot.ts) that the checks read and run in, with its own settings and
+   * allow-list; `text` is the PRD as the gate read it from there and compared with the lock (absent:
+   * read from the copy, once). Written back to `file` only where it still holds that text; the
+   * evidence names the workspace, never the copy.
+   */
+  frozen?: { root: string; text?: string };
 }
 
 export type VerifyPrdOutcome =
@@ -102,9 +110,12 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const { file, workspace } = request;
   if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
   // The workspace's other inputs are read while the PRD is read and parsed; each answer is taken where it was before.
-  const overrideFile = path.join(workspace, SETTINGS.effortLevelsFile.default);
+  const frozen = request.frozen;
+  // What the checks read: the copy where the gate froze the workspace, else the workspace itself.
+  const root = frozen?.root ?? workspace;
+  const overrideFile = path.join(root, SETTINGS.effortLevelsFile.default);
   const overrideRead = readRegularTextOrAbsent(overrideFile);
-  const listFile = path.join(workspace, VERIFY_COMMANDS_FILE);
+  const listFile = path.join(root, VERIFY_COMMANDS_FILE);
   // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
   const listWanted = !request.yes && !request.noCommands && !request.ask;
   // Only a regular file is read (a FIFO would hang the gate): anything else is an unreadable allow-list.
@@ -112,7 +123,10 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const awaitingRead = request.noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
   // Its failure is reported where it is awaited, below.
   awaitingRead.catch(() => undefined);
-  const read = await readPrdFile(file);
+  // The PRD as the frozen copy has it (a PRD outside the workspace is not in the copy: read where it is).
+  const inCopy = path.relative(workspace, path.resolve(file));
+  const copied = frozen && !inCopy.startsWith('..') && !path.isAbsolute(inCopy) ? path.join(root, inCopy) : file;
+  const read = frozen?.text !== undefined ? { ok: true as const, text: frozen.text } : await readPrdFile(copied);
   if (!read.ok) {
     if (read.diagnostic) return { kind: 'bad-input', problems: [read.diagnostic], summary: `${file} is not read` };
     return { kind: 'refused', message: `cannot read ${file}: ${read.reason}` };
@@ -177,7 +191,9 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const prdRelative = path.relative(workspace, prdAbsolute);
   const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
   const host: VerifyHost = {
-    workspaceRoot: workspace,
+    workspaceRoot: root,
+    // The copy's ignored folders are links into the workspace: a path through one stays inside.
+    ...(frozen ? { linkedRoot: workspace } : {}),
     ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
     approver: approver(request, allowed, awaiting, denied, workspace),
     ...(request.processes ? { processes: request.processes } : {}),
@@ -200,6 +216,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
     throw error;
   }
+  if (frozen) set = { ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) };
   // What is shown, written back and reported names criteria as the file does; the store keeps the engine's ids.
   const shown = prd.shown(set);
 
@@ -293,6 +310,12 @@ function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined
       return { approved: true, only: runnable.filter((c) => !asked.includes(c)), reason: refused, ...reasons };
     },
   };
+}
+
+/** A result whose evidence names the copy's folder (a stack trace, a compiler's message) names the workspace instead. */
+function namingWorkspace<R extends { evidence: string; actual?: string; repairTarget?: string }>(result: R, root: string, workspace: string): R {
+  const swap = (s: string | undefined) => (s === undefined ? s : s.split(root).join(workspace));
+  return { ...result, evidence: swap(result.evidence)!, ...(result.actual !== undefined ? { actual: swap(result.actual) } : {}), ...(result.repairTarget !== undefined ? { repairTarget: swap(result.repairTarget) } : {}) };
 }
 
 async function isDirectory(p: string): Promise<boolean> {

@@ -6,9 +6,11 @@ import { dropLoaderVariables, startWatchdog, unfinishedOf, watchdogVerdict, with
 import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
 import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
 import { checkHeld } from '../app/gate/check';
+import { freezeHeld } from '../app/gate/freeze-held';
+import { gateStartMs } from '../app/gate/gate-start';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
 import { stopIsElsewhere } from '../app/gate/hosts/project';
-import { gateVerdict } from '../app/gate/verdict';
+import { gateVerdict, withWorkspaceChanges } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
 import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
@@ -68,6 +70,8 @@ export interface GateIo extends VerifyIo {
   env?: NodeJS.ProcessEnv;
   /** Ends the process (the watchdog's answer, or a process held open after the answer); default: process.exit where the gate reads the real stdin, else nothing. */
   exit?: (code?: number) => void;
+  /** When the gate began (ms since the epoch); default: this process's start where it reads the real stdin, else now. */
+  startedMs?: number;
 }
 
 export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
@@ -241,10 +245,20 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   // One LOG entry per session: its latest verdict replaces the session's earlier ones (the store keeps them all).
   const mark = sessionMark(request.sessionKey);
   // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
-  const verify = (file: string, write: boolean, approvedIgnores?: ApprovedIgnores) => {
+  // The checks run in a snapshot of the workspace, from a process that is not the gate's (frozen.ts).
+  // A subagent's stop does not count changes meanwhile: other agents of the session may be working beside it.
+  const frozen = await freezeHeld(workspace, held, {
+    sinceMs: io.startedMs ?? (io.readStdin ? now.getTime() : gateStartMs()),
+    log: io.err,
+    needed: held.kind !== 'none' || extra !== undefined,
+    guard: !/subagent/i.test(request.event),
+  });
+  if (frozen?.note) watch.notes.push(frozen.note);
+  const verify = async (file: string, write: boolean, approvedIgnores?: ApprovedIgnores, text?: string) => {
     watch.verifying = path.relative(workspace, file).split(path.sep).join('/');
     watch.pending = new Map();
-    return verifyPrdFile({
+    const outcome = await verifyPrdFile({
+      ...(frozen ? { frozen: { root: frozen.root, ...(text !== undefined ? { text } : {}) }, ...(frozen.processes ? { processes: frozen.processes } : {}) } : {}),
       file,
       workspace,
       timeoutSeconds: criterionSeconds,
@@ -257,7 +271,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
         ? {}
         : {
             write: {
-              finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark)) : keepLastSessionEntry(text, mark)),
+              finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark), blockedBy?.reason) : keepLastSessionEntry(text, mark)),
               by: (set: VerifySetResult) => {
                 markBlocked = !set.passed && blockedBy !== undefined;
                 return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || letGo ? 'allow' : 'block')}`;
@@ -271,8 +285,12 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
       // stdout belongs to the host's answer; what verify would warn about goes to stderr.
       warn: io.err,
     });
+    if (outcome.kind === 'verified' && outcome.written) await frozen?.ownWrite(file);
+    return outcome;
   };
-  const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}) }).finally(() => deadline.dispose());
+  const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}), ...(frozen ? { root: frozen.root } : {}) })
+    .finally(() => deadline.dispose());
+  const moved = await frozen?.changes().catch(() => [] as string[]).finally(() => frozen.dispose());
   if (deadline.expired()) {
     const hostName = HOST_NAMES[request.host] ?? request.host;
     const late = timedOutVerdict(watch.verifying, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinishedOf(watch));
@@ -283,7 +301,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
   if (checked.kind === 'nothing') return emit(answerFor(request, withNotes({ kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }, watch.notes)));
 
-  const judged = gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy });
+  const judged = withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
   const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(workspace)}` }) : judged;
   await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
   return emit(answerFor(request, withNotes(verdict, watch.notes)));

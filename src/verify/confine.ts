@@ -11,7 +11,7 @@ export type Confined =
   | { ok: true; /** absolute, as written (not through symlinks) */ absolute: string; /** workspace-relative, forward slashes; '' for the root */ relative: string; exists: boolean }
   | { ok: false; reason: string };
 
-export async function confinePath(workspaceRoot: string, named: string): Promise<Confined> {
+export async function confinePath(workspaceRoot: string, named: string, linkedRoot?: string): Promise<Confined> {
   if (named.trim() === '') return { ok: false, reason: 'the path is empty' };
   if (named.includes('\0')) return { ok: false, reason: 'the path contains a NUL character' };
   const root = path.resolve(workspaceRoot);
@@ -29,7 +29,8 @@ export async function confinePath(workspaceRoot: string, named: string): Promise
   for (;;) {
     const real = await realpath(probe);
     if (real !== null) {
-      if (isOutside(path.relative(realRoot ?? root, real))) return { ok: false, reason: `"${named}" goes through a symbolic link that points outside the workspace` };
+      const linked = linkedRoot !== undefined && !isOutside(path.relative(await realpath(linkedRoot) ?? path.resolve(linkedRoot), real));
+      if (isOutside(path.relative(realRoot ?? root, real)) && !linked) return { ok: false, reason: `"${named}" goes through a symbolic link that points outside the workspace` };
       break;
     }
     exists = false;

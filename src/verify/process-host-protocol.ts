@@ -9,3 +9,6 @@ export type HostRequest =
 
 /** The answer to one request: what the function returned, or why it threw; before it, the command's process id once it started. */
 export type HostReply = { id: number; result: RunCommandResult | RipgrepRun } | { id: number; error: string } | { id: number; started: number };
+
+/** The argument that makes the process host start itself again, detached, and end (src/verify/process-host-main.ts). */
+export const DETACH_ARG = '--detach';

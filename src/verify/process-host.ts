@@ -1,7 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex, Readable, Writable } from 'node:stream';
 import * as fs from 'node:fs';
 import type { ProcessRunner } from './process-runner';
-import type { HostReply, HostRequest } from './process-host-protocol';
+import { DETACH_ARG, type HostReply, type HostRequest } from './process-host-protocol';
 import { runCommand, type RunCommandOptions, type RunCommandResult } from './run-command';
 import { runRipgrep, type RipgrepRun, type RipgrepRunOptions } from './search-ripgrep';
 
@@ -25,7 +26,7 @@ interface Pending {
  * answer), and so does everything after.
  */
 export class ProcessHost implements ProcessRunner {
-  private child: ChildProcess | undefined;
+  private channel: HostChannel | undefined;
   private next = 1;
   private readonly pending = new Map<number, Pending>();
 
@@ -33,38 +34,120 @@ export class ProcessHost implements ProcessRunner {
   static start(entry: string, log: (s: string) => void): ProcessHost | undefined {
     if (!fs.existsSync(entry)) return undefined;
     try {
-      return new ProcessHost(entry, log);
+      // Its stdout is not the MCP protocol's; its stderr is the server's log.
+      const child = fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [], serialization: 'json' });
+      const host = new ProcessHost(ipcChannel(child), log);
+      child.on('message', (message: HostReply) => host.reply(message));
+      child.on('error', (error) => host.lost(`the process host failed: ${error.message}`));
+      child.on('exit', (code, signal) => host.lost(`the process host ended (${signal ?? `exit ${code}`})`));
+      return host;
     } catch (error) {
       log(`ideal-state: the process host did not start (${(error as Error).message}); checks run from this process`);
       return undefined;
     }
   }
 
-  private constructor(entry: string, private readonly log: (s: string) => void) {
-    // Its stdout is not the MCP protocol's; its stderr is the server's log.
-    const child = fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [], serialization: 'json' });
-    this.child = child;
-    child.on('message', (message: HostReply) => {
-      const waiting = this.pending.get(message.id);
-      if (!waiting) return;
-      if ('started' in message) {
-        waiting.pid = message.started;
-        waiting.told?.(message.started);
+  /**
+   * The host from `entry`, started through a starter that ends at once (a double fork): the host
+   * is adopted by the system, so the checks it starts have neither this process nor its command
+   * line among their ancestors, and they cannot tell the stop gate from a plain verification. It
+   * speaks over a socket (its file descriptor 3). Resolves once the starter has ended and the host is ready;
+   * undefined when it cannot start within `waitMs` (the checks then run from this process).
+   */
+  static startDetached(entry: string, log: (s: string) => void, waitMs = 5000): Promise<ProcessHost | undefined> {
+    if (!fs.existsSync(entry)) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      let starter: ChildProcess;
+      try {
+        // Not its stdin: Node destroys a child's stdin when the child ends, and the starter ends at once.
+        // The starter is a shell where there is one (it starts in a millisecond, a Node in tens):
+        // it starts the host in the background, with the socket as its descriptor 3, and ends.
+        const stdio: ('ignore' | 'inherit' | 'pipe')[] = ['ignore', 'ignore', 'inherit', 'pipe'];
+        starter =
+          process.platform === 'win32'
+            ? spawn(process.execPath, [entry, DETACH_ARG], { stdio, windowsHide: true })
+            : spawn('/bin/sh', ['-c', '"$0" "$1" &', process.execPath, entry], { stdio, detached: true });
+      } catch (error) {
+        log(`ideal-state: the process host did not start (${(error as Error).message}); checks run from this process`);
+        resolve(undefined);
         return;
       }
-      this.pending.delete(message.id);
-      this.hold();
-      if ('result' in message) waiting.settle(message.result);
-      else void waiting.again().then(waiting.settle);
+      // One socket both ways: the host's file descriptor 3.
+      const socket = starter.stdio[3] as Duplex;
+      const stdin: Writable = socket;
+      const stdout: Readable = socket;
+      let ready: number | undefined;
+      let starterEnded = false;
+      let settled = false;
+      const host = new ProcessHost(lineChannel(stdin, stdout), log);
+      const settle = (value: ProcessHost | undefined, why?: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (!value) {
+          if (why) log(`ideal-state: ${why}; checks run from this process`);
+          host.dispose();
+        } else host.pidOf = ready;
+        resolve(value);
+      };
+      const timer = setTimeout(() => settle(undefined, `the process host did not start within ${waitMs} ms`), waitMs);
+      let buffer = '';
+      stdout.setEncoding('utf8');
+      stdout.on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          let message: HostReply | { ready: number };
+          try {
+            message = JSON.parse(line) as HostReply | { ready: number };
+          } catch {
+            continue;
+          }
+          if ('ready' in message) {
+            ready = message.ready;
+            if (starterEnded) settle(host);
+          } else host.reply(message);
+        }
+      });
+      stdout.on('close', () => {
+        settle(undefined, 'the process host ended before it was ready');
+        host.lost('the process host ended');
+      });
+      stdin.on('error', (error) => host.lost(`the process host took no request: ${error.message}`));
+      starter.on('error', (error) => settle(undefined, `the process host did not start (${error.message})`));
+      starter.on('exit', (code) => {
+        starterEnded = true;
+        if (code !== 0) settle(undefined, `the process host's starter ended with exit ${code}`);
+        else if (ready !== undefined) settle(host);
+      });
     });
-    child.on('error', (error) => this.lost(`the process host failed: ${error.message}`));
-    child.on('exit', (code, signal) => this.lost(`the process host ended (${signal ?? `exit ${code}`})`));
+  }
+
+  private pidOf: number | undefined;
+
+  private constructor(channel: HostChannel, private readonly log: (s: string) => void) {
+    this.channel = channel;
     this.hold();
+  }
+
+  private reply(message: HostReply): void {
+    const waiting = this.pending.get(message.id);
+    if (!waiting) return;
+    if ('started' in message) {
+      waiting.pid = message.started;
+      waiting.told?.(message.started);
+      return;
+    }
+    this.pending.delete(message.id);
+    this.hold();
+    if ('result' in message) waiting.settle(message.result);
+    else void waiting.again().then(waiting.settle);
   }
 
   /** The host's process id; undefined once it is gone. */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.channel ? (this.pidOf ?? this.channel.pid) : undefined;
   }
 
   runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
@@ -79,19 +162,19 @@ export class ProcessHost implements ProcessRunner {
 
   /** Ends the host; what it still runs is killed (it kills its commands' process groups when its parent lets go). */
   dispose(): void {
-    const child = this.child;
-    this.child = undefined;
-    if (child?.connected) child.disconnect();
+    const channel = this.channel;
+    this.channel = undefined;
+    channel?.close();
   }
 
   private request(message: Omit<HostRequest & { op: 'command' | 'ripgrep' }, 'id'>, signal: AbortSignal | undefined, here: () => Promise<RunCommandResult | RipgrepRun>, told?: (pid: number) => void): Promise<RunCommandResult | RipgrepRun> {
-    const child = this.child;
-    if (!child?.connected || signal?.aborted) return here();
+    const channel = this.channel;
+    if (!channel?.connected || signal?.aborted) return here();
     const id = this.next++;
     return new Promise((resolve) => {
       const onAbort = () => {
         try {
-          if (this.child?.connected) this.child.send({ id, op: 'cancel' } satisfies HostRequest);
+          if (this.channel?.connected) this.channel.send({ id, op: 'cancel' } satisfies HostRequest, () => undefined);
         } catch {
           // The host is going: its exit runs the request here again, already cancelled.
         }
@@ -107,7 +190,7 @@ export class ProcessHost implements ProcessRunner {
       });
       this.hold();
       try {
-        child.send({ id, ...message } as HostRequest, (error) => {
+        channel.send({ id, ...message } as HostRequest, (error) => {
           if (error) this.lost(`the process host took no request: ${error.message}`);
         });
       } catch (error) {
@@ -118,23 +201,14 @@ export class ProcessHost implements ProcessRunner {
 
   /** The host keeps this process alive only while it answers for it. */
   private hold(): void {
-    const child = this.child;
-    if (!child) return;
-    const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined;
-    if (this.pending.size > 0) {
-      child.ref();
-      channel?.ref?.();
-    } else {
-      child.unref();
-      channel?.unref?.();
-    }
+    this.channel?.hold(this.pending.size > 0);
   }
 
   private lost(why: string): void {
-    if (!this.child && this.pending.size === 0) return;
-    const child = this.child;
-    this.child = undefined;
-    if (child) this.log(`ideal-state: ${why}; checks run from this process`);
+    if (!this.channel && this.pending.size === 0) return;
+    const channel = this.channel;
+    this.channel = undefined;
+    if (channel) this.log(`ideal-state: ${why}; checks run from this process`);
     const waiting = [...this.pending.values()];
     this.pending.clear();
     for (const w of waiting) {
@@ -152,4 +226,59 @@ function killGroup(pid: number): void {
   } catch {
     // Already gone.
   }
+}
+
+/** How the host is spoken to: its IPC channel (a fork), or one JSON line per message on its pipes (a detached host). */
+interface HostChannel {
+  readonly connected: boolean;
+  readonly pid?: number;
+  send(message: HostRequest, done: (error: Error | null) => void): void;
+  /** Keeps this process alive while requests wait, and not after. */
+  hold(on: boolean): void;
+  close(): void;
+}
+
+function ipcChannel(child: ChildProcess): HostChannel {
+  return {
+    get connected() {
+      return child.connected;
+    },
+    get pid() {
+      return child.pid;
+    },
+    send: (message, done) => child.send(message, done),
+    hold: (on) => {
+      const channel = child.channel as { ref?: () => void; unref?: () => void } | undefined;
+      if (on) {
+        child.ref();
+        channel?.ref?.();
+      } else {
+        child.unref();
+        channel?.unref?.();
+      }
+    },
+    close: () => {
+      if (child.connected) child.disconnect();
+    },
+  };
+}
+
+function lineChannel(stdin: Writable, stdout: Readable): HostChannel {
+  const handle = (s: unknown) => s as { ref?: () => void; unref?: () => void };
+  return {
+    get connected() {
+      return stdin.writable && !stdin.destroyed;
+    },
+    send: (message, done) => {
+      stdin.write(`${JSON.stringify(message)}\n`, (error) => done(error ?? null));
+    },
+    hold: (on) => {
+      for (const s of [stdin, stdout]) (on ? handle(s).ref : handle(s).unref)?.call(s);
+    },
+    // The host takes the end of its stdin as its parent gone: it stops what it runs and ends.
+    close: () => {
+      stdin.end();
+      if ((stdin as unknown) !== stdout) stdout.destroy();
+    },
+  };
 }

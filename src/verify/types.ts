@@ -82,6 +82,12 @@ export interface CommandDecisions {
 export interface VerifyHost {
   /** Absolute path of the workspace folder; every path a criterion names must resolve inside it. */
   readonly workspaceRoot: string;
+  /**
+   * Where `workspaceRoot` is a snapshot of the workspace (the stop gate's), the workspace itself:
+   * the snapshot's ignored folders (node_modules, build output) are links into it, and a path
+   * through one stays inside.
+   */
+  readonly linkedRoot?: string;
   readonly tasks?: TaskRunner;
   readonly diagnostics?: DiagnosticsSource;
   readonly judge?: CriterionJudge;

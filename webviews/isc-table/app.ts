@@ -130,6 +130,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, 
         break;
       case 'lock': {
         const before = new Set((this.snapshot.lock?.changes ?? []).map((c) => c.id));
+        const blockedBefore = JSON.stringify(this.snapshot.lock?.agentBlocked);
         if (delta.lock) this.snapshot.lock = delta.lock;
         else delete this.snapshot.lock;
         // Rows whose TAMPERED mark comes or goes (or whose diff changed) are built again.
@@ -139,6 +140,8 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, 
           if (tr && row && !isLight(tr)) this.fill(tr, row);
         }
         this.renderLock();
+        // The header says BLOCKED while the lock line brings the agent's honest exit.
+        if (JSON.stringify(delta.lock?.agentBlocked) !== blockedBefore) this.renderTop();
         break;
       }
     }
@@ -149,7 +152,7 @@ export class IscTableApp implements RowActions, HeaderActions, ApprovalActions, 
   private renderTop(): void {
     if (!this.snapshot) return;
     // The state and score come from the rows as they are now, not from what the run said when it ended.
-    this.timeBar = renderHeader(this.headerEl, this.snapshot.header, this.snapshot.abilities, this.rows.values(), this, this.headerAt);
+    this.timeBar = renderHeader(this.headerEl, this.snapshot.header, this.snapshot.abilities, this.rows.values(), this, this.headerAt, this.snapshot.lock?.agentBlocked);
     renderApprovals(this.approvalsEl, this.snapshot.approvals, this);
     this.followTime();
   }

@@ -1,5 +1,6 @@
 import { verdictOf } from '../../src/model/verdict';
 import type { TableHeader, TableRow } from './protocol';
+import { agentBlockedWords } from './view-model';
 
 /** What the header says about the run, computed from the rows it shows (pure, unit-tested). */
 export interface HeaderStatus {
@@ -39,9 +40,9 @@ const NAMED = 3;
  * when it ended ("every CRITICAL criterion verified PASS"); a re-verify that FAILs a row, a
  * change that makes a PASS stale, or a criterion with no verdict since make that untrue now,
  * and the header then says so instead of repeating the old claim. Stale PASS rows are never
- * counted as passing.
+ * counted as passing. A PRD the agent stopped on through the honest exit is BLOCKED, never done.
  */
-export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, shown: Iterable<TableRow>): HeaderStatus {
+export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, shown: Iterable<TableRow>, agentBlocked?: { reason?: string }): HeaderStatus {
   const rows = [...shown];
   // The one rule for "passed" (src/model/verdict.ts): the count and the green badge follow it.
   const verdict = verdictOf(rows);
@@ -60,6 +61,8 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
   }
   const score = `${pass} / ${total} pass${stale > 0 ? ` · ${stale} stale` : ''}`;
   const status: HeaderStatus = { word: header.state.replace(/_/g, ' '), tone: STATE_TONE[header.state] ?? '', runState: header.state, pass, stale, total, score };
+  // The agent stopped through the honest exit (its PRD says BLOCKED): whatever the run said, not done.
+  if (agentBlocked) return { ...status, word: 'BLOCKED', tone: 'fail', reason: agentBlockedWords(agentBlocked) };
   if (header.state !== 'COMPLETE') {
     if (header.exitReason) status.reason = header.exitReason;
     return status;

@@ -18,9 +18,9 @@ export interface TimeBar {
 }
 
 /** Title, state, phase stepper, budget bars and the run's actions; the state and score come from the rows shown. */
-export function renderHeader(root: HTMLElement, header: TableHeader, abilities: TableAbilities, rows: Iterable<TableRow>, actions: HeaderActions, receivedAt: number): TimeBar {
+export function renderHeader(root: HTMLElement, header: TableHeader, abilities: TableAbilities, rows: Iterable<TableRow>, actions: HeaderActions, receivedAt: number, agentBlocked?: { reason?: string }): TimeBar {
   const current = TABLE_PHASES.indexOf(header.phase as (typeof TABLE_PHASES)[number]);
-  const status = headerStatus(header, rows);
+  const status = headerStatus(header, rows, agentBlocked);
   const stepper = h(
     'ol',
     { class: 'stepper', attrs: { 'aria-label': 'Phases' } },

@@ -1,6 +1,7 @@
 import { h, replaceChildren } from '../shared/dom';
 import './lock.css';
 import type { ShownTable, TableLock, TableLockChange, TableProposal } from './protocol';
+import { agentBlockedWords } from './view-model';
 
 export interface LockActions {
   lockCriteria(): void;
@@ -47,6 +48,7 @@ export function renderLock(root: HTMLElement, lock: TableLock | undefined, rowId
       h('span', { class: 'lock-what' }, h('code', {}, lock.prdPath), since, lock.state === 'tampered' ? ` · ${lock.changes.length} change${lock.changes.length === 1 ? '' : 's'}` : ''),
       h('span', { class: 'lock-note muted' }, lock.error ?? badge.note),
       lock.held ? h('span', { class: 'lock-note lock-held muted', dataset: { held: '' } }, lock.held) : null,
+      lock.agentBlocked ? h('span', { class: 'lock-note lock-blocked', dataset: { blocked: '' } }, `BLOCKED: ${agentBlockedWords(lock.agentBlocked)}.`) : null,
       lock.canAct ? null : h('span', { class: 'lock-note muted' }, 'Trust this workspace to lock or approve criteria.'),
       buttons.length > 0 ? h('span', { class: 'lock-buttons' }, ...buttons) : null,
     ),
@@ -95,6 +97,7 @@ export function shownLock(root: HTMLElement, body: HTMLElement): ShownTable['loc
   return {
     state: root.querySelector('.lock-badge')?.getAttribute('data-lock') ?? '',
     text: Array.from(root.querySelector('.lock-head')?.children ?? [], (el) => el.textContent ?? '').join(' ').replace(/\s+/g, ' ').trim(),
+    ...(root.querySelector('.lock-blocked') ? { blocked: root.querySelector('.lock-blocked')!.textContent ?? '' } : {}),
     buttons: labels(root.querySelector('.lock-head') ?? root),
     tampered: Array.from(body.querySelectorAll<HTMLElement>('.row.tampered'), (tr) => ({ id: tr.dataset.id ?? '', buttons: labels(tr.querySelector('.lock-row-actions') ?? document.createElement('span')) })),
     proposals: Array.from(root.querySelectorAll<HTMLElement>('.proposal'), (el) => ({ id: el.dataset.proposal ?? '', text: (el.textContent ?? '').replace(/\s+/g, ' ').trim(), buttons: labels(el) })),

@@ -154,6 +154,11 @@ export interface TableLock {
   proposals?: TableProposal[];
   /** Whether the done gate holds an agent to this PRD, and why (or which PRD it holds instead), in one sentence. */
   held?: string;
+  /**
+   * The agent stopped without done through the honest exit (the PRD's status is BLOCKED): it said
+   * it cannot finish and needs a person; `reason` is its words where the PRD keeps them. Text.
+   */
+  agentBlocked?: { reason?: string };
 }
 
 /** A pending proposal: exactly the lines that would be written, or why it cannot be added. Every string is text. */
@@ -193,7 +198,7 @@ export interface ShownTable {
   /** The text of "How did this go?" when it is shown (the run has ended). */
   rating?: string;
   /** The lock badge as shown: its state, its words, its buttons, and the TAMPERED rows with their buttons. */
-  lock?: { state: string; text: string; buttons: string[]; tampered: { id: string; buttons: string[] }[]; proposals: { id: string; text: string; buttons: string[] }[] };
+  lock?: { state: string; text: string; blocked?: string; buttons: string[]; tampered: { id: string; buttons: string[] }[]; proposals: { id: string; text: string; buttons: string[] }[] };
 }
 
 /** "How did this go?" at the end of the table (see rating.ts); every string is text. */

@@ -178,3 +178,8 @@ export function rowView(row: TableRow, expanded: boolean): RowView {
     probe: row.probed ? PROBE_MARK : undefined,
   };
 }
+
+/** The words for a PRD the agent stopped on through the honest exit (status BLOCKED): never done, in the agent's words. */
+export function agentBlockedWords(blocked: { reason?: string }): string {
+  return `the agent said it cannot finish and needs a person${blocked.reason ? `: "${blocked.reason}"` : ''}; not done`;
+}

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { parsePrd } from '../../prd/parse';
 import { readRegularTextOrAbsent } from '../../verify/safe-read';
 import { gateStateFolder, writeJsonAtomically } from './state-folder';
 
@@ -65,11 +66,32 @@ export function agentBlockedNote(record: AgentBlocked, notDone: string): string 
   return [`Ideal State: the agent stopped without done: it says it is blocked and needs a person: "${record.reason}"${record.tried ? ` (tried: ${record.tried})` : ''}.`, notDone].join('\n');
 }
 
-/** The PRD's status set to BLOCKED in its frontmatter (added where it has none); the text is otherwise as it was. */
-export function withBlockedStatus(text: string): string {
+/**
+ * The PRD's status set to BLOCKED in its frontmatter (added where it has none), with the agent's
+ * reason as `blocked_reason` (a JSON string, which YAML reads as its double-quoted scalar) so every
+ * surface reads it from the PRD's data; the text is otherwise as it was.
+ */
+export function withBlockedStatus(text: string, reason?: string): string {
   const match = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
   if (!match) return text;
   const body = match[1]!;
-  const next = /^status:.*$/m.test(body) ? body.replace(/^status:.*$/m, 'status: BLOCKED') : `${body}\nstatus: BLOCKED`;
-  return text.replace(body, next);
+  let next = /^status:.*$/m.test(body) ? body.replace(/^status:.*$/m, 'status: BLOCKED') : `${body}\nstatus: BLOCKED`;
+  if (reason !== undefined) {
+    const line = `blocked_reason: ${JSON.stringify(reason.replace(/\s+/g, ' ').trim().slice(0, 2000))}`;
+    next = /^blocked_reason:.*$/m.test(next) ? next.replace(/^blocked_reason:.*$/m, () => line) : `${next}\n${line}`;
+  }
+  return text.replace(body, () => next);
+}
+
+/**
+ * Whether a PRD says its agent stopped blocked (status BLOCKED, set by the honest exit), and the
+ * agent's reason where the frontmatter keeps it: the ISC table shows it as not done, in the
+ * agent's words. Undefined for any other status.
+ */
+export function agentBlockedOfPrd(text: string): { reason?: string } | undefined {
+  const doc = parsePrd(text);
+  if ((doc.meta.status ?? '').trim().toUpperCase() !== 'BLOCKED') return undefined;
+  const data = doc.frontmatter?.data as Record<string, unknown> | undefined;
+  const reason = typeof data?.blocked_reason === 'string' && data.blocked_reason.trim() !== '' ? data.blocked_reason.trim().slice(0, 2000) : undefined;
+  return reason ? { reason } : {};
 }

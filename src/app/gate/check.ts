@@ -5,11 +5,14 @@ import { heldWhy, type HeldSet } from './held';
 import type { ApprovedIgnores } from '../../verify/types';
 import { compareWithLock } from './lock-changes';
 import { approvedIgnoresOf } from './lock-inputs';
-import { readRegularTextOrAbsent } from '../../verify/safe-read';
 import type { GateVerification, PrdCheck, VerdictContext } from './verdict';
 
-/** Verifies one PRD; `write` says whether its outcomes may be written back (never into a tampered file). */
-export type VerifyPort = (file: string, write: boolean, ignores?: ApprovedIgnores) => Promise<GateVerification>;
+/**
+ * Verifies one PRD; `write` says whether its outcomes may be written back (never into a tampered
+ * file); `text` is the PRD as the lock comparison read it, so the bytes compared are the bytes
+ * verified (absent: read once by the verifier, from the same frozen copy).
+ */
+export type VerifyPort = (file: string, write: boolean, ignores?: ApprovedIgnores, text?: string) => Promise<GateVerification>;
 
 export type HeldChecks = { kind: 'checks'; checks: PrdCheck[]; heldBy: VerdictContext['heldBy'] } | { kind: 'nothing' };
 
@@ -19,7 +22,9 @@ export type HeldChecks = { kind: 'checks'; checks: PrdCheck[]; heldBy: VerdictCo
  * add). A changed or removed one is TAMPERED, whatever its verification would say.
  * `extra` is a PRD named with `--prd` where a person's lock holds others: held as well.
  */
-export async function checkHeld(workspace: string, held: HeldSet, options: { verify: VerifyPort; now: Date; extra?: string }): Promise<HeldChecks> {
+export async function checkHeld(workspace: string, held: HeldSet, options: { verify: VerifyPort; now: Date; extra?: string; root?: string }): Promise<HeldChecks> {
+  // What is compared with the lock is read where the checks run: the gate's frozen copy of the workspace (frozen.ts).
+  const root = options.root ?? workspace;
   const shown = (file: string) => displayPath(workspace, file);
   const checks: PrdCheck[] = [];
   const seen = new Set<string>();
@@ -29,27 +34,27 @@ export async function checkHeld(workspace: string, held: HeldSet, options: { ver
     for (const locked of held.prds) {
       const file = path.join(workspace, locked.path);
       seen.add(path.resolve(file));
-      const comparison = await compareWithLock(workspace, locked, options.now);
-      const exists = await fs.stat(file).then((s) => s.isFile(), () => false);
+      const comparison = await compareWithLock(root, locked, options.now);
+      const exists = comparison.readable || (await fs.stat(path.join(root, locked.path)).then((s) => s.isFile(), () => false));
       const source = held.kind === 'locked' ? `locked by ${locked.by} on ${locked.at.slice(0, 10)}` : 'when the person last spoke';
       const ignores = approvedIgnoresOf([locked], source);
-      const result = exists ? await options.verify(file, comparison.changes.length === 0, ignores) : undefined;
-      checks.push({ file, shown: locked.path, why: heldWhy(held, locked), changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}), ...(await probed(file, result)) });
+      const result = exists ? await options.verify(file, comparison.changes.length === 0, ignores, comparison.text) : undefined;
+      checks.push({ file, shown: locked.path, why: heldWhy(held, locked), changes: comparison.changes, lockedPriorities: new Map(locked.criteria.map((c) => [c.id, c.priority])), ...(result ? { result } : {}), ...probed(result) });
     }
   } else if (held.kind === 'newest' && (!options.extra || path.resolve(options.extra) === path.resolve(held.file))) {
     seen.add(path.resolve(held.file));
     const result = await options.verify(held.file, true);
-    checks.push({ file: held.file, shown: shown(held.file), why: heldWhy(held), result, changes: [], ...(await probed(held.file, result)) });
+    checks.push({ file: held.file, shown: shown(held.file), why: heldWhy(held), result, changes: [], ...probed(result) });
   }
   if (options.extra && !seen.has(path.resolve(options.extra))) checks.push({ file: options.extra, shown: shown(options.extra), why: 'named by the gate hook (--prd)', result: await options.verify(options.extra, true), changes: [] });
   if (checks.length === 0) return { kind: 'nothing' };
   return { kind: 'checks', checks, heldBy: held.kind === 'locked' ? 'lock' : held.kind === 'baseline' ? 'baseline' : 'none' };
 }
 
-/** The criteria whose check passed before any work (a "Probe" note under them, issue 28 §5): the answer asks whether those checks can fail. */
-async function probed(file: string, result: GateVerification | undefined): Promise<{ probed?: string[] }> {
+/** The criteria whose check passed before any work (a "Probe" note under them): the answer asks whether those checks can fail. Read from the text verified. */
+function probed(result: GateVerification | undefined): { probed?: string[] } {
   if (result?.kind !== 'verified') return {};
-  const text = (await readRegularTextOrAbsent(file)) ?? '';
+  const text = result.text ?? '';
   const ids = text.includes('Probe') ? probedIds(text) : [];
   return ids.length > 0 ? { probed: ids } : {};
 }

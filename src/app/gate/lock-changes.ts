@@ -23,6 +23,8 @@ export interface LockComparison {
   added: string[];
   /** The file is there and readable (else it is verified from nothing: it is TAMPERED). */
   readable: boolean;
+  /** The PRD's text as compared: the gate verifies these bytes, never a second reading. */
+  text?: string;
 }
 
 export async function compareWithLock(workspace: string, locked: LockedPrd, now: Date): Promise<LockComparison> {
@@ -66,7 +68,7 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
       if (problem) changes.push(unreadableChange(i, problem));
     }
   }
-  return { changes, added, readable: true };
+  return { changes, added, readable: true, text: read.text };
 }
 
 /** An ISA's stated goal or its `frozen` changed since the lock: the person's words, not the agent's. */

@@ -9,7 +9,7 @@ export type GateDecision = { kind: 'block'; reason: string; summary: string } | 
 
 /** One held PRD's verification, as the command line's verifier returns it. */
 export type GateVerification =
-  | { kind: 'verified'; prd: Priorities; set: VerifiedSet }
+  | { kind: 'verified'; prd: Priorities; set: VerifiedSet; /** The PRD's text as verified. */ text?: string }
   | { kind: 'bad-input'; problems: readonly PrdDiagnostic[]; summary: string }
   | { kind: 'refused'; message: string }
   | { kind: 'cancelled'; message: string };
@@ -138,4 +138,19 @@ function failingReason(answer: VerifyAnswer, heldBy: VerdictContext['heldBy'], w
   if (answer.skippedCommands.length > 0) out.push(`Commands not run, so their criteria are UNKNOWN (the user allows them in ${VERIFY_COMMANDS_FILE}):`, ...answer.skippedCommands.map((c) => `- ${c.command}`));
   out.push(`Make these pass, then finish; \`ideal-state verify ${shown}\` shows the evidence.`);
   return { reason: out.join('\n'), summary };
+}
+
+/**
+ * The live workspace changed while the gate verified a snapshot of it (frozen.ts): whatever the
+ * checks said, the verdict is about a state no longer there, and something writes to the workspace
+ * while the host waits for the gate (the agent's turn is over). A block, never a pass — until the
+ * limit of blocks in a row, as any other.
+ */
+export function withWorkspaceChanges(decision: GateDecision, changes: readonly string[], context: Pick<VerdictContext, 'before' | 'maxBlocks'>): GateDecision {
+  if (changes.length === 0) return decision;
+  const summary = `Ideal State: not done. The workspace changed while the gate verified it: ${changes.join('; ')}.`;
+  const reason = `${summary}\nThe checks ran in a copy of the workspace taken when the gate began; something wrote to it meanwhile, while the agent's turn was over. Stop whatever writes to the workspace (a watcher, a background build, a loop), then finish.`;
+  if (context.before >= context.maxBlocks) return { kind: 'allow', note: `${summary}\nThe agent was kept working ${context.before} time${context.before === 1 ? '' : 's'} in a row (--max-blocks ${context.maxBlocks}) and may stop now, with this not done.` };
+  if (decision.kind === 'block') return { kind: 'block', summary: `${decision.summary} ${summary}`, reason: `${reason}\n\n${decision.reason}` };
+  return { kind: 'block', summary, reason: `${reason}\n(Ideal State stop gate, block ${context.before + 1} of ${context.maxBlocks}.)` };
 }

@@ -14,7 +14,7 @@ export async function runShell(command: string, cwd: string | undefined, timeout
   if (!ctx.commandsApproved.approved) return notApproved(command, ctx.commandsApproved.reason);
   // The workspace folder itself is what every path is confined to: a command run there starts
   // at once, with no look-up first (the set's commands, its slowest checks, start before its searches).
-  const folder = cwd === undefined ? workspaceFolder(ctx.host.workspaceRoot) : await confinePath(ctx.host.workspaceRoot, cwd);
+  const folder = cwd === undefined ? workspaceFolder(ctx.host.workspaceRoot) : await confinePath(ctx.host.workspaceRoot, cwd, ctx.host.linkedRoot);
   const where = cwd ? `"${cwd}"` : 'the workspace folder';
   if (!folder.ok) return unknown('SCOPE_ERROR', `${quoted(command)} was not run: its folder is not inside the workspace (${folder.reason})`, `The command's folder is inside the workspace`);
   if (!folder.exists) return unknown('EXECUTION_ERROR', `${quoted(command)} was not run: its folder "${cwd}" does not exist`, `The folder "${cwd}" exists in the workspace`);

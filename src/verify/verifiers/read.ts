@@ -13,7 +13,7 @@ const MAX_READ_BYTES = 64 * 1024 * 1024;
 export async function verifyRead(method: MethodOf<'READ'>, ctx: VerifierContext): Promise<Verdict> {
   const anti = ctx.criterion.kind === 'anti-criterion';
   const id = ctx.criterion.id;
-  const target = await confinePath(ctx.host.workspaceRoot, method.path);
+  const target = await confinePath(ctx.host.workspaceRoot, method.path, ctx.host.linkedRoot);
   if (!target.ok) return unknown('SCOPE_ERROR', `not read: ${target.reason}`, `The Read path of ${id} names a file inside the workspace`);
   const regex = method.matches === undefined ? undefined : compilePattern(method.matches);
   if (regex && !regex.ok) return unknown('AMBIGUITY', `/${method.matches}/ is not a valid regular expression: ${regex.reason}`, `The Read pattern of ${id} is a valid regular expression`);

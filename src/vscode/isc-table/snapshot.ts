@@ -208,7 +208,7 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /** The lock's part of a table snapshot (pure: unit-tested). */
-export function tableLock(state: PrdLockState, canAct: boolean, held?: string): TableLock {
+export function tableLock(state: PrdLockState, canAct: boolean, held?: string, agentBlocked?: { reason?: string }): TableLock {
   const revertible = new Set(state.revertible);
   return {
     prdPath: state.prdPath,
@@ -220,6 +220,7 @@ export function tableLock(state: PrdLockState, canAct: boolean, held?: string): 
     canAct,
     ...(state.error ? { error: state.error } : {}),
     ...(held ? { held } : {}),
+    ...(agentBlocked ? { agentBlocked: agentBlocked.reason ? { reason: agentBlocked.reason } : {} } : {}),
     ...(state.proposals && state.proposals.length > 0 ? { proposals: state.proposals.map((p) => ({ id: p.id, header: p.header, lines: [...p.lines], commands: [...p.commands], ...(p.problem ? { problem: p.problem } : {}) })) } : {}),
   };
 }

@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readRegularTextOrAbsent } from '../../verify/safe-read';
 import type { Run } from '../../model';
 import type { RequestResult, TableLock } from '../../../webviews/isc-table/protocol';
 import type { CriteriaLocks, LockOffers } from '../lock';
@@ -47,7 +49,7 @@ export class TableLocks {
     const working = run.state === 'RUNNING' || run.state === 'NEEDS_APPROVAL';
     if (working) this.watchedLive.add(run.id);
     if (state.state === 'not-locked' && criteriaShown > 0 && !working && !this.watchedLive.has(run.id)) this.offers.offer(where.folder, state.prdPath);
-    return tableLock(state, this.locks.trusted(), await heldSentence(where.folder, where.prdPath));
+    return tableLock(state, this.locks.trusted(), await heldSentence(where.folder, where.prdPath), await agentBlocked(where.folder, where.prdPath));
   }
 
   async lock(runId: string): Promise<RequestResult> {
@@ -96,4 +98,11 @@ export async function heldSentence(folder: string, prdPath: string): Promise<str
   if (mine) return `The done gate holds an agent to this PRD: ${mine.why}.`;
   if (prds.length === 0) return 'The done gate holds an agent to no PRD here.';
   return `The done gate does not hold an agent to this PRD; it holds ${prds.map((p) => `${p.path} (${p.why})`).join(', ')}.`;
+}
+
+/** Whether the run's PRD says its agent stopped blocked (the honest exit), read from the PRD itself. */
+async function agentBlocked(folder: string, prdPath: string): Promise<{ reason?: string } | undefined> {
+  const text = await readRegularTextOrAbsent(path.join(folder, prdPath));
+  // Only a PRD that says BLOCKED is parsed for it (the parser lives in the engine bundle).
+  return text !== undefined && /^status:\s*BLOCKED\s*$/im.test(text) ? engine().agentBlockedOfPrd(text) : undefined;
 }

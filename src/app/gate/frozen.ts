@@ -1,0 +1,95 @@
+import { rmSync } from 'node:fs';
+import type { ApprovedIgnores } from '../../verify/search-rules';
+import { ProcessHost } from '../../verify/process-host';
+import type { ProcessRunner } from '../../verify/process-runner';
+import { takeSnapshot } from './snapshot';
+import { fingerprint, OwnWrites, workspaceChanges } from './workspace-fingerprint';
+
+/**
+ * The state of the workspace a stop gate verifies, in one place:
+ * - a snapshot of its source (snapshot.ts) that every read, search and command of the checks
+ *   uses, and the lock comparison too, so a change to the live tree meanwhile changes nothing;
+ * - the live source's fingerprint as it was copied, compared with it after the checks
+ *   (workspace-fingerprint.ts): a change is a block, never a pass;
+ * - the process the checks start from: a process host adopted by the system (a double fork,
+ *   src/verify/process-host.ts), so no check finds the gate among its ancestors or its variables
+ *   in its environment: to a check, the gate is a plain verification.
+ * Where the workspace cannot be copied (too many files, no temporary folder), it is verified as it
+ * is, the fingerprint still guarding it, and `note` says so.
+ */
+export interface FrozenWorkspace {
+  /** Where the checks read and run: the snapshot, or the workspace itself when there is none. */
+  readonly root: string;
+  readonly processes?: ProcessRunner;
+  /** Why the live workspace is verified instead of a snapshot. */
+  readonly note?: string;
+  /** What it cost: milliseconds to copy, files copied, entries linked. */
+  readonly cost: { snapshotMs: number; copied: number; linked: number };
+  /** Records a file the gate wrote (a held PRD's LOG entry): not a change. */
+  ownWrite(file: string): Promise<void>;
+  /** What changed in the live source while the gate verified it, in words; empty when nothing did. */
+  changes(): Promise<string[]>;
+  /** Removes the snapshot and ends the process host. */
+  dispose(): Promise<void>;
+}
+
+export interface FreezeOptions {
+  approvedIgnores?: ApprovedIgnores;
+  /** When the gate's process began (ms since the epoch): a change after it is not the agent's finished work. */
+  sinceMs: number;
+  /** dist/process-host.cjs beside the gate's bundle; absent or missing: the checks start from the gate's process. */
+  processHost?: string;
+  log: (s: string) => void;
+  /** Where the snapshot goes (default: the system's temporary folder). */
+  parent?: string;
+  /**
+   * Whether a change to the live source meanwhile counts (default true). Not at a subagent's stop:
+   * other agents of the same session may be working beside it, honestly; its snapshot still holds.
+   */
+  guard?: boolean;
+}
+
+export async function freezeWorkspace(workspace: string, options: FreezeOptions): Promise<FrozenWorkspace> {
+  const own = new OwnWrites(workspace);
+  const [taken, processes] = await Promise.all([
+    takeSnapshot(workspace, { ...(options.approvedIgnores ? { approvedIgnores: options.approvedIgnores } : {}), ...(options.parent ? { parent: options.parent } : {}) }),
+    options.processHost ? ProcessHost.startDetached(options.processHost, options.log) : Promise.resolve(undefined),
+  ]);
+  const before = taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores);
+  const changes = async () => {
+    if (options.guard === false) return [];
+    const after = await fingerprint(workspace, options.approvedIgnores);
+    return workspaceChanges(before, after, { sinceMs: clockTrusted(before, options.sinceMs), own });
+  };
+  // A gate ended by its watchdog (process.exit) leaves no copy behind.
+  const onExit = () => {
+    if (taken.ok) rmSync(taken.snapshot.root, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+  const dispose = async () => {
+    process.removeListener('exit', onExit);
+    processes?.dispose();
+    if (taken.ok) await taken.snapshot.dispose().catch(() => undefined);
+  };
+  const cost = taken.ok ? { snapshotMs: taken.snapshot.ms, copied: taken.snapshot.copied, linked: taken.snapshot.linked } : { snapshotMs: 0, copied: 0, linked: 0 };
+  return {
+    root: taken.ok ? taken.snapshot.root : workspace,
+    ...(processes ? { processes } : {}),
+    ...(taken.ok ? {} : { note: `Ideal State: the checks ran in the workspace as it is, not in a snapshot of it: ${taken.message}.` }),
+    cost,
+    ownWrite: (file) => own.ownWrite(file),
+    changes,
+    dispose,
+  };
+}
+
+/**
+ * The gate's start, as the change-time rule uses it; never, where the workspace's file system
+ * dates files ahead of this machine's clock (a network or container mount): an honest agent's
+ * last writes would then look later than the gate's start.
+ */
+function clockTrusted(before: { changed: ReadonlyMap<string, number> }, sinceMs: number): number {
+  const now = Date.now();
+  for (const ctime of before.changed.values()) if (ctime > now + 1000) return Number.POSITIVE_INFINITY;
+  return sinceMs;
+}
