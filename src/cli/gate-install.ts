@@ -237,6 +237,17 @@ interface InstallOptions {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * What a Claude Code gate in the user's settings is still open to, as measured with the real
+ * program (the hosts tier's attacks file asserts each): said at install, named by gate doctor
+ * when it is in place.
+ */
+const USER_SCOPE_GAPS =
+  'Still open at user scope (measured, Claude Code 2.1.332): a "disableAllHooks": true in the workspace\'s .claude/settings.json or settings.local.json turns a user-level hook off; ' +
+  'a second Stop hook the agent adds that answers {"continue": false} ends the session past the gate\'s block; an "env" NODE_OPTIONS preload in the workspace settings reaches the gate\'s own Node; ' +
+  'and without the sandbox a program the agent runs (node -e …) can still edit the user settings. gate doctor names each of these when it is in place. ' +
+  '--scope managed is the one no workspace setting turns off.';
+
 async function installOne(adapter: HostAdapter, options: InstallOptions, io: VerifyIo): Promise<number> {
   const { workspace, launcher } = options;
   const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks, options.scope !== 'workspace');
@@ -267,7 +278,7 @@ async function installOne(adapter: HostAdapter, options: InstallOptions, io: Ver
     const sandboxNote = options.sandbox
       ? `Claude Code's sandbox is turned on there, and its write restrictions take in those deny rules${missing ? `; but ${missing}` : ''}.`
       : `A program the agent's shell runs is held off them only by Claude Code's sandbox: add --sandbox to turn it on in ${target.shown}${missing ? ` (here ${missing})` : ''}.`;
-    notes.push(`${target.shown} denies Claude Code's own file tools the workspace's Claude Code settings, the gate's state folder and ${userSettings}. ${sandboxNote}${options.scope === 'user' ? ' A "disableAllHooks": true in the workspace\'s .claude/settings.json or settings.local.json still turns a user-level hook off (measured, Claude Code 2.1.332); --scope managed is the one no workspace setting turns off.' : ''}`);
+    notes.push(`${target.shown} denies Claude Code's own file tools the workspace's Claude Code settings, the gate's state folder and ${userSettings}. ${sandboxNote}${options.scope === 'user' ? ` ${USER_SCOPE_GAPS}` : ''}`);
   } else {
     const plan = await planInstall(adapter, workspace, command, options.maxBlocks);
     if (!plan.ok) {

@@ -52,7 +52,12 @@ describe('command line: gate install --scope', function () {
       `Edit(/${state}/**)`,
       `Edit(/${path.join(config, 'settings.json')})`,
     ]);
-    assert.match(r.out, /disableAllHooks.*still turns a user-level hook off/);
+    // Every move measured as still open at user scope is said at install.
+    assert.match(r.out, /Still open at user scope \(measured, Claude Code [\d.]+\): a "disableAllHooks": true in the workspace's .* turns a user-level hook off/);
+    assert.match(r.out, /a second Stop hook the agent adds that answers \{"continue": false\}/);
+    assert.match(r.out, /NODE_OPTIONS preload/);
+    assert.match(r.out, /without the sandbox a program the agent runs \(node -e …\) can still edit the user settings/);
+    assert.match(r.out, /--scope managed is the one no workspace setting turns off/);
 
     // A second workspace gets its own entries; installing the first again changes nothing.
     const other = tmp('ideal-state-scope-ws2-');
