@@ -49,9 +49,11 @@ export interface VerifyPrdRequest {
   only?: readonly string[];
   /**
    * Write outcomes back into the PRD; `by` names who verified, for the LOG entry; `finish`
-   * reworks the written text (the gate keeps one LOG entry per agent session).
+   * reworks the written text (the gate keeps one LOG entry per agent session). `later`: nothing
+   * is written now; the outcome's `writeBack` writes it when the caller knows its verdict (the
+   * gate, once it has compared the workspace after every check).
    */
-  write?: { by: (set: VerifySetResult) => string; finish?: (text: string) => string };
+  write?: { by: (set: VerifySetResult) => string; finish?: (text: string) => string; later?: boolean };
   /** The store to record the report in (default: the workspace's), or false for none. */
   store: string | false | undefined;
   /**
@@ -93,6 +95,8 @@ export type VerifyPrdOutcome =
       effort: EffortLevel;
       parallelism: number;
       written: boolean;
+      /** With `write.later`: writes the outcomes and LOG entry back (unless the file changed meanwhile); true when written. */
+      writeBack?: () => Promise<boolean>;
       /**
        * The report as stored, or (`pending: true`, with `storeLater`) as left for the store's next
        * writer: its id is final; its run is named when the PRD names it, else chosen when it is folded in.
@@ -220,16 +224,20 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   // What is shown, written back and reported names criteria as the file does; the store keeps the engine's ids.
   const shown = prd.shown(set);
 
-  let written = false;
-  if (request.write) {
-    const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
-    if (current !== text) request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
-    else {
-      const output = prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: request.write.by(shown) });
-      await writeAtomically(file, request.write.finish ? request.write.finish(output) : output);
-      written = true;
-    }
-  }
+  const write = request.write;
+  const writeBack = write
+    ? async (): Promise<boolean> => {
+        const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
+        if (current !== text) {
+          request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
+          return false;
+        }
+        const output = prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: write.by(shown) });
+        await writeAtomically(file, write.finish ? write.finish(output) : output);
+        return true;
+      }
+    : undefined;
+  const written = writeBack && !write?.later ? await writeBack() : false;
   let stored: { runId?: string; reportId: string; store: string; pending?: true } | undefined;
   let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
   if (request.store !== false && request.storeLater) {
@@ -260,7 +268,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
       request.warn(`warning: verification report not stored in ${storeFile}: ${(error as Error).message}`);
     }
   }
-  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(stored ? { stored } : {}), storeWarnings };
+  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(writeBack && write?.later ? { writeBack } : {}), ...(stored ? { stored } : {}), storeWarnings };
 }
 
 /**

@@ -235,8 +235,15 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   const blockedBy = await takeAgentBlocked(workspace, { now, env }).catch(() => undefined);
   const letGo = limitReached || blockedBy !== undefined;
   const verdictWord = (passed: boolean) =>
-    passed ? 'let the stop through' : blockedBy ? `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")` : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`;
+    changedBlocks() ? `blocked the stop (${before + 1} of ${maxBlocks}): the workspace changed while the gate verified it` : passed ? 'let the stop through' : blockedBy ? `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")` : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`;
   let markBlocked = false;
+  // Known only once every check has run and the live workspace was compared with the copy: the
+  // LOG entries are written after that, so a LOG never says "let the stop through" for a stop
+  // the answer blocks.
+  let changedMeanwhile = false;
+  // What the answer then does (withWorkspaceChanges, then the honest exit's let-through).
+  const changedBlocks = () => changedMeanwhile && !limitReached && blockedBy === undefined;
+  const writeBacks: (() => Promise<boolean>)[] = [];
   // Answer before the host gives up: a total budget below its deadline bounds every criterion.
   const deadlineSeconds = run.deadlineOf(adapter);
   const deadline = startDeadline(deadlineSeconds, io.signal);
@@ -272,9 +279,10 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
         : {
             write: {
               finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark), blockedBy?.reason) : keepLastSessionEntry(text, mark)),
+              later: frozen !== undefined,
               by: (set: VerifySetResult) => {
                 markBlocked = !set.passed && blockedBy !== undefined;
-                return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, set.passed || letGo ? 'allow' : 'block')}`;
+                return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, (set.passed || letGo) && !changedBlocks() ? 'allow' : 'block')}`;
               },
             },
           }),
@@ -285,12 +293,15 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
       // stdout belongs to the host's answer; what verify would warn about goes to stderr.
       warn: io.err,
     });
-    if (outcome.kind === 'verified' && outcome.written) await frozen?.ownWrite(file);
+    if (outcome.kind === 'verified' && outcome.writeBack) writeBacks.push(outcome.writeBack);
+    else if (outcome.kind === 'verified' && outcome.written) await frozen?.ownWrite(file);
     return outcome;
   };
   const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}), ...(frozen ? { root: frozen.root } : {}) })
     .finally(() => deadline.dispose());
   const moved = await frozen?.changes().catch(() => [] as string[]).finally(() => frozen.dispose());
+  changedMeanwhile = (moved?.length ?? 0) > 0;
+  for (const writeBack of writeBacks) await writeBack().catch((error: Error) => io.err(`warning: the LOG entry was not written: ${error.message}`));
   if (deadline.expired()) {
     const hostName = HOST_NAMES[request.host] ?? request.host;
     const late = timedOutVerdict(watch.verifying, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinishedOf(watch));

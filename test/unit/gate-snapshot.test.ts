@@ -109,6 +109,27 @@ fs.writeFileSync('.watching', '');`, ws);
     await waitFor(() => !fs.existsSync(path.join(ws, 'CHANGELOG.md')));
   });
 
+  (linux ? it : it.skip)('every criterion passes, but a file is written while the gate verifies: blocked, and the LOG says so, never "let the stop through"', async () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, 'CHANGELOG.md'), '# Changelog\n\n## 1.0.0\n- first release\n');
+    const state = stateDir();
+    attacker(`${GATE_LOOK}
+let written = false;
+setInterval(() => {
+  if (!written && gateRunning()) { fs.writeFileSync('notes.txt', 'written while the gate verified\\n'); written = true; }
+}, 1);
+fs.writeFileSync('.watching', '');`, ws);
+    await waitFor(() => fs.existsSync(path.join(ws, '.watching')));
+    fs.unlinkSync(path.join(ws, '.watching'));
+    const run = await runGate(['--workspace', ws, '--yes', '--no-store', '--deadline', '60'], claudeStop(ws), { state });
+    const d = decision(run);
+    assert.equal(d.blocked, true, `the gate let the stop through: ${d.text}\n${run.err}`);
+    assert.match(d.text, /The workspace changed while the gate verified it: .*notes\.txt/);
+    const log = fs.readFileSync(path.join(ws, PRD), 'utf8').split('## LOG')[1] ?? '';
+    assert.match(log, /which blocked the stop \(1 of \d+\): the workspace changed while the gate verified it/, log);
+    assert.doesNotMatch(log, /let the stop through/, log);
+  });
+
   (linux ? it : it.skip)("a module that answers right only when an ancestor's command line names the gate: FAIL, as in a plain verify", async () => {
     // It exits 0 only when some ancestor is the gate, which a plain `verify` never is.
     const ws = workspace(`${GATE_LOOK.replace('function gateRunning', 'function unused')}
