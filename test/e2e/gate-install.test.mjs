@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { useWorkbench } from './workbench-suite.mjs';
 
@@ -47,5 +47,27 @@ describe('Install the Done Gate for… in the workbench', () => {
     assert.ok(cli.startsWith(workbench.profile.extensionsDir) && cli.endsWith(join('dist', 'cli.js')), `the hook runs the installed extension's own command line: ${command}`);
     assert.ok(existsSync(cli), cli);
     assert.ok(shown.includes(command), 'the modal named the command that was written');
+  });
+
+  it('carries its README with every image it shows inside the package, and shows the README on its extension page', async () => {
+    // The folder the .vsix was unpacked into by the install, as a user's install unpacks it.
+    const [folder] = readdirSync(workbench.profile.extensionsDir).filter((n) => n.startsWith('ideal-state.ideal-state-'));
+    const root = join(workbench.profile.extensionsDir, folder);
+    const readme = readFileSync(join(root, 'readme.md'), 'utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]);
+    assert.ok(images.length >= 2, `the README shows images: ${JSON.stringify(images)}`);
+    for (const image of images) {
+      assert.ok(!/^\w+:/.test(image), `${image} is a path inside the package, not a URL`);
+      const bytes = readFileSync(join(root, image));
+      assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG', `${image} is a PNG in the package`);
+    }
+    await workbench.runCommand('Extensions: Show Installed Extensions');
+    const entry = workbench.page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'Ideal State' }).first();
+    await entry.waitFor({ timeout: 60_000 });
+    await entry.click();
+    const page = await workbench.webview('Extension: Ideal State', { timeoutMs: 60_000 });
+    await page.locator('h1', { hasText: 'Ideal State' }).first().waitFor({ timeout: 30_000 });
+    assert.match(await page.locator('body').innerText(), /Install the Done Gate for…/);
+    await workbench.screenshot('extension page readme');
   });
 });
