@@ -83,7 +83,7 @@ async function install(extensionPath: string, args: GateInstallArgs, testing: bo
   if (args.scope === undefined && userOffered) {
     const picked = await vscode.window.showQuickPick(
       [
-        { label: 'For your user', description: 'outside the workspace: safer', detail: 'the host\'s user settings, where the agent\'s file tools do not reach', scope: 'user' as const },
+        { label: 'For your user', description: 'outside the workspace: safer', detail: 'the host\'s user settings, outside the workspace the agent works in', scope: 'user' as const },
         { label: 'In this workspace', description: `${host.hookFile}`, detail: 'a file the agent can write: it can switch the gate off', scope: 'workspace' as const },
       ],
       { title: `Ideal State: Install the Done Gate for ${host.name}: where`, ignoreFocusOut: true },

@@ -110,7 +110,7 @@ export function hookCommandIn(changes: string): string | undefined {
 
 /** The risk of where the hook lives, said before anything is written. */
 export function scopeRisk(scope: GateScope, hostName: string, userOffered: boolean): string {
-  if (scope === 'user') return `The hook goes outside the workspace, where the agent's file tools do not reach; a setting in the workspace can still switch ${hostName}'s hooks off, which the command line names when it installs.`;
+  if (scope === 'user') return `The hook goes into ${hostName}'s user settings, outside the workspace: out of reach of an agent kept to the workspace. A setting in the workspace can still switch ${hostName}'s hooks off; the command line names which when it installs, and \`ideal-state gate doctor\` shows what the next session runs.`;
   return `The hook goes into a file inside the workspace, which the agent can write: an agent can switch the gate off there. ${userOffered ? 'Installing for your user (outside the workspace) is safer.' : 'Installing outside the workspace is safer: see `ideal-state gate install --help` (--scope).'}`;
 }
 
