@@ -59,6 +59,8 @@ export { AUTO, prdEffort, resolveEffort } from './app/effort';
 export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
 // The done gate's answers (issue 17), the same for the editor's tools as for MCP and the stop hook.
 export { coveringAnswer, criterionRows, verifyAnswer } from './app/done-gate';
+// Install the Done Gate for…: the hosts and the configuration folder that says one is in use.
+export { HOST_ADAPTERS } from './app/gate/hosts';
 export { proposeCriteria } from './app/propose-criteria';
 export { VerifierJudge } from './app/judge';
 export { RunSessions } from './app/run-sessions';

@@ -24,6 +24,7 @@ import { registerRunsSupport } from './isc-table';
 import { registerAgentSupport } from './agents';
 import { registerLoopSupport } from './loop';
 import { registerLockSupport } from './lock';
+import { registerGateInstall } from './gate-install';
 
 let stores: StoreHost | undefined;
 
@@ -71,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     loops,
     bridgeRunsToLearning(runs.service, learning.host),
     registerAgentSupport(context, { verifier: verify.verifier, stores, definitions, log: log.child('agents') }),
+    registerGateInstall(context, log.child('gate-install')),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms, ${engineLoaded() ? 'engine bundle loaded' : 'engine bundle not loaded'}`);
