@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import * as path from 'node:path';
 import { monotonicMs } from './clock';
 import { OutputTail, withoutKnownNoise } from './output-tail';
 import { scrubEnvironment } from './secret-env';
@@ -28,6 +29,8 @@ export interface RunCommandOptions {
   killGraceMs?: number;
   /** Told the process id once it started (on POSIX also its process group's id). */
   onSpawn?: (pid: number) => void;
+  /** The workspace's folders (a snapshot and the live one): PATH entries inside them are left out (pathOutside). */
+  pathOutside?: readonly string[];
 }
 
 export type RunCommandResult = { durationMs: number; output: string; outputBytes: number; droppedBytes: number } & (
@@ -53,7 +56,7 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
     try {
       child = spawn(options.args ? options.command : windows ? options.command : '/bin/sh', options.args ? [...options.args] : windows ? [] : ['-c', options.command], {
         cwd: options.cwd,
-        env: { ...scrubEnvironment(options.env ?? process.env), ...options.extraEnv },
+        env: { ...withPathOutside(scrubEnvironment(options.env ?? process.env), options.pathOutside), ...options.extraEnv },
         stdio: ['ignore', 'pipe', 'pipe'],
         // Its own process group, so a kill reaches every process the command started.
         detached: !windows,
@@ -124,4 +127,25 @@ export function runCommand(options: RunCommandOptions): Promise<RunCommandResult
     });
     child.on('close', settle);
   });
+}
+
+/**
+ * The check's PATH without the folders inside the workspace, nor relative entries (which resolve
+ * against the check's own folder). A program a check's first word finds through such an entry
+ * is one the agent can write, and no lock holds it: put there by an agent's `env` setting, a
+ * `node` that exits 0 made a locked `node -e …` criterion pass. A check that means a workspace
+ * program names it by its path (`./bin/tool`), and the lock then holds that file; a package
+ * runner adds its own `node_modules/.bin`, whose shims the lock holds too.
+ */
+export function withPathOutside(env: Record<string, string>, roots: readonly string[] | undefined): Record<string, string> {
+  if (!roots || roots.length === 0) return env;
+  const inside = (dir: string) => roots.some((root) => {
+    const rel = path.relative(path.resolve(root), path.resolve(dir));
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  });
+  const out = { ...env };
+  for (const name of Object.keys(out).filter((n) => n.toUpperCase() === 'PATH')) {
+    out[name] = out[name]!.split(path.delimiter).filter((dir) => dir !== '' && path.isAbsolute(dir) && !inside(dir)).join(path.delimiter);
+  }
+  return out;
 }

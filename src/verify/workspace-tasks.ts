@@ -18,6 +18,8 @@ export class WorkspaceTaskRunner implements TaskRunner {
   constructor(
     private readonly workspaceRoot: string,
     private readonly processes?: ProcessRunner,
+    /** Other folders of the workspace (the live one a snapshot links to): PATH entries inside them are left out too. */
+    private readonly otherRoots: readonly string[] = [],
   ) {}
 
   async run(name: string, options: { signal: AbortSignal; timeoutMs: number }): Promise<TaskRunResult> {
@@ -25,7 +27,7 @@ export class WorkspaceTaskRunner implements TaskRunner {
     if (found.kind !== 'task') return found;
     const cwd = await confinePath(this.workspaceRoot, found.cwd ?? '.');
     if (!cwd.ok) return { kind: 'cannot-run', reason: `its folder is not inside the workspace: ${cwd.reason}` };
-    const run: RunCommandOptions = { command: found.command, ...(found.args ? { args: found.args } : {}), cwd: cwd.absolute, timeoutMs: options.timeoutMs, signal: options.signal, ...(found.env ? { extraEnv: found.env } : {}) };
+    const run: RunCommandOptions = { command: found.command, ...(found.args ? { args: found.args } : {}), cwd: cwd.absolute, timeoutMs: options.timeoutMs, signal: options.signal, ...(found.env ? { extraEnv: found.env } : {}), pathOutside: [this.workspaceRoot, ...this.otherRoots] };
     const result = await (this.processes ? this.processes.runCommand(run) : runCommand(run));
     switch (result.kind) {
       case 'exited':

@@ -18,7 +18,7 @@ export async function runShell(command: string, cwd: string | undefined, timeout
   const where = cwd ? `"${cwd}"` : 'the workspace folder';
   if (!folder.ok) return unknown('SCOPE_ERROR', `${quoted(command)} was not run: its folder is not inside the workspace (${folder.reason})`, `The command's folder is inside the workspace`);
   if (!folder.exists) return unknown('EXECUTION_ERROR', `${quoted(command)} was not run: its folder "${cwd}" does not exist`, `The folder "${cwd}" exists in the workspace`);
-  const options = { command, cwd: folder.absolute, timeoutMs, signal: ctx.signal };
+  const options = { command, cwd: folder.absolute, timeoutMs, signal: ctx.signal, pathOutside: workspaceRoots(ctx) };
   const result = await (ctx.host.processes ? ctx.host.processes.runCommand(options) : runCommand(options));
   if (result.kind === 'cancelled') throw cancelled();
   return commandVerdict(quoted(command), result, commandRepair(command, where));
@@ -31,4 +31,9 @@ export function notApproved(command: string, reason: string): Verdict {
 /** The workspace folder as confinePath would give it, unlooked-up: a verification's workspace is a folder already checked, and a spawn in one that went since fails as its own UNKNOWN. */
 function workspaceFolder(root: string): Confined {
   return { ok: true, absolute: path.resolve(root), relative: '', exists: true };
+}
+
+/** The folders a check's PATH leaves out: the workspace verified, and the live one a snapshot links to. */
+export function workspaceRoots(ctx: Pick<VerifierContext, 'host'>): string[] {
+  return [ctx.host.workspaceRoot, ...(ctx.host.linkedRoot ? [ctx.host.linkedRoot] : [])];
 }

@@ -11,7 +11,7 @@ import { notApproved, runShell } from './cli';
  */
 export async function verifyTask(method: MethodOf<'TASK'>, ctx: VerifierContext): Promise<Verdict> {
   if (!ctx.commandsApproved.approved) return notApproved(`task: ${method.task}`, ctx.commandsApproved.reason);
-  const runner = ctx.host.tasks ?? new WorkspaceTaskRunner(ctx.host.workspaceRoot, ctx.host.processes);
+  const runner = ctx.host.tasks ?? new WorkspaceTaskRunner(ctx.host.workspaceRoot, ctx.host.processes, ctx.host.linkedRoot ? [ctx.host.linkedRoot] : []);
   const timeoutMs = method.timeoutMs ?? ctx.timeoutMs;
   return taskVerdict(method.task, await runner.run(method.task, { signal: ctx.signal, timeoutMs }), timeoutMs);
 }
@@ -27,7 +27,7 @@ export async function verifyTest(method: MethodOf<'TEST'>, ctx: VerifierContext)
     const result = await ctx.host.tasks.run(method.test, { signal: ctx.signal, timeoutMs });
     if (result.kind !== 'not-found') return taskVerdict(method.test, result, timeoutMs);
   } else {
-    const runner = new WorkspaceTaskRunner(ctx.host.workspaceRoot, ctx.host.processes);
+    const runner = new WorkspaceTaskRunner(ctx.host.workspaceRoot, ctx.host.processes, ctx.host.linkedRoot ? [ctx.host.linkedRoot] : []);
     if (await runner.has(method.test)) return taskVerdict(method.test, await runner.run(method.test, { signal: ctx.signal, timeoutMs }), timeoutMs);
   }
   return runShell(method.test, undefined, timeoutMs, ctx);
