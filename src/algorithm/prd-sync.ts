@@ -12,6 +12,8 @@ import { PROBE_WORDS } from './probe';
 import { commandDigest } from '../verify/command-digest';
 import { methodCommand, type AnyCriterion, type Decision, type EffortTable, type VerificationMethod } from '../model';
 import type { AlgorithmState } from '../model/algorithm-state';
+import { iterationLimitLabel, runStateLabel, verdictLabel } from '../model/labels';
+import { runStateIs } from '../model/run-states';
 
 /**
  * Brings the run's PRD in line with the run (DESIGN §7): criteria (added, reworded,
@@ -60,7 +62,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   const logged = new Set(doc.log.map((e) => /Iteration (\d+)/.exec(e.title)?.[1]).filter(Boolean));
   const report = state.report;
   if (report && !logged.has(String(report.iteration))) {
-    const label = (r: (typeof report.results)[number]) => `${r.criterionId} (${r.outcome}${r.failureLabel ? ` ${r.failureLabel}` : ''})`;
+    const label = (r: (typeof report.results)[number]) => `${r.criterionId} (${verdictLabel(r.outcome, r.failureLabel)})`;
     // An UNKNOWN did not fail: it goes under its own line, never under Failing (issue 28 §10).
     const failing = report.results.filter((r) => r.outcome === 'FAIL' || r.outcome === 'PARTIAL').map(label);
     const unknown = report.results.filter((r) => r.outcome === 'UNKNOWN').map(label);
@@ -70,7 +72,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
       entry: {
         iteration: report.iteration,
         date: day,
-        phase: `VERIFY → ${report.passed ? 'COMPLETE' : run.state === 'RUNNING' ? 'iterate' : run.state}`,
+        phase: `VERIFY → ${afterVerifyWords(state, report, table)}`,
         criteria: `${passing}/${report.results.length} passing`,
         work: workOf(state, report.iteration),
         failing,
@@ -287,5 +289,19 @@ function workOf(state: AlgorithmState, iteration: number): string {
   const now = state.candidates.filter((c) => c.iteration === iteration).map((c) => c.summary).join('; ');
   if (now) return now;
   if (state.memo.work?.iteration === iteration && state.memo.work.summary) return state.memo.work.summary;
-  return 'no candidate';
+  return 'nothing was changed';
+}
+
+/**
+ * Where the run goes after an iteration's VERIFY, for its LOG entry: the entry is written once,
+ * so on the last iteration it must say the run ends, never that it goes round again.
+ */
+function afterVerifyWords(state: AlgorithmState, report: NonNullable<AlgorithmState['report']>, table: EffortTable): string {
+  const { run, memo } = state;
+  if (report.passed) return runStateLabel('COMPLETE');
+  const ended = memo.exit ?? memo.stopping ?? (runStateIs('going', run.state) ? undefined : run.state);
+  if (ended) return `run ends ${runStateLabel(ended)}`;
+  const max = memo.maxIterations ?? table.levels[run.effort].maxIterations;
+  if (max !== null && max !== undefined && report.iteration >= max) return `run ends: no iteration left (${iterationLimitLabel(max)})`;
+  return `iteration ${report.iteration + 1}`;
 }

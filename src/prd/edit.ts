@@ -235,13 +235,20 @@ function blankBefore(lines: readonly SourceLine[]): string[] {
   return above && above.text.trim() !== '' ? [''] : [];
 }
 
+/** "none" alone beside criteria with no verdict would read as all clear: it says they are not known yet. */
+function failingWords(e: LogEntryInput): string {
+  if (e.failing.length > 0) return e.failing.join(', ');
+  const unknown = e.unknown?.length ?? 0;
+  return unknown === 0 ? 'none' : `none, but ${unknown === 1 ? '1 criterion has' : `${unknown} criteria have`} no verdict (under Unknown)`;
+}
+
 function appendLog(doc: PrdDocument, lines: SourceLine[], e: LogEntryInput): void {
   const entry = [
     `### Iteration ${e.iteration} — ${e.date}`,
     `- Phase: ${oneLine(e.phase)}`,
     `- Criteria: ${oneLine(e.criteria)}`,
     `- Work: ${oneLine(e.work)}`,
-    `- Failing: ${e.failing.length > 0 ? e.failing.join(', ') : 'none'}`,
+    `- Failing: ${failingWords(e)}`,
     ...(e.unknown && e.unknown.length > 0 ? [`- Unknown: ${e.unknown.join(', ')}`] : []),
     ...(e.context ? [`- Context: ${oneLine(e.context)}`] : []),
   ];

@@ -1,5 +1,7 @@
 import type { Outcome, Priority, CriterionSource } from '../model';
+import { NOTE_LABELS } from '../model/labels';
 import type { PrdDocument } from './model';
+import { notesOf, type CriterionNoteKind } from './notes';
 import { isPrdDocument } from './recognise';
 import { formatVerifySpec } from './verify-spec';
 
@@ -15,6 +17,17 @@ export interface PrdViewCriterion {
   /** `Grep: pattern` as the file spells it; absent when the line has no method. */
   verify?: string;
   outcome?: Outcome;
+  /** The notes the file holds under the criterion ("Not approved …", "Probe: …"), in file order. */
+  notes?: PrdViewNote[];
+}
+
+/** A note under a criterion, as the PRD writes it: its label and what follows the colon. */
+export interface PrdViewNote {
+  kind: CriterionNoteKind;
+  label: string;
+  text: string;
+  /** A "Not approved" note's command digest, for a tooltip. */
+  digest?: string;
 }
 
 export interface PrdViewMeta {
@@ -62,6 +75,7 @@ export function prdView(doc: PrdDocument, outcomes: ReadonlyMap<string, Outcome>
     meta: Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as PrdViewMeta,
     criteria: doc.criteria.map((c) => {
       const outcome = outcomes.get(c.id);
+      const notes = notesOf(doc, c.id).map((n): PrdViewNote => ({ kind: n.kind, label: NOTE_LABELS[n.kind], text: n.text, ...(n.digest ? { digest: n.digest } : {}) }));
       return {
         id: c.id,
         anti: c.kind === 'anti-criterion',
@@ -72,6 +86,7 @@ export function prdView(doc: PrdDocument, outcomes: ReadonlyMap<string, Outcome>
         ...(c.domain ? { domain: c.domain } : {}),
         ...(c.verify ? { verify: formatVerifySpec(c.verify, c.text) } : {}),
         ...(outcome ? { outcome } : {}),
+        ...(notes.length > 0 ? { notes } : {}),
       };
     }),
     decisions: doc.decisions.map((d) => ({ title: d.title, ...(d.date ? { date: d.date } : {}), ...(d.decision ? { decision: d.decision } : {}), ...(d.rationale ? { rationale: d.rationale } : {}) })),

@@ -1,5 +1,5 @@
 import type { HostBridge } from '../shared/bridge';
-import { h, replaceChildren } from '../shared/dom';
+import { append, h, replaceChildren } from '../shared/dom';
 import { WebviewRequestError } from '../shared/protocol';
 import type { PrdEditorEdit, PrdEditorProtocol, PrdEditorState, PrdView, PrdViewCriterion } from './protocol';
 import { criteriaTable, criterionRow, decisions, header, log, PRIORITY_ORDER, section, type RowActions } from './render';
@@ -10,8 +10,11 @@ import { criteriaTable, criterionRow, decisions, header, log, PRIORITY_ORDER, se
  */
 export class PrdEditorApp {
   private view: PrdView | undefined;
-  private focusedId: string | undefined;
+  /** The control that had the focus (`check:ISC-1`, `edit:ISC-1`, `add`), given back after a redraw. */
+  private focusedControl: string | undefined;
   private editing: { id: string; input: HTMLInputElement } | undefined;
+  private adding: HTMLInputElement | undefined;
+  private addBox: HTMLElement | undefined;
   private readonly rows = new Map<string, HTMLTableRowElement>();
   private readonly root = h('main');
   private readonly status = h('div', { class: 'status-line', attrs: { role: 'status', 'aria-live': 'polite' } });
@@ -19,20 +22,21 @@ export class PrdEditorApp {
     toggle: (c) => this.send({ kind: 'setChecked', id: c.id, checked: !c.checked }),
     edit: (c) => this.startEditing(c),
     cyclePriority: (c) => this.send({ kind: 'setPriority', id: c.id, priority: PRIORITY_ORDER[(PRIORITY_ORDER.indexOf(c.priority) + 1) % PRIORITY_ORDER.length]! }),
-    focus: (c) => {
-      this.focusedId = c.id;
-      this.save();
-    },
+    reveal: (c) => void this.bridge.request('reveal', { id: c.id }),
   };
 
   constructor(private readonly bridge: HostBridge<PrdEditorProtocol, PrdEditorState>) {
-    document.body.append(this.root, this.status, h('footer', { class: 'keys' }, h('kbd', {}, '↑'), h('kbd', {}, '↓'), ' move  ', h('kbd', {}, 'Space'), ' tick  ', h('kbd', {}, 'Enter'), ' edit text  ', h('kbd', {}, 'Esc'), ' cancel  ', h('kbd', {}, 'P'), ' priority  ', h('kbd', {}, 'O'), ' open in text editor'));
-    document.addEventListener('keydown', (e) => this.onKey(e));
+    // No key handler on the page: keys act only on the control that has the focus.
+    document.body.append(this.root, this.status, h('footer', { class: 'keys' }, h('kbd', {}, 'Tab'), ' to a control, ', h('kbd', {}, 'Space'), ' or ', h('kbd', {}, 'Enter'), ' to use it; ', h('kbd', {}, 'Esc'), ' cancels an edit. A criterion\'s ID opens its line in the text editor.'));
+    document.addEventListener('focusin', (e) => {
+      const control = (e.target as HTMLElement).dataset?.control;
+      if (control) (this.focusedControl = control), this.save();
+    });
     window.addEventListener('scroll', () => this.save(), { passive: true });
     bridge.on('view', (view) => this.show(view));
     bridge.on('rows', (delta) => this.applyRows(delta.rows, delta.order));
     const saved = bridge.state;
-    this.focusedId = saved?.focusedId;
+    this.focusedControl = saved?.focusedControl;
     if (saved?.view) this.show(saved.view, saved.scrollY);
     bridge.ready();
   }
@@ -46,7 +50,7 @@ export class PrdEditorApp {
       this.root,
       header(view),
       !view.isPrd && h('p', { class: 'not-prd muted' }, 'This file has no "prd: true" frontmatter, so Ideal State does not treat it as a PRD.'),
-      section('Ideal State Criteria', criteria.length, criteriaTable(criteria, this.actions, this.rows), 'criteria'),
+      section('Ideal State Criteria', criteria.length, h('div', {}, criteriaTable(criteria, this.actions, this.rows, 'None yet: add the first one.'), this.addControl()), 'criteria'),
       section('Anti-Criteria', anti.length, criteriaTable(anti, this.actions, this.rows), 'anti-criteria'),
       section('Decisions', view.decisions.length, decisions(view), 'decisions'),
       section('Log', view.log.length, log(view), 'log'),
@@ -132,30 +136,50 @@ export class PrdEditorApp {
     this.rows.set(c.id, fresh);
   }
 
-  private onKey(e: KeyboardEvent): void {
-    // Chords (Ctrl+S, Ctrl+P, …) belong to the workbench, which VS Code forwards them to.
-    if (this.editing || e.ctrlKey || e.metaKey || e.altKey) return;
-    const tr = (e.target as HTMLElement).closest?.('tr[data-id]') as HTMLTableRowElement | null;
-    const c = tr && this.view?.criteria.find((x) => x.id === tr.dataset.id);
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      const all = Array.from(document.querySelectorAll<HTMLTableRowElement>('tr[data-id]'));
-      const at = tr ? all.indexOf(tr) : -1;
-      all[Math.max(0, Math.min(all.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus();
-      return;
+  /** "Add criterion": a text box for the new criterion; Enter adds its line (the host picks the next free id). */
+  private addControl(): HTMLElement {
+    // One box for the page's life: a redraw while the person types in it moves it, and gives it the focus back.
+    if (this.addBox) {
+      if (this.adding) queueMicrotask(() => this.adding?.focus());
+      return this.addBox;
     }
-    if (!c) return;
-    if (e.key === ' ') (e.preventDefault(), this.actions.toggle(c));
-    else if (e.key === 'Enter') (e.preventDefault(), this.actions.edit(c));
-    else if (e.key === 'p' || e.key === 'P') (e.preventDefault(), this.actions.cyclePriority(c));
-    else if (e.key === 'o' || e.key === 'O') (e.preventDefault(), void this.bridge.request('reveal', { id: c.id }));
+    const wrap = (this.addBox = h('div', { class: 'add' }));
+    const button = h('button', { class: 'add-criterion', dataset: { control: 'add' }, on: { click: () => open() } }, '+ Add criterion');
+    const open = () => {
+      const input = h('input', { attrs: { type: 'text', 'aria-label': 'text of the new criterion', placeholder: 'What must be true when the work is done? Enter adds it, Esc cancels' } });
+      this.adding = input;
+      let done = false;
+      const finish = (commit: boolean) => {
+        if (done) return;
+        done = true;
+        this.adding = undefined;
+        const text = input.value.trim();
+        replaceChildren(wrap, button);
+        if (commit && text !== '') {
+          this.focusedControl = 'add';
+          this.send({ kind: 'addCriterion', text });
+        }
+        if (document.activeElement === document.body || document.activeElement === null) button.focus();
+      };
+      input.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter') (e.preventDefault(), finish(true));
+        else if (e.key === 'Escape') (e.preventDefault(), finish(false));
+      });
+      input.addEventListener('blur', () => finish(input.value.trim() !== ''));
+      replaceChildren(wrap, input);
+      input.focus();
+    };
+    append(wrap, button);
+    return wrap;
   }
 
+  /** After a redraw the control that had the focus gets it back, so Tab goes on from where it was. */
   private restoreFocus(): void {
-    if (this.editing || !this.focusedId) return;
+    if (this.editing || this.adding || !this.focusedControl) return;
     const active = document.activeElement;
-    if (active && active !== document.body && !(active instanceof HTMLTableRowElement)) return;
-    this.rows.get(this.focusedId)?.focus({ preventScroll: true });
+    if (active && active !== document.body && active.isConnected) return;
+    const control = Array.from(document.querySelectorAll<HTMLElement>('[data-control]')).find((el) => el.dataset.control === this.focusedControl);
+    control?.focus({ preventScroll: true });
   }
 
   private say(message: string, error = false): void {
@@ -164,6 +188,6 @@ export class PrdEditorApp {
   }
 
   private save(): void {
-    this.bridge.setState({ view: this.view, focusedId: this.focusedId, scrollY: window.scrollY });
+    this.bridge.setState({ view: this.view, focusedControl: this.focusedControl, scrollY: window.scrollY });
   }
 }

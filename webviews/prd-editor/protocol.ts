@@ -8,7 +8,9 @@ export type { PrdView, PrdViewCriterion, Priority };
 export type PrdEditorEdit =
   | { kind: 'setChecked'; id: string; checked: boolean }
   | { kind: 'setText'; id: string; text: string }
-  | { kind: 'setPriority'; id: string; priority: Priority };
+  | { kind: 'setPriority'; id: string; priority: Priority }
+  /** A new criterion at the end of the criteria, under the next free id. */
+  | { kind: 'addCriterion'; text: string };
 
 /** The PRD editor's messages (see webviews/shared/protocol.ts for the wire format). */
 export interface PrdEditorProtocol extends Protocol {
@@ -29,6 +31,7 @@ export interface PrdEditorProtocol extends Protocol {
 /** What the webview keeps across hide/show and reloads (getState/setState). */
 export interface PrdEditorState {
   view?: PrdView;
-  focusedId?: string;
+  /** The control that had the focus, e.g. `check:ISC-1`. */
+  focusedControl?: string;
   scrollY?: number;
 }

@@ -1,16 +1,17 @@
 import { h, type Child } from '../shared/dom';
+import { outcomeLabel, prdStatusLabel } from '../../src/model/labels';
 import type { PrdView, PrdViewCriterion, Priority } from './protocol';
 
 const SOURCE_LETTER = { EXPLICIT: 'E', INFERRED: 'I', IMPLICIT: 'R' } as const;
 const OUTCOME_CLASS = { PASS: 'pass', FAIL: 'fail', PARTIAL: 'warn', UNKNOWN: '' } as const;
 export const PRIORITY_ORDER: readonly Priority[] = ['CRITICAL', 'IMPORTANT', 'NICE'];
 
-/** What a row does when the person acts on it; the app turns these into requests. */
+/** What a row does when the person uses one of its controls; the app turns these into requests. */
 export interface RowActions {
   toggle(c: PrdViewCriterion): void;
   edit(c: PrdViewCriterion): void;
   cyclePriority(c: PrdViewCriterion): void;
-  focus(c: PrdViewCriterion): void;
+  reveal(c: PrdViewCriterion): void;
 }
 
 export function header(view: PrdView): HTMLElement {
@@ -30,7 +31,7 @@ export function header(view: PrdView): HTMLElement {
     h(
       'div',
       { class: 'meta' },
-      m.status && item('status', m.status, 'solid'),
+      m.status && item('status', prdStatusLabel(m.status), 'solid'),
       m.effort && item('effort', m.effort),
       iteration && item('iteration', iteration),
       m.phase && item('phase', m.phase),
@@ -43,8 +44,8 @@ export function header(view: PrdView): HTMLElement {
   );
 }
 
-export function criteriaTable(rows: readonly PrdViewCriterion[], actions: RowActions, rowElements: Map<string, HTMLTableRowElement>): HTMLElement {
-  if (rows.length === 0) return h('div', { class: 'empty' }, 'None yet.');
+export function criteriaTable(rows: readonly PrdViewCriterion[], actions: RowActions, rowElements: Map<string, HTMLTableRowElement>, empty = 'None yet.'): HTMLElement {
+  if (rows.length === 0) return h('div', { class: 'empty' }, empty);
   const body = h('tbody');
   let domain: string | undefined;
   for (const c of rows) {
@@ -64,21 +65,38 @@ export function criteriaTable(rows: readonly PrdViewCriterion[], actions: RowAct
   );
 }
 
+/**
+ * One criterion. Every change goes through a control of its own that takes focus (the check
+ * box, the Edit and priority buttons): no key typed on the page edits anything, so text meant
+ * for another editor cannot tick, untick or re-prioritise a criterion.
+ */
 export function criterionRow(c: PrdViewCriterion, actions: RowActions): HTMLTableRowElement {
-  const box = h('input', { attrs: { type: 'checkbox', tabindex: -1, 'aria-label': `${c.id} done` }, on: { click: (e) => (e.preventDefault(), actions.toggle(c)) } });
+  const box = h('input', { attrs: { type: 'checkbox', 'aria-label': `${c.id} done` }, dataset: { control: `check:${c.id}` }, on: { click: (e) => (e.preventDefault(), actions.toggle(c)) } });
   box.checked = c.checked;
-  const outcome = c.outcome ? h('span', { class: `badge ${OUTCOME_CLASS[c.outcome]}`, title: `verifier: ${c.outcome}` }, c.outcome) : h('span', { class: 'muted', title: 'not verified yet' }, '—');
+  const outcome = c.outcome ? h('span', { class: `badge ${OUTCOME_CLASS[c.outcome]}`, title: `verifier: ${outcomeLabel(c.outcome)}` }, c.outcome) : h('span', { class: 'muted', title: 'not verified yet' }, '—');
   return h(
     'tr',
-    { class: c.checked ? 'done' : '', attrs: { tabindex: 0, 'aria-selected': false }, dataset: { id: c.id }, on: { focus: () => actions.focus(c) } },
+    { class: c.checked ? 'done' : '', dataset: { id: c.id } },
     h('td', { class: 'check' }, box),
-    h('td', { class: 'id', title: c.id }, c.id),
-    h('td', { class: 'text', title: 'Enter or double-click to edit', on: { dblclick: () => actions.edit(c) } }, c.text),
-    h('td', { class: 'priority' }, h('span', { class: `badge p-${c.priority.toLowerCase()}`, title: 'click or P to change', on: { click: () => actions.cyclePriority(c) } }, c.priority)),
+    h('td', { class: 'id' }, h('button', { class: 'link', title: `${c.id}: show this line in the text editor`, dataset: { control: `reveal:${c.id}` }, on: { click: () => actions.reveal(c) } }, c.id)),
+    h(
+      'td',
+      { class: 'text' },
+      h('span', { class: 'criterion-text', title: 'double-click or use Edit to change the text', on: { dblclick: () => actions.edit(c) } }, c.text),
+      h('button', { class: 'edit', title: 'edit the text', attrs: { 'aria-label': `edit the text of ${c.id}` }, dataset: { control: `edit:${c.id}` }, on: { click: () => actions.edit(c) } }, '✎'),
+      notes(c),
+    ),
+    h('td', { class: 'priority' }, h('button', { class: `badge p-${c.priority.toLowerCase()}`, title: 'change the priority', attrs: { 'aria-label': `priority of ${c.id}: ${c.priority}; change` }, dataset: { control: `priority:${c.id}` }, on: { click: () => actions.cyclePriority(c) } }, c.priority)),
     h('td', { class: 'source' }, h('span', { class: 'badge source', title: c.source }, SOURCE_LETTER[c.source])),
     h('td', { class: 'verify', title: c.verify ?? 'no verification method' }, c.verify ?? '—'),
     h('td', { class: 'outcome' }, outcome),
   );
+}
+
+/** The notes the file holds under a criterion, as text, with the labels the file uses. */
+function notes(c: PrdViewCriterion): HTMLElement | undefined {
+  if (!c.notes || c.notes.length === 0) return undefined;
+  return h('ul', { class: 'notes', attrs: { 'aria-label': `notes on ${c.id}` } }, ...c.notes.map((n) => h('li', { class: `note note-${n.kind}`, title: n.digest ? `about the command ${n.digest}` : undefined }, h('span', { class: 'note-label' }, `${n.label}:`), ' ', n.text)));
 }
 
 export function decisions(view: PrdView): HTMLElement {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { iterationLimitLabel } from '../../model/labels';
 import type { EffortTable } from '../../model';
 import { engine } from '../engine';
 import type { Settings } from '../../model/settings';
@@ -24,7 +25,7 @@ function levelItems(table: EffortTable): vscode.QuickPickItem[] {
     const aliases = aliasesOf(level);
     return {
       label: level,
-      description: `${s.budgetSeconds} s · ${s.minCriteria}–${s.maxCriteria} criteria · ${s.maxIterations ?? 'until budget'} iteration${s.maxIterations === 1 ? '' : 's'} · ${s.parallelism} parallel${aliases.length ? ` · alias ${aliases.join(', ')}` : ''}`,
+      description: `${s.budgetSeconds} s · ${s.minCriteria}–${s.maxCriteria} criteria · ${iterationLimitLabel(s.maxIterations)} · ${s.parallelism} parallel${aliases.length ? ` · alias ${aliases.join(', ')}` : ''}`,
       detail: s.description,
     };
   });

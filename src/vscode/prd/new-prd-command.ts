@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { pickEffort } from '../effort-pick';
 import type { Definitions } from '../../model/definitions';
+import { iterationLimitLabel } from '../../model/labels';
 import type { Logger } from '../../model/log';
 import type { EffortLevel, EffortTable, IscDefinition } from '../../model';
 import type { Settings } from '../../model/settings';
@@ -61,7 +62,7 @@ async function askTitle(): Promise<string | undefined> {
 async function askEffort(table: EffortTable): Promise<EffortLevel | undefined> {
   const items = engine().EFFORT_LEVELS.map((level) => {
     const s = table.levels[level];
-    return { label: level, description: `${s.minCriteria}–${s.maxCriteria} criteria · ${s.maxIterations ?? 'until budget'} iteration${s.maxIterations === 1 ? '' : 's'} · ${s.budgetSeconds} s`, detail: s.description, level };
+    return { label: level, description: `${s.minCriteria}–${s.maxCriteria} criteria · ${iterationLimitLabel(s.maxIterations)} · ${s.budgetSeconds} s`, detail: s.description, level };
   });
   return pickEffort(items, { title: 'Ideal State: New PRD — effort level', placeholder: 'How much time and depth may a run on this PRD spend?' });
 }

@@ -12,6 +12,11 @@ const PRIORITIES = ['CRITICAL', 'IMPORTANT', 'NICE'];
 
 /** Checks a request from the webview before it becomes an edit: the view is not trusted. */
 function toPrdEdit(p: PrdEditorEdit): PrdEdit {
+  if (typeof p === 'object' && p !== null && p.kind === 'addCriterion') {
+    if (typeof p.text !== 'string' || p.text.trim() === '') throw new WebviewRequestRefused('a criterion needs text', 'bad-request');
+    // No id: the edit takes the next free one after the criteria's last, as every other add does.
+    return { kind: 'addCriterion', criterion: { text: p.text } };
+  }
   const ok = typeof p === 'object' && p !== null && typeof p.id === 'string';
   if (ok && p.kind === 'setChecked' && typeof p.checked === 'boolean') return { kind: 'setChecked', id: p.id, checked: p.checked };
   if (ok && p.kind === 'setText' && typeof p.text === 'string') {

@@ -44,7 +44,7 @@ function tooltip(run: RunChange): vscode.MarkdownString {
   const verdict = verdictOf(run.criteria);
   const md = new vscode.MarkdownString(undefined, false);
   md.appendText(`Ideal State run at ${run.effort} · ${run.model}\n`);
-  md.appendText(`${run.phase}, iteration ${run.iteration} of ${run.maxIterations ?? 'until budget'} · ${run.budget.percent}% of ${run.budget.seconds} s\n`);
+  md.appendText(`${run.phase}, iteration ${run.iteration}${run.maxIterations ? ` of ${run.maxIterations}` : ' (no iteration limit: until the budget is spent)'} · ${run.budget.percent}% of ${run.budget.seconds} s\n`);
   if (run.budget.waitingMs !== undefined) {
     const approval = (run.budget.waitingFor ?? 'approval') === 'approval';
     md.appendText(approval ? `Waiting for your approval for ${describeWait(run.budget.waitingMs)}: "Ideal State: Approve or Deny Pending Changes…" or the ISC table answers it.\n` : `Waiting for ${run.budget.waitingFor} for ${describeWait(run.budget.waitingMs)}: answer the question at the top of the window.\n`);
