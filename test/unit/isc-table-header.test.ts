@@ -37,7 +37,7 @@ describe('ISC table header: state and counts from the rows shown', () => {
     assert.equal(s.pass, 1);
     assert.equal(s.stale, 1);
     assert.equal(s.score, '1 / 2 pass · 1 stale');
-    assert.equal(s.reason, 'ended COMPLETE; CRITICAL ISC-2 is stale since: re-verify');
+    assert.equal(s.reason, 'ended COMPLETE; CRITICAL ISC-2 changed since its verdict: verify it again');
   });
 
   it('says NOT VERIFIED over a CRITICAL row with no verdict (a criterion added or reset since)', () => {
@@ -51,7 +51,7 @@ describe('ISC table header: state and counts from the rows shown', () => {
   it('a stale FAIL is stale, not "does not pass now": re-verify (issue 28 §9)', () => {
     const s = headerStatus(COMPLETE, [row('ISC-1', 'FAIL', { stale: true }), row('ISC-2', 'FAIL', { stale: true }), row('ISC-3', 'PASS')]);
     assert.equal(s.word, 'STALE');
-    assert.equal(s.reason, 'ended COMPLETE; CRITICAL ISC-1, ISC-2 are stale since: re-verify');
+    assert.equal(s.reason, 'ended COMPLETE; CRITICAL ISC-1, ISC-2 changed since their verdicts: verify them again');
     assert.equal(s.score, '1 / 3 pass · 2 stale');
   });
 
@@ -64,7 +64,7 @@ describe('ISC table header: state and counts from the rows shown', () => {
 
   it('leaves the other states as the run says, with the stale PASS still kept out of the count', () => {
     const s = headerStatus({ state: 'BUDGET_EXHAUSTED', exitReason: 'reached the level\'s 3 iterations' }, [row('ISC-1', 'PASS', { stale: true }), row('ISC-2', 'FAIL')]);
-    assert.equal(s.word, 'BUDGET EXHAUSTED');
+    assert.equal(s.word, 'OUT OF BUDGET');
     assert.equal(s.reason, "reached the level's 3 iterations");
     assert.equal(s.score, '0 / 2 pass · 1 stale');
     assert.equal(headerStatus({ state: 'RUNNING' }, [row('ISC-1', undefined)]).word, 'RUNNING');

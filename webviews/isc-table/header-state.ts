@@ -1,3 +1,4 @@
+import { runStateLabel } from '../../src/model/labels';
 import { verdictOf } from '../../src/model/verdict';
 import type { TableHeader, TableRow } from './protocol';
 import { agentBlockedWords } from './view-model';
@@ -60,7 +61,7 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
     else if (row.outcome !== 'PASS') failing.push(row.id);
   }
   const score = `${pass} / ${total} pass${stale > 0 ? ` · ${stale} stale` : ''}`;
-  const status: HeaderStatus = { word: header.state.replace(/_/g, ' '), tone: STATE_TONE[header.state] ?? '', runState: header.state, pass, stale, total, score };
+  const status: HeaderStatus = { word: stateBadge(header.state), tone: STATE_TONE[header.state] ?? '', runState: header.state, pass, stale, total, score };
   // The agent stopped through the honest exit (its PRD says BLOCKED): whatever the run said, not done.
   if (agentBlocked) return { ...status, word: 'BLOCKED', tone: 'fail', reason: agentBlockedWords(agentBlocked) };
   if (header.state !== 'COMPLETE') {
@@ -71,7 +72,7 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
   if (total === 0) return { ...status, word: 'NOT VERIFIED', tone: 'warn', reason: 'ended COMPLETE, but the run shows no criteria now' };
   if (failing.length > 0) return { ...status, word: 'FAILING', tone: 'fail', reason: `ended COMPLETE; CRITICAL ${name(failing)} ${failing.length === 1 ? 'does' : 'do'} not pass now` };
   if (unverified.length > 0) return { ...status, word: 'NOT VERIFIED', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(unverified)} ${unverified.length === 1 ? 'has' : 'have'} no verdict since` };
-  if (staleCritical.length > 0) return { ...status, word: 'STALE', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(staleCritical)} ${staleCritical.length === 1 ? 'is' : 'are'} stale since: re-verify` };
+  if (staleCritical.length > 0) return { ...status, word: 'STALE', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(staleCritical)} ${staleCritical.length === 1 ? 'changed since its verdict: verify it' : 'changed since their verdicts: verify them'} again` };
   if (!verdict.passed) return { ...status, word: 'NOT PASSING', tone: 'warn', reason: `ended COMPLETE; CRITICAL ${name(verdict.blocking)} ${verdict.blocking.length === 1 ? 'does' : 'do'} not pass now` };
   if (header.exitReason) status.reason = header.exitReason;
   return status;
@@ -80,4 +81,9 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
 function name(ids: readonly string[]): string {
   const shown = ids.slice(0, NAMED).join(', ');
   return ids.length > NAMED ? `${shown} and ${ids.length - NAMED} more` : shown;
+}
+
+/** A run state as the header's badge says it: the label table's words, in capitals. */
+export function stateBadge(state: string): string {
+  return runStateLabel(state).toUpperCase();
 }

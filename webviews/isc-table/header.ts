@@ -1,5 +1,5 @@
 import { h, replaceChildren } from '../shared/dom';
-import { headerStatus } from './header-state';
+import { headerStatus, stateBadge } from './header-state';
 import { TABLE_PHASES, type BudgetFigure, type TableAbilities, type TableHeader, type TableRow } from './protocol';
 import { formatCount } from './view-model';
 
@@ -43,7 +43,7 @@ export function renderHeader(root: HTMLElement, header: TableHeader, abilities: 
     h(
       'div',
       { class: 'status-row' },
-      h('span', { class: `badge state ${status.tone}`, attrs: { 'data-state': status.runState, 'data-shown': status.word, title: status.word === header.state.replace(/_/g, ' ') ? '' : `The run ended ${header.state}; its rows say otherwise now` } }, status.word),
+      h('span', { class: `badge state ${status.tone}`, attrs: { 'data-state': status.runState, 'data-shown': status.word, title: status.word === stateBadge(header.state) ? '' : `The run ended ${header.state}; its rows say otherwise now` } }, status.word),
       status.reason ? h('span', { class: 'exit-reason muted', attrs: { title: status.reason } }, status.reason) : null,
       h('span', { class: 'score', attrs: { 'aria-label': `${status.pass} of ${status.total} criteria pass${status.stale ? `, ${status.stale} stale` : ''}` } }, h('strong', {}, String(status.pass)), status.score.slice(String(status.pass).length)),
       stepper,
