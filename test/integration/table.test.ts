@@ -113,4 +113,32 @@ describe('the ISC table of a stored run', () => {
     assert.deepEqual(tables.filter((l) => /run \d beside the editor/.test(l)).length, 3, tables.join(', '));
     for (const id of ids) api.iscTable.tables.close(id);
   });
+
+  it("shows what a run's model calls spent, as the provider billed them: dollars in the Runs view, tokens (fresh, cached, written, output) per run and per phase in its tooltip and the table's header", async () => {
+    const store = await api.store();
+    const id = `run-${Date.now().toString(36)}spend`;
+    storeTableRun(store, id, 'Integration: a run that called a model');
+    const at = new Date().toISOString();
+    // Two EXECUTE turns on Anthropic (the second reads the first's cached prefix) and an OBSERVE call, as the contract fake billed them.
+    const call = (seq: number, phase: 'OBSERVE' | 'EXECUTE', e: { inputTokens: number; outputTokens: number; costUsd: number; cachedInputTokens?: number; cacheWriteTokens?: number }) => ({ runId: id, seq, at, phase, kind: 'model' as const, role: 'manager' as const, message: 'call', ...e });
+    store.events.save(call(0, 'OBSERVE', { inputTokens: 400, outputTokens: 190, costUsd: 0.00406 }));
+    store.events.save(call(1, 'EXECUTE', { inputTokens: 1101, cacheWriteTokens: 1101, outputTokens: 32, costUsd: 0.00460875 }));
+    store.events.save(call(2, 'EXECUTE', { inputTokens: 1257, cachedInputTokens: 1101, cacheWriteTokens: 156, outputTokens: 35, costUsd: 0.0014403 }));
+    await vscode.commands.executeCommand('idealState.openIscTable', id);
+    const shown = await api.iscTable.tables.shown(id);
+    assert.equal(shown.header?.spent, '2,758 tokens in (1,101 cached, 1,257 written) / 257 out, $0.0101');
+    const groups = await api.iscTable.runs.getChildren();
+    let node: Awaited<ReturnType<typeof api.iscTable.runs.getChildren>>[number] | undefined;
+    for (const g of groups) for (const n of await api.iscTable.runs.getChildren(g)) if (n.kind === 'run' && n.run.id === id) node = n;
+    assert.ok(node, 'the run is in the Runs view');
+    const item = api.iscTable.runs.getTreeItem(node);
+    assert.match(String(item.description), / · \$0\.0101$/);
+    // The tooltip is Markdown made with appendText: its text comes back escaped (spaces as &nbsp;, punctuation backslashed).
+    const markdown = typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
+    const tooltip = markdown.replace(/&nbsp;/g, ' ').replace(/\\([\\`*_{}[\]()#+\-.!|$<>~])/g, '$1');
+    assert.match(tooltip, /spent 2,758 tokens in \(1,101 cached, 1,257 written\) \/ 257 out, \$0\.0101/);
+    assert.match(tooltip, /OBSERVE: 400 tokens in \/ 190 out, \$0\.0041/);
+    assert.match(tooltip, /EXECUTE: 2,358 tokens in \(1,101 cached, 1,257 written\) \/ 67 out, \$0\.0060/);
+    api.iscTable.tables.close(id);
+  });
 });

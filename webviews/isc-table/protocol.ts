@@ -192,7 +192,7 @@ export interface ShownTable {
   /** The rows left after the filter, in display order. */
   visibleIds: string[];
   /** The header as shown: the state badge's word, the line beside it, the score, and the time bar (text and seconds counted). */
-  header?: { state: string; reason: string; score: string; time: string; timeUsed: number };
+  header?: { state: string; reason: string; score: string; time: string; timeUsed: number; spent: string };
   /** The pending approvals the view shows: id, kind, and the path or command it names. */
   approvals?: { id: string; kind: string; what: string; buttons: string[] }[];
   /** The text of "How did this go?" when it is shown (the run has ended). */
