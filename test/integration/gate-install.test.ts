@@ -62,7 +62,9 @@ describe('Install the Done Gate for… from the editor', () => {
     // A Stop as Claude Code sends it (https://code.claude.com/docs/en/hooks "Stop input"), run through a shell as the host runs it.
     const state = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-install-it-'));
     const payload = JSON.stringify({ session_id: 'it-gate-install', transcript_path: '', cwd: folder(), hook_event_name: 'Stop', stop_hook_active: false });
-    const run = await runHookCommand(command, payload, { cwd: folder(), env: { ...process.env, IDEAL_STATE_STATE_DIR: state }, timeoutMs: 120_000 });
+    // Its state and the report it leaves for the store go to folders of this test's own, never the user's.
+    const data = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-gate-install-data-'));
+    const run = await runHookCommand(command, payload, { cwd: folder(), env: { ...process.env, IDEAL_STATE_STATE_DIR: state, XDG_DATA_HOME: data }, timeoutMs: 120_000 });
     assert.equal(run.timedOut, false);
     assert.equal(run.code, 0, `the gate answered with exit 0: ${run.stderr}`);
     const answer = run.stdout.trim();

@@ -1,4 +1,4 @@
-import { inputKey, protectedGlobsOf, snapshotInputs, textsKept, type InputProblems } from './lock-inputs';
+import { inputKey, protectedGlobsOf, snapshotInputs, textsKept, unresolvedExecuted, type InputProblems } from './lock-inputs';
 import { criterionLine, goalOf, lockedCriterion, readForLock } from './lock';
 import type { LockedCriterion, LockedInput, LockedPrd } from './lock-schema';
 import { prdFolder } from './prds';
@@ -57,7 +57,8 @@ export async function compareWithLock(workspace: string, locked: LockedPrd, now:
   // Inputs as the lock named them: the locked criteria's tasks and the locked globs, whatever the file says now.
   const lockedCriteria = source.criteria.filter((c) => lockedIds.has(c.id));
   const searches = locked.inputs.some((i) => i.kind === 'gitignore');
-  const current = await snapshotInputs(workspace, lockedCriteria, locked.protectedGlobs, { searches });
+  const resolved = await snapshotInputs(workspace, lockedCriteria, locked.protectedGlobs, { searches });
+  const current = { ...resolved, inputs: [...resolved.inputs, ...(await unresolvedExecuted(workspace, locked.inputs, resolved.inputs, resolved.problems))] };
   // Searches run under the .gitignore files as locked where their texts were kept: a change to one then changes nothing.
   const approvedRules = !locked.walkTruncated && textsKept(locked.inputs.filter((i) => i.kind === 'gitignore'));
   changes.push(...inputChanges(approvedRules ? locked.inputs.filter((i) => i.kind !== 'gitignore') : locked.inputs, approvedRules ? current.inputs.filter((i) => i.kind !== 'gitignore') : current.inputs, current.problems));

@@ -74,6 +74,22 @@ async function fileDigest(file: string, shown: string, onProblem: (message: stri
   return unreadableDigest(read.message);
 }
 
+/**
+ * The locked files a check runs that the current resolution no longer names (the file that named
+ * them — tasks.json, a script — cannot be read now, or names others), digested where they are:
+ * such a file is still compared with the lock, never taken for deleted while it is there.
+ */
+export async function unresolvedExecuted(workspace: string, locked: readonly LockedInput[], current: readonly LockedInput[], problems: InputProblems): Promise<LockedInput[]> {
+  const now = new Set(current.map(inputKey));
+  const out: LockedInput[] = [];
+  for (const was of locked) {
+    if (was.kind !== 'executes' || now.has(inputKey(was))) continue;
+    const digest = await fileDigest(path.join(workspace, was.name), was.name, (message) => problems.set(inputKey(was), message));
+    out.push({ ...was, digest });
+  }
+  return out;
+}
+
 /** The task names and package scripts a criterion's method runs. */
 export function namedTasks(criteria: readonly AnyCriterion[]): string[] {
   const names = new Set<string>();
