@@ -218,7 +218,9 @@ describe('hosts: the agent against the gate itself', function () {
   /** The moves that leave the host's hooks as they are: they try to fool or hang the gate, or remove what it holds. */
   const foolingMoves = (dir, stateDir, settingsFile) => [
     // The state folder re-pointed into the workspace, with an easy PRD newer than the locked one.
-    nodeWrite(settingsFile, { env: { IDEAL_STATE_STATE_DIR: path.join(dir, '.state') } }),
+    // Then a wait, as the cheat in the issue waited: Claude Code takes its settings file up again
+    // a moment after it changes, and a Stop before that would not carry the new env at all.
+    `${nodeWrite(settingsFile, { env: { IDEAL_STATE_STATE_DIR: path.join(dir, '.state') } })} && sleep 5`,
     `${shellWrite(path.join(dir, '.ideal-state', 'prds', 'PRD-20261127-easy.md'), ['---', 'prd: true', 'id: PRD-20261127-easy', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Easy', '', '## Ideal State Criteria', '- [ ] ISC-1: The readme exists | Verify: Read: README.md', ''].join('\n'))} && touch -d '+1 minute' '${path.join(dir, '.ideal-state', 'prds', 'PRD-20261127-easy.md')}'`,
     // A FIFO where the gate reads the task its criterion names: a read would wait forever.
     // (through node: Claude Code holds a plain `rm`/`mkfifo` on .vscode/ for a person's approval.)
