@@ -23,7 +23,8 @@ describe('the gate when tasks.json cannot be read', function () {
     fs.rmSync(path.join(ws, '.vscode', 'tasks.json'));
     execFileSync('mkfifo', [path.join(ws, '.vscode', 'tasks.json')]);
     // The person set no state folder variable; the agent's one names a folder in the workspace.
-    const run = await runGate(['--host', 'claude-code', '--no-store', '--workspace', ws], claudeStop(ws), { state: path.join(ws, '.state'), env: { HOME: home } });
+    // The default it falls back to is the one of this home (XDG_STATE_HOME set to it: a test tier sets its own).
+    const run = await runGate(['--host', 'claude-code', '--no-store', '--workspace', ws], claudeStop(ws), { state: path.join(ws, '.state'), env: { HOME: home, XDG_STATE_HOME: path.join(home, '.local', 'state') } });
     const d = decision(run);
     assert.equal(d.blocked, true, d.text);
     assert.match(d.text, /TAMPERED: the task \.vscode\/tasks\.json is not a regular file \(a FIFO\)/);
