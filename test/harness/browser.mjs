@@ -16,8 +16,8 @@ export function launchBrowser() {
 }
 
 /** Opens the workbench and waits until its shell is on screen. */
-export async function openWorkbench(browser, url, { timeoutMs = 60_000 } = {}) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function openWorkbench(browser, url, { timeoutMs = 60_000, ignoreHTTPSErrors = false } = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ignoreHTTPSErrors });
   const page = await context.newPage();
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });

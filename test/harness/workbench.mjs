@@ -14,17 +14,22 @@ const QUICK_INPUT_ROW = `${QUICK_INPUT} .monaco-list-row`;
 const slug = (text) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase().slice(0, 80);
 
 export class Workbench {
-  /** Fresh profile with the packaged extension installed, opened on a copy of the sample workspace; `settings` go in the user settings, `env` in the server's (and extension host's) environment. */
-  static async open({ trusted = true, settings = {}, agentModel = false, env = {} } = {}) {
+  /**
+   * Fresh profile with the packaged extension installed (`vsix`: another package than
+   * `npm run package`'s), opened on a copy of the sample workspace; `settings` go in the user
+   * settings, `env` in the server's (and extension host's) environment; `ignoreHTTPSErrors`:
+   * the browser takes a test's self-signed https server.
+   */
+  static async open({ trusted = true, settings = {}, agentModel = false, env = {}, vsix, ignoreHTTPSErrors = false } = {}) {
     const profile = makeProfile({ trusted, settings });
-    installVsix(profile);
+    installVsix(profile, vsix);
     // The chat view answers only with a model: the scripted agent model (a test fixture) is one.
     if (agentModel) installScriptedAgentModel(profile);
     const workspace = copySampleWorkspace(profile);
     const serverEnv = { ...testEnv(profile), ...env };
     const server = await startServer({ profile, env: serverEnv });
     const browser = await launchBrowser();
-    const page = await openWorkbench(browser, server.url(workspace));
+    const page = await openWorkbench(browser, server.url(workspace), { ignoreHTTPSErrors });
     const workbench = new Workbench({ profile, server, browser, page, workspace });
     workbench.serverEnv = serverEnv;
     return workbench;
