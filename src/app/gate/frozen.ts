@@ -66,7 +66,8 @@ export async function freezeWorkspace(workspace: string, options: FreezeOptions)
   const host = options.processHost ? new HostWhenReady(ProcessHost.startDetached(options.processHost, options.log)) : undefined;
   const taken = await takeSnapshot(workspace, { ...(options.approvedIgnores ? { approvedIgnores: options.approvedIgnores } : {}), ...(options.parent ? { parent: options.parent } : {}) });
   const guarded = (walked: Fingerprint): Fingerprint => withGuard(walked, guardLinked(live, walked.leftOut ?? [], options.executed ?? []));
-  const before = guarded(taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores));
+  // A workspace that cannot be walked at all has an empty fingerprint: its checks say what is wrong.
+  const before = guarded(taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores).catch(() => ({ entries: new Map(), changed: new Map() })));
   const changes = async () => {
     if (options.guard === false) return [];
     const after = guarded(await fingerprint(workspace, options.approvedIgnores));

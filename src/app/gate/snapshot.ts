@@ -59,7 +59,7 @@ export const SNAPSHOT_FILE_LIMIT = 50_000;
 export const SNAPSHOT_PREFIX = 'ideal-state-snapshot-';
 
 export async function takeSnapshot(workspace: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
-  const started = performance.now();
+  const started = Date.now();
   const live = await fs.realpath(workspace).catch(() => path.resolve(workspace));
   const limit = options.fileLimit ?? SNAPSHOT_FILE_LIMIT;
   let walked: WalkedSource;
@@ -123,7 +123,7 @@ export async function takeSnapshot(workspace: string, options: SnapshotOptions =
     await dispose().catch(() => undefined);
     return { ok: false, message: `the workspace could not be copied: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return { ok: true, snapshot: { root, workspace: live, ...counts, fingerprint: walked.fingerprint, ms: Math.round(performance.now() - started), dispose } };
+  return { ok: true, snapshot: { root, workspace: live, ...counts, fingerprint: walked.fingerprint, ms: Date.now() - started, dispose } };
 }
 
 /** The task pool's shape, each task done at once on this thread (its synchronous form). */
