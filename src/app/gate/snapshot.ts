@@ -19,9 +19,10 @@ import { taskPool, walkSource, type Fingerprint, type WalkedSource } from './sou
  * approved where the lock kept them, else those on disk), and the dependency and tool folders
  * that are never source (node_modules, .venv, …), are not copied: each is a symbolic link to the
  * live entry, since copying node_modules would cost seconds and its contents are not the agent's
- * work. That is safe as far as the lock reaches: what a check executes from them (a
- * `node_modules/.bin` shim, the runner's configuration) is a locked input compared with the lock
- * and again after the checks (workspace-fingerprint.ts). `.git` is a link too, so a check that
+ * work. That is safe as far as the lock and the guard reach: what a check executes from them (a
+ * `node_modules/.bin` shim, the runner's configuration) is a locked input compared with the lock,
+ * and the `.bin` entries and a locked shim's package are in the fingerprint compared after the
+ * checks (linked-guard.ts). `.git` is a link too, so a check that
  * asks git about the work still can. FIFOs, sockets and devices are links as well: they are
  * never read by copying.
  */

@@ -17,7 +17,7 @@ export type { Fingerprint };
  * output and caches there), `.git`, and the gate's own writes (its LOG entry in a held PRD, recorded
  * with `ownWrite`). Its state and store are outside the workspace.
  */
-/** At most this many entries are looked at; past it the rest is not guarded (the snapshot has its own bound). */
+/** At most this many source files are looked at; past it the rest is not guarded (the snapshot has its own bound). */
 export const FINGERPRINT_LIMIT = 100_000;
 
 export async function fingerprint(workspace: string, approvedIgnores?: ApprovedIgnores): Promise<Fingerprint> {
