@@ -14,3 +14,4 @@ export { ProcessHost } from '../src/verify/process-host';
 export { scrubEnvironment } from '../src/verify/secret-env';
 export { takeSnapshot } from '../src/app/gate/snapshot';
 export { fingerprint } from '../src/app/gate/workspace-fingerprint';
+export { guardLinked } from '../src/app/gate/linked-guard';

@@ -18,6 +18,9 @@
 // among them. Last, one GREP criterion over a generated tree of SEARCH_FILES small files: the
 // built-in search (`ideal-state verify` with no ripgrep to find) against plain `rg` on the same
 // tree, same matches. Every tree is generated in a temp folder and removed; nothing is committed.
+// The snapshot the gate and `verify` run their checks in (src/app/gate/snapshot.ts): its cost per
+// 1,000 source files and the gate against a plain `verify`, each against BUDGET (docs/agents.md);
+// `verify --in-place` beside `verify` says what the snapshot costs a cold verify end to end.
 // Last line: one JSON object with the figures.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -43,6 +46,11 @@ const MCP_IDLE_MS = smoke ? 0 : 2500;
 // The memory of the process a spawn is timed in for the editor's case (the integration tests' extension host held 289 MB).
 const EXTHOST_MB = knob('IDEAL_STATE_BENCH_EXTHOST_MB', 290, 20);
 const TARGETS = { gate_ratio: 2.0, verify_ratio: 2.0, mcp_ratio: 1.15, gate_peak_rss_mb: 80, search_ratio: 3 };
+// The snapshot's budget (docs/agents.md, "What the gate verifies: a snapshot"): what the gate pays
+// to verify a copy of the source instead of the live tree, the copy made, the live source walked
+// again after the checks and the copy removed (its process host starts meanwhile), per 1,000
+// source files; and the gate against a plain `verify` in the same rounds (both verify a snapshot).
+const BUDGET = { snapshot_ms_per_1000_files: 200, gate_over_verify_ratio: 1.35 };
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 // The command line as it ships (`esbuild.mjs --production`, minified), laid out as in the
@@ -143,6 +151,13 @@ const runs = {
     const r = await timed(process.execPath, [cli, 'verify', prd, '--json', '--workspace', workspace, '--store', store], { environment });
     const json = JSON.parse(r.out);
     if (!json.passed || json.counts?.PASS !== 10) throw new Error(`verify --json: ${JSON.stringify(json.counts)}`);
+    return r;
+  },
+  // The same verification in the workspace itself: what the snapshot costs a cold `verify`, end to end.
+  verify_in_place: async () => {
+    const r = await timed(process.execPath, [cli, 'verify', prd, '--json', '--in-place', '--workspace', workspace, '--store', store]);
+    const json = JSON.parse(r.out);
+    if (!json.passed || json.counts?.PASS !== 10) throw new Error(`verify --json --in-place: ${JSON.stringify(json.counts)}`);
     return r;
   },
 };
@@ -255,19 +270,27 @@ const snapshotLib = createRequire(import.meta.url)(lib);
 const snapshotOf = async (folder) => {
   const taken = await snapshotLib.takeSnapshot(folder);
   if (!taken.ok) throw new Error(`the snapshot of ${folder}: ${taken.message}`);
+  const started = performance.now();
   await taken.snapshot.dispose();
-  return taken.snapshot;
+  return { ...taken.snapshot, removeMs: performance.now() - started, place: path.dirname(taken.snapshot.root) };
 };
 const snapshotSamples = [];
 const fingerprintSamples = [];
+const removeSamples = [];
 const hostSamples = [];
 let snapshotFiles = 0;
+let snapshotPlace = '';
+// Timed on a tree of 1,000 source files in either mode: at a smoke run's 200, the fixed costs
+// (the temporary folder, the mount table) would be scaled up five times into the per-1,000 figure.
+const snapshotTree = SOURCE_FILES === 1000 ? workspace : makeGateWorkspace(path.join(tmp, 'snapshot-ws'), 1000);
 for (let i = 0; i < (smoke ? 2 : 7); i++) {
-  const snap = await snapshotOf(workspace);
+  const snap = await snapshotOf(snapshotTree);
   snapshotFiles = snap.copied;
+  snapshotPlace = snap.place;
   snapshotSamples.push(snap.ms);
+  removeSamples.push(snap.removeMs);
   const started = performance.now();
-  await snapshotLib.fingerprint(workspace);
+  await snapshotLib.fingerprint(snapshotTree);
   fingerprintSamples.push(performance.now() - started);
   const hostStarted = performance.now();
   const host = await snapshotLib.ProcessHost.startDetached(path.join(shipped, 'dist', 'process-host.cjs'), (s) => console.error(s));
@@ -276,6 +299,17 @@ for (let i = 0; i < (smoke ? 2 : 7); i++) {
   host.dispose();
 }
 const repoSnapshot = await snapshotOf(root);
+// What guarding the linked folders adds (src/app/gate/linked-guard.ts), on this repository: every
+// node_modules/.bin entry and what it resolves to, and the package of a locked `npx mocha`.
+const guardSamples = [];
+let guardEntries = 0;
+for (let i = 0; i < (smoke ? 2 : 7); i++) {
+  const started = performance.now();
+  guardEntries = snapshotLib.guardLinked(fs.realpathSync(root), ['node_modules'], ['node_modules/.bin/mocha']).entries.size;
+  guardSamples.push(performance.now() - started);
+}
+// The snapshot's cost per 1,000 source files: copy (its walk is the fingerprint before), the walk after, the removal.
+const snapshotPer1000 = ((median(snapshotSamples) + median(fingerprintSamples) + median(removeSamples)) / Math.max(snapshotFiles, 1)) * 1000;
 fs.rmSync(tmp, { recursive: true, force: true });
 
 // The real-repository figure: a generated tree of microsoft/vscode-extension-samples' shape
@@ -350,6 +384,9 @@ console.log(`  store, one verification in a cold process (median of ${PROBES}): 
 console.log(`  main-thread CPU per spawned check ${probe.spawn_cpu_ms} ms (Node's bare spawn of /bin/true: ${probe.bare_spawn_cpu_ms} ms); the MCP server's checks start from its process host: ${mcpHost === null ? 'unknown here' : mcpHost ? 'yes' : 'no'}`);
 console.log(`  starting a check holds up the main thread of a ${spawnProbe.held_mb} MB process (an extension host) ${spawnProbe.direct_ms} ms, through the process host ${spawnProbe.process_host_ms} ms (median of ${spawnProbe.spawns})`);
 console.log(`  the gate's snapshot: ${snapshotFiles} files copied in ${median(snapshotSamples)} ms, the live source's fingerprint ${median(fingerprintSamples).toFixed(0)} ms, its process host started (double fork) in ${median(hostSamples).toFixed(0)} ms; this repository: ${repoSnapshot.copied} files copied, ${repoSnapshot.linked} entries linked, in ${repoSnapshot.ms} ms`);
+const gateOverVerify = p50.gate / p50.verify;
+const withinBudget = snapshotPer1000 <= BUDGET.snapshot_ms_per_1000_files && gateOverVerify <= BUDGET.gate_over_verify_ratio;
+console.log(`  the snapshot's cost: ${snapshotPer1000.toFixed(0)} ms per 1,000 source files (copy ${median(snapshotSamples)}, walk after ${median(fingerprintSamples).toFixed(0)}, removal ${median(removeSamples).toFixed(0)} ms for ${snapshotFiles} files, in ${snapshotPlace}; budget ${BUDGET.snapshot_ms_per_1000_files}); verify ${p50.verify.toFixed(0)} ms against ${p50.verify_in_place.toFixed(0)} ms in place; the gate ×${gateOverVerify.toFixed(2)} a plain verify (budget ×${BUDGET.gate_over_verify_ratio}); guarding the linked folders ${median(guardSamples).toFixed(1)} ms (${guardEntries} entries): ${withinBudget ? 'within' : 'OVER'} budget`);
 console.log(`  samples-shaped tree (${samplesFiles} files, 12 criteria): verify ${median(samplesSamples.rg).toFixed(0)} ms with rg, ${median(samplesSamples.builtin).toFixed(0)} ms without`);
 console.log(`  search over ${SEARCH_FILES} files (generated in ${(generatedMs / 1000).toFixed(1)} s): built-in ${median(searchSamples.builtin).toFixed(0)} ms, rg ${median(searchSamples.rg).toFixed(0)} ms, ×${searchRatio.toFixed(2)}; ${expected} matching lines each`);
 console.log(
@@ -363,6 +400,7 @@ console.log(
     gate_uncached_ms_p50: round(p50.gate_uncached, 1),
     gate_no_ripgrep_ms_p50: round(p50.gate_no_ripgrep, 1),
     verify_ms_p50: round(p50.verify, 1),
+    verify_in_place_ms_p50: round(p50.verify_in_place, 1),
     mcp_verify_ms_p50: round(p50.mcp, 1),
     floor_ms_p50: round(p50.floor, 1),
     node_ratio: round(ratio('node')),
@@ -403,6 +441,16 @@ console.log(
     snapshot_ms_p50: round(median(snapshotSamples), 1),
     fingerprint_ms_p50: round(median(fingerprintSamples), 1),
     detached_host_start_ms_p50: round(median(hostSamples), 1),
+    snapshot_place: snapshotPlace,
+    snapshot_remove_ms_p50: round(median(removeSamples), 1),
+    snapshot_ms_per_1000_files: round(snapshotPer1000, 1),
+    linked_guard_ms_p50: round(median(guardSamples), 2),
+    linked_guard_entries: guardEntries,
+    gate_over_verify_ratio: round(gateOverVerify),
+    gate_over_verify_ms: round(p50.gate - p50.verify, 1),
+    verify_snapshot_ms: round(p50.verify - p50.verify_in_place, 1),
+    budget: BUDGET,
+    within_budget: withinBudget,
     repo_snapshot_files: repoSnapshot.copied,
     repo_snapshot_linked: repoSnapshot.linked,
     repo_snapshot_ms: repoSnapshot.ms,

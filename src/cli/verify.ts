@@ -2,6 +2,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { criteriaReview, withReview } from '../app/gate/criteria-from';
+import { freezeForVerify } from '../app/gate/freeze-verify';
 import type { CriterionInfo } from '../app/verify-source';
 import { formatDiagnostic, type PrdDiagnostic } from '../prd/diagnostics';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
@@ -39,6 +40,8 @@ Options:
                      revision REF (e.g. origin/main): each one the change removed or altered is
                      "changed, needs review" in every report format and fails the job
   --allow-criteria-changes  a reviewer accepts those changes: listed, not failing
+  --in-place         run the checks in the workspace itself, not in a snapshot of it (for a later
+                     step that reads what a check wrote outside the ignored folders)
 ${REPORT_USAGE}
 
 The PRD's commands (CLI, Test, Task, a Static command) run in the workspace with secrets
@@ -48,6 +51,8 @@ commands or patterns in its \`commands:\` list, where * never spans a shell oper
 (\`npm run *\` allows \`npm run lint\`, never \`npm run lint && curl …\`); the others are
 not run, their criteria are UNKNOWN, and the output names each skipped command and why.
 \`--yes\` runs them all.
+The checks run in a snapshot of the workspace (ignored folders such as node_modules linked to
+the live ones), as the stop gate runs them; --in-place runs them in the workspace.
 `;
 
 export async function verifyCommand(argv: string[], io: VerifyIo): Promise<number> {
@@ -71,6 +76,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
         report: { type: 'string', multiple: true },
         'criteria-from': { type: 'string' },
         'allow-criteria-changes': { type: 'boolean', default: false },
+        'in-place': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -98,7 +104,12 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     return 2;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
+  // Where a check can tell a verification from the stop gate's, it can pass one and fail the other:
+  // both run the checks in a snapshot, from a detached process (src/app/gate/freeze-verify.ts).
+  const frozen = values['in-place'] || values['no-commands'] ? undefined : await freezeForVerify(workspace, io.err);
+  if (frozen?.note) io.err(frozen.note);
   const result = await verifyPrdFile({
+    ...(frozen ? { frozen: { root: frozen.root }, ...(frozen.processes ? { processes: frozen.processes } : {}) } : {}),
     file,
     workspace,
     ...(values.effort !== undefined ? { effort: values.effort } : {}),
@@ -114,7 +125,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     // store (one small file, flushed and renamed into place) that its next writable open folds in.
     storeLater: true,
     warn: io.err,
-  });
+  }).finally(() => frozen?.dispose());
   if (result.kind === 'bad-input') return badInput(io, values.json, file, result.problems, result.summary);
   if (result.kind === 'refused') {
     io.err(`ideal-state verify: ${result.message}`);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Socket } from 'node:net';
 import { runCommand, type RunCommandOptions } from './run-command';
 import { runRipgrep, type RipgrepRunOptions } from './search-ripgrep';
-import { DETACH_ARG, type HostReply, type HostRequest } from './process-host-protocol';
+import { DETACH_ARG, HOST_EXTRA_CA, type HostReply, type HostRequest } from './process-host-protocol';
 
 /**
  * dist/process-host.cjs: the small process a long-lived Ideal State process (the MCP server)
@@ -17,6 +17,11 @@ import { DETACH_ARG, type HostReply, type HostRequest } from './process-host-pro
  * ancestors; it then speaks one JSON line per message on the socket it was given as its file
  * descriptor 3 and says `ready` once it runs; the gate sends nothing before its starter has ended. Its command line is the one the MCP server's host has.
  */
+// Started without NODE_EXTRA_CA_CERTS (its parse is a start's cost, and the host connects nowhere): put back for the checks.
+if (process.env[HOST_EXTRA_CA] !== undefined) {
+  process.env.NODE_EXTRA_CA_CERTS = process.env[HOST_EXTRA_CA];
+  delete process.env[HOST_EXTRA_CA];
+}
 const running = new Map<number, AbortController>();
 
 if (process.argv[2] === DETACH_ARG) {

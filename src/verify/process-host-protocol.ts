@@ -12,3 +12,6 @@ export type HostReply = { id: number; result: RunCommandResult | RipgrepRun } | 
 
 /** The argument that makes the process host start itself again, detached, and end (src/verify/process-host-main.ts). */
 export const DETACH_ARG = '--detach';
+
+/** Where the host finds NODE_EXTRA_CA_CERTS, which it was started without (process-host.ts, hostEnvironment). */
+export const HOST_EXTRA_CA = 'IDEAL_STATE_HOST_EXTRA_CA_CERTS';

@@ -2,7 +2,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import type { Duplex, Readable, Writable } from 'node:stream';
 import * as fs from 'node:fs';
 import type { ProcessRunner } from './process-runner';
-import { DETACH_ARG, type HostReply, type HostRequest } from './process-host-protocol';
+import { DETACH_ARG, HOST_EXTRA_CA, type HostReply, type HostRequest } from './process-host-protocol';
 import { runCommand, type RunCommandOptions, type RunCommandResult } from './run-command';
 import { runRipgrep, type RipgrepRun, type RipgrepRunOptions } from './search-ripgrep';
 
@@ -35,7 +35,7 @@ export class ProcessHost implements ProcessRunner {
     if (!fs.existsSync(entry)) return undefined;
     try {
       // Its stdout is not the MCP protocol's; its stderr is the server's log.
-      const child = fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [], serialization: 'json' });
+      const child = fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [], serialization: 'json', env: hostEnvironment(process.env) });
       const host = new ProcessHost(ipcChannel(child), log);
       child.on('message', (message: HostReply) => host.reply(message));
       child.on('error', (error) => host.lost(`the process host failed: ${error.message}`));
@@ -65,8 +65,8 @@ export class ProcessHost implements ProcessRunner {
         const stdio: ('ignore' | 'inherit' | 'pipe')[] = ['ignore', 'ignore', 'inherit', 'pipe'];
         starter =
           process.platform === 'win32'
-            ? spawn(process.execPath, [entry, DETACH_ARG], { stdio, windowsHide: true })
-            : spawn('/bin/sh', ['-c', '"$0" "$1" &', process.execPath, entry], { stdio, detached: true });
+            ? spawn(process.execPath, [entry, DETACH_ARG], { stdio, windowsHide: true, env: hostEnvironment(process.env) })
+            : spawn('/bin/sh', ['-c', '"$0" "$1" &', process.execPath, entry], { stdio, detached: true, env: hostEnvironment(process.env) });
       } catch (error) {
         log(`ideal-state: the process host did not start (${(error as Error).message}); checks run from this process`);
         resolve(undefined);
@@ -281,4 +281,15 @@ function lineChannel(stdin: Writable, stdout: Readable): HostChannel {
       if ((stdin as unknown) !== stdout) stdout.destroy();
     },
   };
+}
+
+/**
+ * The host's environment: this process's, but NODE_EXTRA_CA_CERTS under another name. Node reads
+ * and parses that bundle of certificates as it starts (tens of milliseconds, more on a busy
+ * machine: bench/gate.mjs), and the host makes no connection; it puts the variable back before it
+ * starts a check (process-host-main.ts), so the checks' environment is this process's.
+ */
+export function hostEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: extraCa, [HOST_EXTRA_CA]: _never, ...rest } = env;
+  return extraCa === undefined ? rest : { ...rest, [HOST_EXTRA_CA]: extraCa };
 }

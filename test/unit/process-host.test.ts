@@ -104,6 +104,23 @@ describe('the process host: checks started from a small process (issue 26)', fun
     assert.equal(after.output.trim(), `parent=${process.pid}`);
   });
 
+  (process.platform === 'linux' ? it : it.skip)("starts without NODE_EXTRA_CA_CERTS (a start's cost; it connects nowhere) and gives it back to the checks", async () => {
+    const had = process.env.NODE_EXTRA_CA_CERTS;
+    process.env.NODE_EXTRA_CA_CERTS = '/etc/ssl/certs/ideal-state-test-bundle.pem';
+    try {
+      const host = await ProcessHost.startDetached(ENTRY, quiet);
+      assert.ok(host, `${ENTRY} is missing: run node esbuild.mjs`);
+      hosts.push(host);
+      const own = fs.readFileSync(`/proc/${host.pid}/environ`, 'utf8').split('\0');
+      assert.ok(!own.some((v) => v.startsWith('NODE_EXTRA_CA_CERTS=')), 'the host parsed no certificates');
+      const seen = await host.runCommand({ command: 'echo "[$NODE_EXTRA_CA_CERTS][${IDEAL_STATE_HOST_EXTRA_CA_CERTS-unset}]"', cwd: tmp(), timeoutMs: 10_000 });
+      assert.equal(seen.output.trim(), '[/etc/ssl/certs/ideal-state-test-bundle.pem][unset]');
+    } finally {
+      if (had === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
+      else process.env.NODE_EXTRA_CA_CERTS = had;
+    }
+  });
+
   it('no host file, no host: the caller runs its checks itself', () => {
     assert.equal(ProcessHost.start(path.join(tmp(), 'process-host.cjs'), quiet), undefined);
   });

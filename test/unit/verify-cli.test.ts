@@ -139,7 +139,8 @@ describe('command line: verify', () => {
     const root = workspace();
     const file = path.join(root, 'PRD.md');
     fs.writeFileSync(file, PRD(['- [ ] ISC-1: The command environment holds no OpenAI key at all | Verify: CLI: test -z "$OPENAI_API_KEY"', '- [ ] ISC-2: Running a command leaves a marker file in the workspace | Verify: CLI: touch marker']));
-    const r = verify([file, '--workspace', root, '--json', '--no-store', '--yes']);
+    // In place: the marker is the proof the command ran (in a snapshot it would be left in the copy).
+    const r = verify([file, '--workspace', root, '--json', '--no-store', '--yes', '--in-place']);
     assert.equal(r.code, 0, r.out);
     fs.rmSync(path.join(root, 'marker'));
     const off = verify([file, '--workspace', root, '--json', '--no-store', '--no-commands']);
@@ -173,7 +174,7 @@ describe('command line: verify', () => {
     // The allow-list: an exact command and a pattern whose * cannot take in a second command.
     fs.mkdirSync(path.join(root, '.ideal-state'));
     fs.writeFileSync(path.join(root, '.ideal-state/verify-commands.yaml'), 'commands:\n  - touch *\n  - env\n');
-    const table = verify([file, '--workspace', root, '--no-store']);
+    const table = verify([file, '--workspace', root, '--no-store', '--in-place']);
     assert.equal(table.code, 1, table.err);
     assert.match(table.out, /^ISC-2\s+PASS/m);
     // The table's evidence column is cut at its width (the temporary path's length varies): the full reason is in the list under it.
@@ -211,7 +212,7 @@ describe('command line: verify', () => {
       const err: string[] = [];
       const questions: string[] = [];
       const out: string[] = [];
-      const result = await verifyCommand([file, '--workspace', root, '--no-store'], { out: (s) => out.push(s), err: (s) => err.push(s), ask: async (q) => (questions.push(q), answer) });
+      const result = await verifyCommand([file, '--workspace', root, '--no-store', '--in-place'], { out: (s) => out.push(s), err: (s) => err.push(s), ask: async (q) => (questions.push(q), answer) });
       assert.equal(result, code, answer);
       assert.deepEqual(questions, ['Run them? [y/N] ']);
       assert.equal(err.join('\n'), 'This PRD runs 1 command in the workspace:\n  touch marker');

@@ -12,8 +12,11 @@ import { approvedIgnoresOf } from './lock-inputs';
 export async function freezeHeld(workspace: string, held: HeldSet, options: { sinceMs: number; log: (s: string) => void; needed: boolean; parent?: string; guard?: boolean }): Promise<FrozenWorkspace | undefined> {
   if (!options.needed || held.kind === 'damaged') return undefined;
   const approved = held.kind === 'locked' || held.kind === 'baseline' ? approvedIgnoresOf(held.prds, held.kind === 'locked' ? 'locked by a person' : 'when the person last spoke') : undefined;
+  // What the locked checks execute, where a person approved it: those in a linked folder are guarded too.
+  const executed = held.kind === 'locked' || held.kind === 'baseline' ? [...new Set(held.prds.flatMap((p) => p.inputs.filter((i) => i.kind === 'executes').map((i) => i.name)))] : [];
   return freezeWorkspace(workspace, {
     ...(approved ? { approvedIgnores: approved } : {}),
+    executed,
     sinceMs: options.sinceMs,
     processHost: path.join(__dirname, 'process-host.cjs'),
     log: options.log,

@@ -1,18 +1,23 @@
 import { rmSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
+import * as path from 'node:path';
 import type { ApprovedIgnores } from '../../verify/search-rules';
 import { ProcessHost } from '../../verify/process-host';
 import type { ProcessRunner } from '../../verify/process-runner';
 import { takeSnapshot } from './snapshot';
-import { fingerprint, OwnWrites, workspaceChanges } from './workspace-fingerprint';
+import { HostWhenReady } from './host-when-ready';
+import { guardLinked, type LinkedGuard } from './linked-guard';
+import { fingerprint, OwnWrites, workspaceChanges, type Fingerprint } from './workspace-fingerprint';
 
 /**
  * The state of the workspace a stop gate verifies, in one place:
  * - a snapshot of its source (snapshot.ts) that every read, search and command of the checks
  *   uses, and the lock comparison too, so a change to the live tree meanwhile changes nothing;
  * - the live source's fingerprint as it was copied, compared with it after the checks
- *   (workspace-fingerprint.ts): a change is a block, never a pass;
+ *   (workspace-fingerprint.ts): a change is a block, never a pass; with it, what the checks run from
+ *   the folders the snapshot links to live (linked-guard.ts);
  * - the process the checks start from: a process host adopted by the system (a double fork,
- *   src/verify/process-host.ts), so no check finds the gate among its ancestors or its variables
+ *   src/verify/process-host.ts), started while the copy is made (host-when-ready.ts), so no check finds the gate among its ancestors or its variables
  *   in its environment: to a check, the gate is a plain verification.
  * Where the workspace cannot be copied (too many files, no temporary folder), it is verified as it
  * is, the fingerprint still guarding it, and `note` says so.
@@ -43,6 +48,11 @@ export interface FreezeOptions {
   /** Where the snapshot goes (default: the system's temporary folder). */
   parent?: string;
   /**
+   * The workspace-relative files the locked checks execute (the lock's `executes` inputs): those
+   * in a linked folder are guarded with the source (linked-guard.ts).
+   */
+  executed?: readonly string[];
+  /**
    * Whether a change to the live source meanwhile counts (default true). Not at a subagent's stop:
    * other agents of the same session may be working beside it, honestly; its snapshot still holds.
    */
@@ -51,14 +61,16 @@ export interface FreezeOptions {
 
 export async function freezeWorkspace(workspace: string, options: FreezeOptions): Promise<FrozenWorkspace> {
   const own = new OwnWrites(workspace);
-  const [taken, processes] = await Promise.all([
-    takeSnapshot(workspace, { ...(options.approvedIgnores ? { approvedIgnores: options.approvedIgnores } : {}), ...(options.parent ? { parent: options.parent } : {}) }),
-    options.processHost ? ProcessHost.startDetached(options.processHost, options.log) : Promise.resolve(undefined),
-  ]);
-  const before = taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores);
+  const live = await realpath(workspace).catch(() => path.resolve(workspace));
+  // Started now, waited for by the first check that starts a process (host-when-ready.ts).
+  const host = options.processHost ? new HostWhenReady(ProcessHost.startDetached(options.processHost, options.log)) : undefined;
+  const taken = await takeSnapshot(workspace, { ...(options.approvedIgnores ? { approvedIgnores: options.approvedIgnores } : {}), ...(options.parent ? { parent: options.parent } : {}) });
+  const guarded = (walked: Fingerprint): Fingerprint => withGuard(walked, guardLinked(live, walked.leftOut ?? [], options.executed ?? []));
+  // A workspace that cannot be walked at all has an empty fingerprint: its checks say what is wrong.
+  const before = guarded(taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores).catch(() => ({ entries: new Map(), changed: new Map() })));
   const changes = async () => {
     if (options.guard === false) return [];
-    const after = await fingerprint(workspace, options.approvedIgnores);
+    const after = guarded(await fingerprint(workspace, options.approvedIgnores));
     return workspaceChanges(before, after, { sinceMs: clockTrusted(before, options.sinceMs), own });
   };
   // A gate ended by its watchdog (process.exit) leaves no copy behind.
@@ -68,19 +80,24 @@ export async function freezeWorkspace(workspace: string, options: FreezeOptions)
   process.once('exit', onExit);
   const dispose = async () => {
     process.removeListener('exit', onExit);
-    processes?.dispose();
+    host?.dispose();
     if (taken.ok) await taken.snapshot.dispose().catch(() => undefined);
   };
   const cost = taken.ok ? { snapshotMs: taken.snapshot.ms, copied: taken.snapshot.copied, linked: taken.snapshot.linked } : { snapshotMs: 0, copied: 0, linked: 0 };
   return {
     root: taken.ok ? taken.snapshot.root : workspace,
-    ...(processes ? { processes } : {}),
+    ...(host ? { processes: host } : {}),
     ...(taken.ok ? {} : { note: `Ideal State: the checks ran in the workspace as it is, not in a snapshot of it: ${taken.message}.` }),
     cost,
     ownWrite: (file) => own.ownWrite(file),
     changes,
     dispose,
   };
+}
+
+/** A walk's fingerprint with the linked entries it guards beside its own (their keys never collide: each ends in a word in parentheses). */
+function withGuard(walked: Fingerprint, guard: LinkedGuard): Fingerprint {
+  return { entries: new Map([...walked.entries, ...guard.entries]), changed: new Map([...walked.changed, ...guard.changed]), ...(walked.leftOut ? { leftOut: walked.leftOut } : {}) };
 }
 
 /**

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs/promises';
-import { constants as fsConstants } from 'node:fs';
-import * as os from 'node:os';
+import { constants as fsConstants, copyFileSync, mkdirSync, readlinkSync, symlinkSync, utimesSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ApprovedIgnores } from '../../verify/search-rules';
-import { entryOf, sourceEntries, taskPool, type Fingerprint } from './source-walk';
+import { snapshotParent } from './snapshot-place';
+import { taskPool, walkSource, type Fingerprint, type WalkedSource } from './source-walk';
 
 /**
  * The workspace as it was when the gate began, for its checks to run in: an agent (or a
@@ -11,15 +11,18 @@ import { entryOf, sourceEntries, taskPool, type Fingerprint } from './source-wal
  * exists only while a `gate` process does, a PRD swapped with a weakened copy every few
  * milliseconds — and a verdict must be about one state of the work, not several.
  *
- * The source is copied into a folder outside the workspace (copy-on-write where the file system
+ * The source is walked once (source-walk.ts: the walk is also the fingerprint compared after the
+ * checks) and copied into a folder outside the workspace: a memory file system where one fits,
+ * else the system's temporary folder (snapshot-place.ts; copy-on-write clones where the file system
  * can: `COPYFILE_FICLONE`), keeping modes and modification times so make and test caches judge
  * the copy as they would the original. What the `.gitignore` rules leave out (the rules a person
  * approved where the lock kept them, else those on disk), and the dependency and tool folders
  * that are never source (node_modules, .venv, …), are not copied: each is a symbolic link to the
  * live entry, since copying node_modules would cost seconds and its contents are not the agent's
- * work. That is safe as far as the lock reaches: what a check executes from them (a
- * `node_modules/.bin` shim, the runner's configuration) is a locked input compared with the lock
- * and again after the checks (workspace-fingerprint.ts). `.git` is a link too, so a check that
+ * work. That is safe as far as the lock and the guard reach: what a check executes from them (a
+ * `node_modules/.bin` shim, the runner's configuration) is a locked input compared with the lock,
+ * and the `.bin` entries and a locked shim's package are in the fingerprint compared after the
+ * checks (linked-guard.ts). `.git` is a link too, so a check that
  * asks git about the work still can. FIFOs, sockets and devices are links as well: they are
  * never read by copying.
  */
@@ -44,7 +47,7 @@ export type SnapshotResult = { ok: true; snapshot: WorkspaceSnapshot } | { ok: f
 export interface SnapshotOptions {
   /** The `.gitignore` texts a person approved; absent: the files on disk decide. */
   approvedIgnores?: ApprovedIgnores;
-  /** Where the copy goes (default: the system's temporary folder). */
+  /** Where the copy goes (default: snapshot-place.ts chooses). */
   parent?: string;
   /** At most this many files are copied (default SNAPSHOT_FILE_LIMIT). */
   fileLimit?: number;
@@ -53,56 +56,67 @@ export interface SnapshotOptions {
 /** A workspace with more source files than this is verified as it is, with a note: a copy would cost the host's whole budget. */
 export const SNAPSHOT_FILE_LIMIT = 50_000;
 
+/** The name every snapshot folder begins with, the gate's and `verify`'s alike. */
+export const SNAPSHOT_PREFIX = 'ideal-state-snapshot-';
+
 export async function takeSnapshot(workspace: string, options: SnapshotOptions = {}): Promise<SnapshotResult> {
-  const started = performance.now();
+  const started = Date.now();
   const live = await fs.realpath(workspace).catch(() => path.resolve(workspace));
-  const parent = await fs.realpath(options.parent ?? os.tmpdir()).catch(() => undefined);
-  if (parent === undefined) return { ok: false, message: `the temporary folder ${options.parent ?? os.tmpdir()} is not there` };
+  const limit = options.fileLimit ?? SNAPSHOT_FILE_LIMIT;
+  let walked: WalkedSource;
+  try {
+    // Walked before anything is copied: the bytes decide where the copy goes (snapshot-place.ts).
+    walked = await walkSource(live, options.approvedIgnores, limit);
+  } catch (error) {
+    return { ok: false, message: `the workspace could not be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
+  }
+  if (walked.over) return { ok: false, message: `the workspace has more than ${limit} source files to copy` };
+  const place = options.parent !== undefined ? { folder: options.parent, memory: false } : await snapshotParent(walked.bytes);
+  const parent = await fs.realpath(place.folder).catch(() => undefined);
+  if (parent === undefined) return { ok: false, message: `the temporary folder ${place.folder} is not there` };
+  const memory = place.memory;
   // A copy inside the workspace would be part of what it copies, and within the agent's reach.
   if (isInside(live, parent)) return { ok: false, message: `the temporary folder ${parent} is inside the workspace` };
-  const root = await fs.mkdtemp(path.join(parent, 'ideal-state-snapshot-'));
+  const root = await fs.mkdtemp(path.join(parent, SNAPSHOT_PREFIX));
   const dispose = () => fs.rm(root, { recursive: true, force: true, maxRetries: 2 });
   const counts = { copied: 0, linked: 0, bytes: 0 };
-  const entries = new Map<string, string>();
-  const changed = new Map<string, number>();
-  const note = (relative: string, kind: 'file' | 'folder' | 'link', stat: { ino: number; size: number; mtimeMs: number; ctimeMs: number }) => {
-    entries.set(relative, entryOf(kind, stat));
-    changed.set(relative, stat.ctimeMs);
-  };
-  const limit = options.fileLimit ?? SNAPSHOT_FILE_LIMIT;
-  const pool = taskPool(16);
+  // On a memory file system a copy waits on no device: one at a time on this thread is several
+  // times faster than through the thread pool (bench/gate.mjs). On a disk, many at a time.
+  const pool: { add(task: () => Promise<void>, now: () => void): Promise<void>; drain(): Promise<void> } = memory ? syncPool() : taskPool(16);
   try {
-    note('', 'folder', await fs.lstat(live));
-    for await (const e of sourceEntries(live, options.approvedIgnores)) {
+    for (const e of walked.entries) {
       const from = path.join(live, e.relative);
       const to = path.join(root, e.relative);
       if (e.kind === 'folder') {
-        // Awaited: what the walk yields next may go into it.
-        note(e.relative, 'folder', await fs.lstat(from));
-        await fs.mkdir(to);
+        // Made before what comes after it in the walk, which may go into it.
+        mkdirSync(to);
       } else if (e.kind === 'left-out') {
         counts.linked++;
-        await pool.add(() => fs.symlink(from, to));
+        await pool.add(() => fs.symlink(from, to), () => symlinkSync(from, to));
       } else if (e.kind === 'link') {
         counts.linked++;
-        await pool.add(async () => {
-          note(e.relative, 'link', await fs.lstat(from));
-          // A link is kept as written: a relative one resolves inside the copy, as in the workspace.
-          await fs.symlink(await fs.readlink(from), to);
-        });
+        // A link is kept as written: a relative one resolves inside the copy, as in the workspace.
+        await pool.add(
+          async () => fs.symlink(await fs.readlink(from), to),
+          () => symlinkSync(readlinkSync(from), to),
+        );
       } else {
-        if (++counts.copied > limit) {
-          await pool.drain().catch(() => undefined);
-          await dispose();
-          return { ok: false, message: `the workspace has more than ${limit} source files to copy` };
-        }
-        await pool.add(async () => {
-          const stat = await fs.lstat(from);
-          note(e.relative, 'file', stat);
-          await fs.copyFile(from, to, fsConstants.COPYFILE_FICLONE);
-          await fs.utimes(to, stat.atime, stat.mtime);
-          counts.bytes += stat.size;
-        });
+        const stat = e.stat;
+        // Gone between the listing and the look: gone from the copy too (the fingerprint has no entry for it either).
+        if (!stat) continue;
+        counts.copied++;
+        counts.bytes += stat.size;
+        await pool.add(
+          async () => {
+            await fs.copyFile(from, to, fsConstants.COPYFILE_FICLONE);
+            await fs.utimes(to, stat.atime, stat.mtime);
+          },
+          () => {
+            // A memory file system has no clones: no failed attempt per file.
+            copyFileSync(from, to);
+            utimesSync(to, stat.atime, stat.mtime);
+          },
+        );
       }
     }
     await pool.drain();
@@ -111,7 +125,15 @@ export async function takeSnapshot(workspace: string, options: SnapshotOptions =
     await dispose().catch(() => undefined);
     return { ok: false, message: `the workspace could not be copied: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return { ok: true, snapshot: { root, workspace: live, ...counts, fingerprint: { entries, changed }, ms: Math.round(performance.now() - started), dispose } };
+  return { ok: true, snapshot: { root, workspace: live, ...counts, fingerprint: walked.fingerprint, ms: Date.now() - started, dispose } };
+}
+
+/** The task pool's shape, each task done at once on this thread (its synchronous form). */
+function syncPool(): { add(task: () => Promise<void>, now: () => void): Promise<void>; drain(): Promise<void> } {
+  return {
+    add: async (_task, now) => now(),
+    drain: async () => undefined,
+  };
 }
 
 function isInside(folder: string, candidate: string): boolean {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { ApprovedIgnores } from '../../verify/search-rules';
-import { entryOf, sourceEntries, taskPool, type Fingerprint } from './source-walk';
+import { entryOf, walkSource, type Fingerprint } from './source-walk';
 
 export type { Fingerprint };
 
@@ -17,30 +17,12 @@ export type { Fingerprint };
  * output and caches there), `.git`, and the gate's own writes (its LOG entry in a held PRD, recorded
  * with `ownWrite`). Its state and store are outside the workspace.
  */
-/** At most this many entries are looked at; past it the rest is not guarded (the snapshot has its own bound). */
+/** At most this many source files are looked at; past it the rest is not guarded (the snapshot has its own bound). */
 export const FINGERPRINT_LIMIT = 100_000;
 
 export async function fingerprint(workspace: string, approvedIgnores?: ApprovedIgnores): Promise<Fingerprint> {
   const live = await fs.realpath(workspace).catch(() => path.resolve(workspace));
-  const entries = new Map<string, string>();
-  const changed = new Map<string, number>();
-  const top = await fs.lstat(live);
-  entries.set('', 'folder');
-  changed.set('', top.ctimeMs);
-  const pool = taskPool(16);
-  let seen = 0;
-  for await (const e of sourceEntries(live, approvedIgnores)) {
-    if (e.kind === 'left-out') continue;
-    if (++seen > FINGERPRINT_LIMIT) break;
-    await pool.add(async () => {
-      const stat = await fs.lstat(path.join(live, e.relative)).catch(() => undefined);
-      if (!stat) return;
-      changed.set(e.relative, stat.ctimeMs);
-      entries.set(e.relative, entryOf(e.kind as 'file' | 'folder' | 'link', stat));
-    });
-  }
-  await pool.drain();
-  return { entries, changed };
+  return (await walkSource(live, approvedIgnores, FINGERPRINT_LIMIT)).fingerprint;
 }
 
 /** What the gate wrote itself, each with its entry as it left it: not a change. */
