@@ -22,6 +22,7 @@ import { readRegularText, readRegularTextOrAbsent } from '../verify/safe-read';
 import { printStoreWarnings, storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
 import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
+import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from './decide-commands';
 
 /**
  * One PRD verified from the command line's side of the world: read and checked, its commands
@@ -272,50 +273,36 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
 }
 
 /**
- * noCommands refuses; yes allows; on a terminal the user is asked once; without one (CI, a
- * hook, an MCP client) only what the committed allow-list names runs, so a command a model
- * wrote into a PRD never runs unasked (issue 15).
+ * The command line's facts for the one rule (src/app/decide-commands.ts): noCommands refuses; yes
+ * allows; on a terminal the user is asked once; without one (CI, a hook, an MCP client) only what
+ * the committed allow-list names runs, so a command a model wrote into a PRD never runs unasked.
  */
 function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>, denied: ReadonlyMap<string, Denied>, workspace: string): CommandApprover | undefined {
-  if (request.noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
-  const needsPerson = `it came with a criterion an agent proposed, and runs only once a person allows it: \`ideal-state criteria pending\` on a terminal`;
-  if (request.yes && (request.ask || awaiting.size === 0) && denied.size === 0) return undefined;
-  // A denied command runs only on a person's yes: never unasked, whatever --yes or the allow-list say.
-  const heldReason = (c: string) => denied.get(c)?.reason ?? (awaiting.has(c) ? needsPerson : undefined);
-  if (!request.ask) {
-    const list = allowed?.ok ? allowed.list : undefined;
-    return {
-      approve: async (commands) => {
-        const held = commands.filter((c) => heldReason(c) !== undefined);
-        const reasons = held.length > 0 ? { reasons: Object.fromEntries(held.map((c) => [c, heldReason(c)!])) } : {};
-        if (request.yes) return { approved: true, only: commands.filter((c) => !held.includes(c)), reason: needsPerson, ...reasons };
-        return {
-          approved: true,
-          only: list ? commands.filter((c) => !held.includes(c) && list.match(c) !== undefined) : [],
-          reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
-          ...reasons,
-        };
-      },
-    };
-  }
+  // --yes with nothing a person must answer: every command runs, and no approver is asked.
+  if (!request.noCommands && request.yes && (request.ask || awaiting.size === 0) && denied.size === 0) return undefined;
+  const list = allowed?.ok ? allowed.list : undefined;
+  const facts: CommandFacts = {
+    off: request.noCommands,
+    yes: request.yes,
+    asker: request.ask ? 'terminal' : 'nobody',
+    ...(list ? { allowList: { allows: (c: string) => list.match(c) !== undefined } } : {}),
+    denied,
+    awaiting,
+  };
   const ask = request.ask;
   return {
     async approve(commands) {
-      const never = commands.filter((c) => denied.get(c)?.always);
-      const runnable = commands.filter((c) => !never.includes(c));
-      const reasons = never.length > 0 ? { reasons: Object.fromEntries(never.map((c) => [c, denied.get(c)!.reason])) } : {};
-      // --yes on a terminal asks only about what a person denied before.
-      const asked = request.yes ? runnable.filter((c) => denied.has(c)) : runnable;
-      if (asked.length === 0) return { approved: true, only: runnable, reason: 'not approved', ...reasons };
-      const mark = (c: string) => (denied.has(c) ? '   (not approved before: asked again)' : awaiting.has(c) ? '   (added through an agent\'s proposal)' : '');
-      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${request.yes ? ' that need a person\'s yes' : ''}:\n${asked.map((c) => `  ${c}${mark(c)}`).join('\n')}`);
+      const decisions = decideCommands(commands, facts);
+      const asked = decisions.filter((d) => d.verdict === 'ask');
+      if (asked.length === 0 || !ask) return approvalAfter(decisions);
+      const mark = (d: (typeof asked)[number]) => ('mark' in d && d.mark ? `   ${ASK_MARKS[d.mark].terminal}` : '');
+      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${request.yes ? ' that need a person\'s yes' : ''}:\n${asked.map((d) => `  ${d.command}${mark(d)}`).join('\n')}`);
       const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
       const yes = answer === 'y' || answer === 'yes';
+      const askedCommands = asked.map((d) => d.command);
       // The person's answer is remembered as the run's would be; a record that cannot be written changes nothing now.
-      await (yes ? forgetDenials(workspace, asked) : recordDenials(workspace, asked.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
-      if (yes) return { approved: true, only: runnable, reason: 'not approved', ...reasons };
-      const refused = 'not approved: the commands were not approved on the terminal';
-      return { approved: true, only: runnable.filter((c) => !asked.includes(c)), reason: refused, ...reasons };
+      await (yes ? forgetDenials(workspace, askedCommands) : recordDenials(workspace, askedCommands.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
+      return approvalAfter(decisions, { yes, refused: COMMAND_REASONS.terminalNo });
     },
   };
 }
