@@ -3,23 +3,22 @@ import * as path from 'node:path';
 import { formatProblem } from '../model/data-file';
 import { isCancellation } from '../model/errors';
 import { AUTO, resolveEffort } from './effort';
-import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } from './verify-prd';
+import { preparePrd, type PreparedPrd } from './verify-prd';
+import { composeVerification } from './compose-verification';
+import { fileReport } from './verification-report';
 import { loadEffortTable } from '../model/effort-table';
 import type { AnyCriterion } from '../model/criterion';
 import type { EffortLevel } from '../model/effort';
-import { RUN_ID } from '../model/run';
 import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic } from '../prd/diagnostics';
 import type { PrdDocument } from '../prd/model';
-// The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.
 import { defaultCliStoreFile } from '../store/store-paths';
 import type { CommandApprover, VerifyHost, VerifySetResult, ApprovedIgnores } from '../verify/types';
 import type { ProcessRunner } from '../verify/process-runner';
-import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
 import { readRegularText, readRegularTextOrAbsent } from '../verify/safe-read';
-import { printStoreWarnings, storeWarningsJson } from './store-warnings';
+import type { storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
 import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
 import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from './decide-commands';
@@ -205,71 +204,46 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     ...(request.approvedIgnores ? { approvedIgnores: request.approvedIgnores } : {}),
   };
   let done = 0;
-  const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;
-  request.onStart?.(prd.criteria);
-  let set: VerifySetResult;
+  const shownPath = insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute;
+  const storeFile = request.store === false ? undefined : request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
+  const write = request.write;
+  let verification;
   try {
-    set = await verifyPrepared(prd, {
-      host,
+    verification = await composeVerification({
+      source: { kind: 'prd', prd, text },
       effortTable: effortTable.table,
+      host,
       timeoutMs: Math.round(request.timeoutSeconds * 1000),
+      now,
       ...(request.signal ? { signal: request.signal } : {}),
-      ...(onResult ? { onResult } : {}),
       ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
+      progress: {
+        ...(request.onStart ? { onStart: request.onStart } : {}),
+        ...(request.onResult ? { onResult: (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) } : {}),
+      },
+      // What is shown, written back and reported names the workspace, never the gate's copy.
+      ...(frozen ? { results: (set: VerifySetResult) => ({ ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) }) } : {}),
+      ...(write ? { writeBack: { ...(write.later ? { later: true } : {}), write: ({ shown }) => writeBackToFile(file, text, prd, shown, { date: now.toISOString().slice(0, 10), by: write.by(shown), ...(write.finish ? { finish: write.finish } : {}), warn: request.warn }) } } : {}),
+      ...(storeFile ? { report: fileReport(storeFile, { later: request.storeLater === true, prdPath: shownPath, workspaceFolder: workspace, warn: request.warn }) } : {}),
     });
   } catch (error) {
     if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
     throw error;
   }
-  if (frozen) set = { ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) };
-  // What is shown, written back and reported names criteria as the file does; the store keeps the engine's ids.
-  const shown = prd.shown(set);
+  const { shown, written, writeBack, report } = verification;
+  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(writeBack ? { writeBack } : {}), ...(report?.stored ? { stored: report.stored } : {}), storeWarnings: report?.storeWarnings ?? [] };
+}
 
-  const write = request.write;
-  const writeBack = write
-    ? async (): Promise<boolean> => {
-        const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
-        if (current !== text) {
-          request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
-          return false;
-        }
-        const output = prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: write.by(shown) });
-        await writeAtomically(file, write.finish ? write.finish(output) : output);
-        return true;
-      }
-    : undefined;
-  const written = writeBack && !write?.later ? await writeBack() : false;
-  let stored: { runId?: string; reportId: string; store: string; pending?: true } | undefined;
-  let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
-  if (request.store !== false && request.storeLater) {
-    const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
-    try {
-      const left = recordVerificationLater(storeFile, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document: prd.document, text, criteria: prd.criteria, set, effortTable: effortTable.table, effort: prd.level, workspaceFolder: workspace, now });
-      const runId = prd.document.meta.runId;
-      stored = { ...(runId && RUN_ID.test(runId) ? { runId } : {}), reportId: left.reportId, store: storeFile, pending: true };
-    } catch (error) {
-      request.warn(`warning: verification report not left for ${storeFile}: ${(error as Error).message}`);
-    }
-  } else if (request.store !== false) {
-    const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
-    try {
-      const { Store } = await import('../store/store.js');
-      const store = await Store.open({ file: storeFile });
-      try {
-        // A busy store changes no verdict: the criteria's outcomes are what is reported.
-        printStoreWarnings(store, request.warn);
-        storeWarnings = storeWarningsJson(store);
-        const r = storePrdVerification(store, prd, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, text, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
-        if (r.stored) stored = { runId: r.runId, reportId: r.reportId, store: store.location };
-        else request.warn(`warning: verification report not stored: ${r.reason}`);
-      } finally {
-        store.close();
-      }
-    } catch (error) {
-      request.warn(`warning: verification report not stored in ${storeFile}: ${(error as Error).message}`);
-    }
+/** The outcomes and LOG entry written into the PRD file, unless it changed while it was being verified; true when written. */
+async function writeBackToFile(file: string, text: string, prd: PreparedPrd, shown: VerifySetResult, o: { date: string; by: string; finish?: (text: string) => string; warn: (s: string) => void }): Promise<boolean> {
+  const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
+  if (current !== text) {
+    o.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
+    return false;
   }
-  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(writeBack && write?.later ? { writeBack } : {}), ...(stored ? { stored } : {}), storeWarnings };
+  const output = prd.write(shown.results, { date: o.date, by: o.by });
+  await writeAtomically(file, o.finish ? o.finish(output) : output);
+  return true;
 }
 
 /**
