@@ -34,19 +34,22 @@ export interface VerifyPrdRequest {
   file: string;
   /** Absolute path of the workspace folder. */
   workspace: string;
-  /** An effort level name (or alias); default: the PRD's, else STANDARD. */
-  effort?: string;
-  timeoutSeconds: number;
-  /** Run every PRD command without asking. */
-  yes: boolean;
-  /** Run no command (those criteria are UNKNOWN). */
-  noCommands: boolean;
-  rg?: string;
-  /** Asks on a terminal; absent without one, when only the committed allow-list runs commands. */
-  ask?: (question: string) => Promise<string>;
-  signal?: AbortSignal;
-  /** Verify only these criterion ids (all when absent). */
-  only?: readonly string[];
+  /** Which criteria: `only` these ids, as the file names them (all when absent), at `effort` (a level name or alias; default: the PRD's, else STANDARD). */
+  select?: { effort?: string; only?: readonly string[] };
+  /**
+   * What the person said about commands ahead and who can be asked (the facts of
+   * src/app/decide-commands.ts): `yes` runs every PRD command that needs no particular person;
+   * `off` runs none (those criteria are UNKNOWN); `ask` asks on a terminal (absent without one,
+   * when only the committed allow-list runs commands).
+   */
+  commands: { yes?: boolean; off?: boolean; ask?: (question: string) => Promise<string> };
+  /**
+   * How the checks run: per criterion `timeoutSeconds`; `rg`, the ripgrep to search with;
+   * `processes`, what starts commands and ripgrep (a long-lived server's process host; absent:
+   * this process); `approvedIgnores`, the .gitignore files a person approved (the gate's lock or
+   * baseline): Greps search under them, not the files as the agent left them.
+   */
+  checks: { timeoutSeconds: number; signal?: AbortSignal; rg?: string; processes?: ProcessRunner; approvedIgnores?: ApprovedIgnores };
   /**
    * Write outcomes back into the PRD; `by` names who verified, for the LOG entry; `finish`
    * reworks the written text (the gate keeps one LOG entry per agent session). `later`: nothing
@@ -54,24 +57,20 @@ export interface VerifyPrdRequest {
    * gate, once it has compared the workspace after every check).
    */
   write?: { by: (set: VerifySetResult) => string; finish?: (text: string) => string; later?: boolean };
-  /** The store to record the report in (default: the workspace's), or false for none. */
-  store: string | false | undefined;
   /**
-   * Leave the report for the store's next writer (a pending record beside it, folded in when
-   * the store is next opened for writing) instead of opening the store now: a one-shot process
-   * that says nothing of the store in its answer (the stop hook's gate) then never loads SQLite.
+   * Where the report goes: `store`, the store file (default: the workspace's), or false for none;
+   * `later`: left for the store's next writer (a pending record beside it, folded in when the
+   * store is next opened for writing) instead of opening the store now, so a one-shot process
+   * that says nothing of the store in its answer (the stop hook's gate) never loads SQLite.
    */
-  storeLater?: boolean;
+  report: { store: string | false | undefined; later?: boolean };
   /** Warnings and the terminal's approval prompt (stderr). */
   warn: (s: string) => void;
-  /** Each criterion's result as it comes (the MCP server's progress notifications). */
-  onResult?: (done: number, total: number, criterionId: string) => void;
-  /** The criteria about to be verified (the gate names those still running when its budget ends). */
-  onStart?: (criteria: readonly AnyCriterion[]) => void;
-  /** What starts the checks' commands and ripgrep (a long-lived server's process host); absent: this process. */
-  processes?: ProcessRunner;
-  /** The .gitignore files a person approved (the gate's lock or baseline): Greps search under them, not the files as the agent left them. */
-  approvedIgnores?: ApprovedIgnores;
+  /**
+   * `onStart`: the criteria about to be verified (the gate names those still running when its
+   * budget ends); `onResult`: each criterion's result as it comes (the MCP server's progress).
+   */
+  progress?: { onStart?: (criteria: readonly AnyCriterion[]) => void; onResult?: (done: number, total: number, criterionId: string) => void };
   /**
    * Verify one state of the workspace (the stop gate, src/app/gate/frozen.ts): `root` is a copy of
    * it (src/app/gate/snapshot.ts) that the checks read and run in, with its own settings and
@@ -112,6 +111,10 @@ export type VerifyPrdOutcome =
 
 export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPrdOutcome> {
   const { file, workspace } = request;
+  const { yes = false, off: noCommands = false, ask } = request.commands;
+  const { timeoutSeconds, signal, rg, processes, approvedIgnores } = request.checks;
+  const { effort: effortName, only } = request.select ?? {};
+  const { onStart, onResult } = request.progress ?? {};
   if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
   // The workspace's other inputs are read while the PRD is read and parsed; each answer is taken where it was before.
   const frozen = request.frozen;
@@ -121,10 +124,10 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const overrideRead = readRegularTextOrAbsent(overrideFile);
   const listFile = path.join(root, VERIFY_COMMANDS_FILE);
   // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
-  const listWanted = !request.yes && !request.noCommands && !request.ask;
+  const listWanted = !yes && !noCommands && !ask;
   // Only a regular file is read (a FIFO would hang the gate): anything else is an unreadable allow-list.
   const listRead = listWanted ? readRegularText(listFile, { shown: VERIFY_COMMANDS_FILE }).then((r) => (r.ok ? r.text : r.reason === 'absent' ? undefined : new Error(r.message))) : undefined;
-  const awaitingRead = request.noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
+  const awaitingRead = noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
   // Its failure is reported where it is awaited, below.
   awaitingRead.catch(() => undefined);
   // The PRD as the frozen copy has it (a PRD outside the workspace is not in the copy: read where it is).
@@ -140,8 +143,8 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
   for (const p of effortTable.problems) request.warn(`warning: ${formatProblem(p)}`);
   let chosen: EffortLevel | undefined;
-  if (request.effort !== undefined) {
-    const found = resolveEffort(request.effort, effortTable.table);
+  if (effortName !== undefined) {
+    const found = resolveEffort(effortName, effortTable.table);
     if (!found.ok) return { kind: 'refused', message: found.message };
     if (found.level === AUTO) return { kind: 'refused', message: 'AUTO is for runs; name an effort level to verify at' };
     chosen = found.level;
@@ -152,9 +155,9 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   if (!prepared.ok) return { kind: 'bad-input', problems: [...prepared.problems], summary: prepared.summary };
   for (const w of prepared.warnings) request.warn(`warning: ${file}: ${w}`);
   let prd: PreparedPrd = prepared;
-  if (request.only) {
+  if (only) {
     // Named as the file names them (an ISA's C1, ISC-2.1); the engine verifies its own ids.
-    const { ids, unknown } = prd.engineIds(request.only);
+    const { ids, unknown } = prd.engineIds(only);
     if (unknown.length > 0) return { kind: 'refused', message: `${file} has no criterion ${unknown.join(', ')}; its criteria are ${prd.ids.join(', ')}` };
     const wanted = new Set(ids);
     prd = { ...prd, criteria: prd.criteria.filter((c) => wanted.has(c.id)) };
@@ -186,7 +189,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   // Commands a person did not approve (issue 28 §3): remembered in the state folder, or named by the PRD's "Not approved" note.
   let denied: Map<string, Denied>;
   try {
-    denied = request.noCommands ? new Map() : await deniedIn(workspace, document);
+    denied = noCommands ? new Map() : await deniedIn(workspace, document);
   } catch (error) {
     return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
   }
@@ -198,14 +201,14 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     workspaceRoot: root,
     // The copy's ignored folders are links into the workspace: a path through one stays inside.
     ...(frozen ? { linkedRoot: workspace } : {}),
-    ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
+    ...(rg ? { ripgrepPath: path.resolve(rg) } : {}),
     approver: approver(request, allowed, awaiting, denied, workspace),
-    ...(request.processes ? { processes: request.processes } : {}),
-    ...(request.approvedIgnores ? { approvedIgnores: request.approvedIgnores } : {}),
+    ...(processes ? { processes: processes } : {}),
+    ...(approvedIgnores ? { approvedIgnores: approvedIgnores } : {}),
   };
   let done = 0;
   const shownPath = insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute;
-  const storeFile = request.store === false ? undefined : request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
+  const storeFile = request.report.store === false ? undefined : request.report.store ? path.resolve(request.report.store) : defaultCliStoreFile(workspace);
   const write = request.write;
   let verification;
   try {
@@ -213,18 +216,18 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
       source: { kind: 'prd', prd, text },
       effortTable: effortTable.table,
       host,
-      timeoutMs: Math.round(request.timeoutSeconds * 1000),
+      timeoutMs: Math.round(timeoutSeconds * 1000),
       now,
-      ...(request.signal ? { signal: request.signal } : {}),
+      ...(signal ? { signal: signal } : {}),
       ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
       progress: {
-        ...(request.onStart ? { onStart: request.onStart } : {}),
-        ...(request.onResult ? { onResult: (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) } : {}),
+        ...(onStart ? { onStart: onStart } : {}),
+        ...(onResult ? { onResult: (result: { criterionId: string }) => onResult(++done, prd.criteria.length, result.criterionId) } : {}),
       },
       // What is shown, written back and reported names the workspace, never the gate's copy.
       ...(frozen ? { results: (set: VerifySetResult) => ({ ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) }) } : {}),
       ...(write ? { writeBack: { ...(write.later ? { later: true } : {}), write: ({ shown }) => writeBackToFile(file, text, prd, shown, { date: now.toISOString().slice(0, 10), by: write.by(shown), ...(write.finish ? { finish: write.finish } : {}), warn: request.warn }) } } : {}),
-      ...(storeFile ? { report: fileReport(storeFile, { later: request.storeLater === true, prdPath: shownPath, workspaceFolder: workspace, warn: request.warn }) } : {}),
+      ...(storeFile ? { report: fileReport(storeFile, { later: request.report.later === true, prdPath: shownPath, workspaceFolder: workspace, warn: request.warn }) } : {}),
     });
   } catch (error) {
     if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
@@ -251,32 +254,32 @@ async function writeBackToFile(file: string, text: string, prd: PreparedPrd, sho
  * allows; on a terminal the user is asked once; without one (CI, a hook, an MCP client) only what
  * the committed allow-list names runs, so a command a model wrote into a PRD never runs unasked.
  */
-function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>, denied: ReadonlyMap<string, Denied>, workspace: string): CommandApprover | undefined {
+function approver(request: Pick<VerifyPrdRequest, 'commands' | 'warn'>, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>, denied: ReadonlyMap<string, Denied>, workspace: string): CommandApprover | undefined {
+  const { yes = false, off: noCommands = false, ask } = request.commands;
   // --yes with nothing a person must answer: every command runs, and no approver is asked.
-  if (!request.noCommands && request.yes && (request.ask || awaiting.size === 0) && denied.size === 0) return undefined;
+  if (!noCommands && yes && (ask || awaiting.size === 0) && denied.size === 0) return undefined;
   const list = allowed?.ok ? allowed.list : undefined;
   const facts: CommandFacts = {
-    off: request.noCommands,
-    yes: request.yes,
-    asker: request.ask ? 'terminal' : 'nobody',
+    off: noCommands,
+    yes: yes,
+    asker: ask ? 'terminal' : 'nobody',
     ...(list ? { allowList: { allows: (c: string) => list.match(c) !== undefined } } : {}),
     denied,
     awaiting,
   };
-  const ask = request.ask;
   return {
     async approve(commands) {
       const decisions = decideCommands(commands, facts);
       const asked = decisions.filter((d) => d.verdict === 'ask');
       if (asked.length === 0 || !ask) return approvalAfter(decisions);
       const mark = (d: (typeof asked)[number]) => ('mark' in d && d.mark ? `   ${ASK_MARKS[d.mark].terminal}` : '');
-      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${request.yes ? ' that need a person\'s yes' : ''}:\n${asked.map((d) => `  ${d.command}${mark(d)}`).join('\n')}`);
+      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${yes ? ' that need a person\'s yes' : ''}:\n${asked.map((d) => `  ${d.command}${mark(d)}`).join('\n')}`);
       const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
-      const yes = answer === 'y' || answer === 'yes';
+      const said = answer === 'y' || answer === 'yes';
       const askedCommands = asked.map((d) => d.command);
       // The person's answer is remembered as the run's would be; a record that cannot be written changes nothing now.
-      await (yes ? forgetDenials(workspace, askedCommands) : recordDenials(workspace, askedCommands.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
-      return approvalAfter(decisions, { yes, refused: COMMAND_REASONS.terminalNo });
+      await (said ? forgetDenials(workspace, askedCommands) : recordDenials(workspace, askedCommands.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
+      return approvalAfter(decisions, { yes: said, refused: COMMAND_REASONS.terminalNo });
     },
   };
 }

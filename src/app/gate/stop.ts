@@ -132,20 +132,18 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
     watch.verifying = path.relative(workspace, file).split(path.sep).join('/');
     watch.pending = new Map();
     const outcome = await verifyPrdFile({
-      ...(frozen ? { frozen: { root: frozen.root, ...(text !== undefined ? { text } : {}) }, ...(frozen.processes ? { processes: frozen.processes } : {}) } : {}),
+      ...(frozen ? { frozen: { root: frozen.root, ...(text !== undefined ? { text } : {}) } } : {}),
       file,
       workspace,
-      timeoutSeconds: criterionSeconds,
-      yes: input.yes,
-      noCommands: false,
-      signal: deadline.signal,
-      onStart: (criteria) => (watch.pending = new Map(criteria.map((c) => [c.id, c]))),
-      onResult: (_done, _total, id) => watch.pending.delete(id),
+      commands: { yes: input.yes },
+      checks: { timeoutSeconds: criterionSeconds, signal: deadline.signal, ...(frozen?.processes ? { processes: frozen.processes } : {}), ...(approvedIgnores ? { approvedIgnores } : {}) },
+      progress: {
+        onStart: (criteria) => (watch.pending = new Map(criteria.map((c) => [c.id, c]))),
+        onResult: (_done, _total, id) => watch.pending.delete(id),
+      },
       ...(input.noLog || !write ? {} : { write: { finish: (t: string) => log.finish(t), later: frozen !== undefined, by: (set: VerifySetResult) => log.entry(set) } }),
-      store: input.store,
-      ...(approvedIgnores ? { approvedIgnores } : {}),
       // The answer says nothing of the store: the report is left for its next writer (src/store/pending.ts).
-      storeLater: true,
+      report: { store: input.store, later: true },
       // Standard output belongs to the host's answer; what verify would warn about goes to stderr.
       warn,
     });
