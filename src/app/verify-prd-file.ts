@@ -24,10 +24,12 @@ import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-co
 import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from './decide-commands';
 
 /**
- * One PRD verified from the command line's side of the world: read and checked, its commands
- * approved as `ideal-state verify` approves them, verified, optionally written back and
- * recorded in the store. `ideal-state verify`, `ideal-state gate` and `ideal-state mcp` all
- * go through here, so a criterion means the same thing to each of them.
+ * One PRD verified from the command line's side of the world: the adapter that fills
+ * composeVerification's ports from files — the PRD read and checked, its commands decided by
+ * the one rule with the committed allow-list, the remembered denials and a terminal if there is
+ * one, outcomes written back atomically, the report left in the store. `ideal-state verify`,
+ * `ideal-state gate` and `ideal-state mcp` all go through here, so a criterion means the same
+ * thing to each of them.
  */
 export interface VerifyPrdRequest {
   /** The PRD file (absolute, or relative to the current directory). */
