@@ -45,7 +45,7 @@ export type ProbeOutcome = { kind: 'probed'; flags: ProbeFlag[]; done: string[];
  * writes the probe notes into the PRD unless it changed meanwhile.
  */
 export async function probePrd(file: string, workspace: string, options: { ask?: (q: string) => Promise<string>; warn: (s: string) => void; now: Date }): Promise<ProbeOutcome> {
-  const v = await verifyPrdFile({ file, workspace, timeoutSeconds: 120, yes: false, noCommands: false, store: false, warn: options.warn, ...(options.ask ? { ask: options.ask } : {}) });
+  const v = await verifyPrdFile({ file, workspace, checks: { timeoutSeconds: 120 }, commands: { ...(options.ask ? { ask: options.ask } : {}) }, report: { store: false }, warn: options.warn });
   if (v.kind !== 'verified') return { kind: 'not-probed', message: v.kind === 'bad-input' ? v.summary : v.message };
   const ticked = new Set(parsePrd(v.text).criteria.filter((c) => c.checked).map((c) => c.id));
   const passing = probeFlags(v.criteria, v.set.results);

@@ -1,5 +1,6 @@
 import type { ApprovalPolicy, ApprovalRequest } from '../agent/approvals';
 import type { CommandApproval } from '../verify/types';
+import { approvalAfter, COMMAND_REASONS, decideCommands, withVerdict } from './decide-commands';
 import { deniedCommands, deniedCommandsFile, denialOf, denialReason, forgetDenials, recordDenials, type DeniedCommand } from './denied-commands';
 
 /**
@@ -21,11 +22,16 @@ export async function approveVerificationCommands(
     return { approved: false, reason: `not approved: ${(error as Error).message}` };
   }
   const where = await deniedCommandsFile(deps.workspace, deps.env);
-  const never = commands.filter((c) => denialOf(remembered, c)?.always);
-  const ask = commands.filter((c) => !never.includes(c));
-  const reasons: Record<string, string> = Object.fromEntries(never.map((c) => [c, denialReason(denialOf(remembered, c), where)]));
-  if (ask.length === 0) return { approved: false, reason: denialReason({ always: true, deniedAt: '' }, where), reasons };
-  const askPerson = ask.some((c) => denialOf(remembered, c) !== undefined);
+  const denied = new Map(commands.flatMap((c) => {
+    const d = denialOf(remembered, c);
+    return d ? [[c, { always: d.always, reason: denialReason(d, where) }] as const] : [];
+  }));
+  // The run's policy answers the rest: it knows the allow-list and "Always for this run".
+  const decisions = decideCommands(commands, { asker: 'policy', denied });
+  const ask = withVerdict(decisions, 'ask');
+  if (ask.length === 0) return { approved: false, reason: denialReason({ always: true, deniedAt: '' }, where), reasons: approvalAfter(decisions).reasons ?? {} };
+  // A command a person denied before is theirs to answer: neither the allow-list nor "Always for this run" covers it.
+  const askPerson = decisions.some((d) => d.verdict === 'ask' && d.mark === 'denied-before');
   // Here a "Deny always" is remembered (below), so the person is offered it.
   const decision = await deps.approvals.decide({ ...deps.request(ask), remembersDenial: true }, signal, { askPerson });
   try {
@@ -34,8 +40,8 @@ export async function approveVerificationCommands(
   } catch {
     // The decision stands for this verification; a record that cannot be written is asked again next time.
   }
-  if (!decision.approved) return { approved: false, reason: `not approved (${decision.how})`, reasons };
-  return { approved: true, only: ask, reason: 'not approved', reasons };
+  const approval = approvalAfter(decisions, { yes: decision.approved, refused: `not approved (${decision.how})` });
+  return decision.approved ? approval : { ...approval, approved: false };
 }
 
 /**
@@ -50,7 +56,9 @@ export async function approveProbeCommands(commands: readonly string[], deps: { 
   } catch (error) {
     return { approved: false, reason: `not probed: ${(error as Error).message}` };
   }
-  const only = commands.filter((c) => denialOf(remembered, c) === undefined && deps.approvals.allowsWithoutAsking(c));
-  const reason = 'not probed: this command needs a person\'s approval, and a probe asks nobody';
+  const denied = new Map(commands.flatMap((c) => (denialOf(remembered, c) ? [[c, { always: denialOf(remembered, c)!.always, reason: COMMAND_REASONS.notProbed }] as const] : [])));
+  const decisions = decideCommands(commands, { asker: 'probe', denied, allowList: { allows: (c) => deps.approvals.allowsWithoutAsking(c) } });
+  const only = withVerdict(decisions, 'run');
+  const reason = COMMAND_REASONS.notProbed;
   return only.length > 0 ? { approved: true, only, reason } : { approved: false, reason };
 }

@@ -3,50 +3,55 @@ import * as path from 'node:path';
 import { formatProblem } from '../model/data-file';
 import { isCancellation } from '../model/errors';
 import { AUTO, resolveEffort } from './effort';
-import { preparePrd, storePrdVerification, verifyPrepared, type PreparedPrd } from './verify-prd';
+import { preparePrd, type PreparedPrd } from './verify-prd';
+import { composeVerification } from './compose-verification';
+import { fileReport } from './verification-report';
 import { loadEffortTable } from '../model/effort-table';
 import type { AnyCriterion } from '../model/criterion';
 import type { EffortLevel } from '../model/effort';
-import { RUN_ID } from '../model/run';
 import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic } from '../prd/diagnostics';
 import type { PrdDocument } from '../prd/model';
-// The store (SQLite) is loaded only when it is opened: a command that leaves a pending record never loads it.
 import { defaultCliStoreFile } from '../store/store-paths';
 import type { CommandApprover, VerifyHost, VerifySetResult, ApprovedIgnores } from '../verify/types';
 import type { ProcessRunner } from '../verify/process-runner';
-import { recordVerificationLater } from '../verify/store-verification';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
 import { readRegularText, readRegularTextOrAbsent } from '../verify/safe-read';
-import { printStoreWarnings, storeWarningsJson } from './store-warnings';
+import type { storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
 import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
+import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from './decide-commands';
 
 /**
- * One PRD verified from the command line's side of the world: read and checked, its commands
- * approved as `ideal-state verify` approves them, verified, optionally written back and
- * recorded in the store. `ideal-state verify`, `ideal-state gate` and `ideal-state mcp` all
- * go through here, so a criterion means the same thing to each of them.
+ * One PRD verified from the command line's side of the world: the adapter that fills
+ * composeVerification's ports from files — the PRD read and checked, its commands decided by
+ * the one rule with the committed allow-list, the remembered denials and a terminal if there is
+ * one, outcomes written back atomically, the report left in the store. `ideal-state verify`,
+ * `ideal-state gate` and `ideal-state mcp` all go through here, so a criterion means the same
+ * thing to each of them.
  */
 export interface VerifyPrdRequest {
   /** The PRD file (absolute, or relative to the current directory). */
   file: string;
   /** Absolute path of the workspace folder. */
   workspace: string;
-  /** An effort level name (or alias); default: the PRD's, else STANDARD. */
-  effort?: string;
-  timeoutSeconds: number;
-  /** Run every PRD command without asking. */
-  yes: boolean;
-  /** Run no command (those criteria are UNKNOWN). */
-  noCommands: boolean;
-  rg?: string;
-  /** Asks on a terminal; absent without one, when only the committed allow-list runs commands. */
-  ask?: (question: string) => Promise<string>;
-  signal?: AbortSignal;
-  /** Verify only these criterion ids (all when absent). */
-  only?: readonly string[];
+  /** Which criteria: `only` these ids, as the file names them (all when absent), at `effort` (a level name or alias; default: the PRD's, else STANDARD). */
+  select?: { effort?: string; only?: readonly string[] };
+  /**
+   * What the person said about commands ahead and who can be asked (the facts of
+   * src/app/decide-commands.ts): `yes` runs every PRD command that needs no particular person;
+   * `off` runs none (those criteria are UNKNOWN); `ask` asks on a terminal (absent without one,
+   * when only the committed allow-list runs commands).
+   */
+  commands: { yes?: boolean; off?: boolean; ask?: (question: string) => Promise<string> };
+  /**
+   * How the checks run: per criterion `timeoutSeconds`; `rg`, the ripgrep to search with;
+   * `processes`, what starts commands and ripgrep (a long-lived server's process host; absent:
+   * this process); `approvedIgnores`, the .gitignore files a person approved (the gate's lock or
+   * baseline): Greps search under them, not the files as the agent left them.
+   */
+  checks: { timeoutSeconds: number; signal?: AbortSignal; rg?: string; processes?: ProcessRunner; approvedIgnores?: ApprovedIgnores };
   /**
    * Write outcomes back into the PRD; `by` names who verified, for the LOG entry; `finish`
    * reworks the written text (the gate keeps one LOG entry per agent session). `later`: nothing
@@ -54,24 +59,20 @@ export interface VerifyPrdRequest {
    * gate, once it has compared the workspace after every check).
    */
   write?: { by: (set: VerifySetResult) => string; finish?: (text: string) => string; later?: boolean };
-  /** The store to record the report in (default: the workspace's), or false for none. */
-  store: string | false | undefined;
   /**
-   * Leave the report for the store's next writer (a pending record beside it, folded in when
-   * the store is next opened for writing) instead of opening the store now: a one-shot process
-   * that says nothing of the store in its answer (the stop hook's gate) then never loads SQLite.
+   * Where the report goes: `store`, the store file (default: the workspace's), or false for none;
+   * `later`: left for the store's next writer (a pending record beside it, folded in when the
+   * store is next opened for writing) instead of opening the store now, so a one-shot process
+   * that says nothing of the store in its answer (the stop hook's gate) never loads SQLite.
    */
-  storeLater?: boolean;
+  report: { store: string | false | undefined; later?: boolean };
   /** Warnings and the terminal's approval prompt (stderr). */
   warn: (s: string) => void;
-  /** Each criterion's result as it comes (the MCP server's progress notifications). */
-  onResult?: (done: number, total: number, criterionId: string) => void;
-  /** The criteria about to be verified (the gate names those still running when its budget ends). */
-  onStart?: (criteria: readonly AnyCriterion[]) => void;
-  /** What starts the checks' commands and ripgrep (a long-lived server's process host); absent: this process. */
-  processes?: ProcessRunner;
-  /** The .gitignore files a person approved (the gate's lock or baseline): Greps search under them, not the files as the agent left them. */
-  approvedIgnores?: ApprovedIgnores;
+  /**
+   * `onStart`: the criteria about to be verified (the gate names those still running when its
+   * budget ends); `onResult`: each criterion's result as it comes (the MCP server's progress).
+   */
+  progress?: { onStart?: (criteria: readonly AnyCriterion[]) => void; onResult?: (done: number, total: number, criterionId: string) => void };
   /**
    * Verify one state of the workspace (the stop gate, src/app/gate/frozen.ts): `root` is a copy of
    * it (src/app/gate/snapshot.ts) that the checks read and run in, with its own settings and
@@ -112,6 +113,10 @@ export type VerifyPrdOutcome =
 
 export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPrdOutcome> {
   const { file, workspace } = request;
+  const { yes = false, off: noCommands = false, ask } = request.commands;
+  const { timeoutSeconds, signal, rg, processes, approvedIgnores } = request.checks;
+  const { effort: effortName, only } = request.select ?? {};
+  const { onStart, onResult } = request.progress ?? {};
   if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
   // The workspace's other inputs are read while the PRD is read and parsed; each answer is taken where it was before.
   const frozen = request.frozen;
@@ -121,10 +126,10 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const overrideRead = readRegularTextOrAbsent(overrideFile);
   const listFile = path.join(root, VERIFY_COMMANDS_FILE);
   // Without a terminal, the committed allow-list decides which commands run (unless yes or noCommands).
-  const listWanted = !request.yes && !request.noCommands && !request.ask;
+  const listWanted = !yes && !noCommands && !ask;
   // Only a regular file is read (a FIFO would hang the gate): anything else is an unreadable allow-list.
   const listRead = listWanted ? readRegularText(listFile, { shown: VERIFY_COMMANDS_FILE }).then((r) => (r.ok ? r.text : r.reason === 'absent' ? undefined : new Error(r.message))) : undefined;
-  const awaitingRead = request.noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
+  const awaitingRead = noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
   // Its failure is reported where it is awaited, below.
   awaitingRead.catch(() => undefined);
   // The PRD as the frozen copy has it (a PRD outside the workspace is not in the copy: read where it is).
@@ -140,8 +145,8 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
   for (const p of effortTable.problems) request.warn(`warning: ${formatProblem(p)}`);
   let chosen: EffortLevel | undefined;
-  if (request.effort !== undefined) {
-    const found = resolveEffort(request.effort, effortTable.table);
+  if (effortName !== undefined) {
+    const found = resolveEffort(effortName, effortTable.table);
     if (!found.ok) return { kind: 'refused', message: found.message };
     if (found.level === AUTO) return { kind: 'refused', message: 'AUTO is for runs; name an effort level to verify at' };
     chosen = found.level;
@@ -152,9 +157,9 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   if (!prepared.ok) return { kind: 'bad-input', problems: [...prepared.problems], summary: prepared.summary };
   for (const w of prepared.warnings) request.warn(`warning: ${file}: ${w}`);
   let prd: PreparedPrd = prepared;
-  if (request.only) {
+  if (only) {
     // Named as the file names them (an ISA's C1, ISC-2.1); the engine verifies its own ids.
-    const { ids, unknown } = prd.engineIds(request.only);
+    const { ids, unknown } = prd.engineIds(only);
     if (unknown.length > 0) return { kind: 'refused', message: `${file} has no criterion ${unknown.join(', ')}; its criteria are ${prd.ids.join(', ')}` };
     const wanted = new Set(ids);
     prd = { ...prd, criteria: prd.criteria.filter((c) => wanted.has(c.id)) };
@@ -186,7 +191,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   // Commands a person did not approve (issue 28 §3): remembered in the state folder, or named by the PRD's "Not approved" note.
   let denied: Map<string, Denied>;
   try {
-    denied = request.noCommands ? new Map() : await deniedIn(workspace, document);
+    denied = noCommands ? new Map() : await deniedIn(workspace, document);
   } catch (error) {
     return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
   }
@@ -198,124 +203,85 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     workspaceRoot: root,
     // The copy's ignored folders are links into the workspace: a path through one stays inside.
     ...(frozen ? { linkedRoot: workspace } : {}),
-    ...(request.rg ? { ripgrepPath: path.resolve(request.rg) } : {}),
+    ...(rg ? { ripgrepPath: path.resolve(rg) } : {}),
     approver: approver(request, allowed, awaiting, denied, workspace),
-    ...(request.processes ? { processes: request.processes } : {}),
-    ...(request.approvedIgnores ? { approvedIgnores: request.approvedIgnores } : {}),
+    ...(processes ? { processes: processes } : {}),
+    ...(approvedIgnores ? { approvedIgnores: approvedIgnores } : {}),
   };
   let done = 0;
-  const onResult = request.onResult ? (result: { criterionId: string }) => request.onResult!(++done, prd.criteria.length, result.criterionId) : undefined;
-  request.onStart?.(prd.criteria);
-  let set: VerifySetResult;
+  const shownPath = insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute;
+  const storeFile = request.report.store === false ? undefined : request.report.store ? path.resolve(request.report.store) : defaultCliStoreFile(workspace);
+  const write = request.write;
+  let verification;
   try {
-    set = await verifyPrepared(prd, {
-      host,
+    verification = await composeVerification({
+      source: { kind: 'prd', prd, text },
       effortTable: effortTable.table,
-      timeoutMs: Math.round(request.timeoutSeconds * 1000),
-      ...(request.signal ? { signal: request.signal } : {}),
-      ...(onResult ? { onResult } : {}),
+      host,
+      timeoutMs: Math.round(timeoutSeconds * 1000),
+      now,
+      ...(signal ? { signal: signal } : {}),
       ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
+      progress: {
+        ...(onStart ? { onStart: onStart } : {}),
+        ...(onResult ? { onResult: (result: { criterionId: string }) => onResult(++done, prd.criteria.length, result.criterionId) } : {}),
+      },
+      // What is shown, written back and reported names the workspace, never the gate's copy.
+      ...(frozen ? { results: (set: VerifySetResult) => ({ ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) }) } : {}),
+      ...(write ? { writeBack: { ...(write.later ? { later: true } : {}), write: ({ shown }) => writeBackToFile(file, text, prd, shown, { date: now.toISOString().slice(0, 10), by: write.by(shown), ...(write.finish ? { finish: write.finish } : {}), warn: request.warn }) } } : {}),
+      ...(storeFile ? { report: fileReport(storeFile, { later: request.report.later === true, prdPath: shownPath, workspaceFolder: workspace, warn: request.warn }) } : {}),
     });
   } catch (error) {
     if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
     throw error;
   }
-  if (frozen) set = { ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) };
-  // What is shown, written back and reported names criteria as the file does; the store keeps the engine's ids.
-  const shown = prd.shown(set);
+  const { shown, written, writeBack, report } = verification;
+  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(writeBack ? { writeBack } : {}), ...(report?.stored ? { stored: report.stored } : {}), storeWarnings: report?.storeWarnings ?? [] };
+}
 
-  const write = request.write;
-  const writeBack = write
-    ? async (): Promise<boolean> => {
-        const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
-        if (current !== text) {
-          request.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
-          return false;
-        }
-        const output = prd.write(shown.results, { date: now.toISOString().slice(0, 10), by: write.by(shown) });
-        await writeAtomically(file, write.finish ? write.finish(output) : output);
-        return true;
-      }
-    : undefined;
-  const written = writeBack && !write?.later ? await writeBack() : false;
-  let stored: { runId?: string; reportId: string; store: string; pending?: true } | undefined;
-  let storeWarnings: ReturnType<typeof storeWarningsJson> = [];
-  if (request.store !== false && request.storeLater) {
-    const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
-    try {
-      const left = recordVerificationLater(storeFile, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, document: prd.document, text, criteria: prd.criteria, set, effortTable: effortTable.table, effort: prd.level, workspaceFolder: workspace, now });
-      const runId = prd.document.meta.runId;
-      stored = { ...(runId && RUN_ID.test(runId) ? { runId } : {}), reportId: left.reportId, store: storeFile, pending: true };
-    } catch (error) {
-      request.warn(`warning: verification report not left for ${storeFile}: ${(error as Error).message}`);
-    }
-  } else if (request.store !== false) {
-    const storeFile = request.store ? path.resolve(request.store) : defaultCliStoreFile(workspace);
-    try {
-      const { Store } = await import('../store/store.js');
-      const store = await Store.open({ file: storeFile });
-      try {
-        // A busy store changes no verdict: the criteria's outcomes are what is reported.
-        printStoreWarnings(store, request.warn);
-        storeWarnings = storeWarningsJson(store);
-        const r = storePrdVerification(store, prd, { prdPath: insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute, text, set, effortTable: effortTable.table, workspaceFolder: workspace, now });
-        if (r.stored) stored = { runId: r.runId, reportId: r.reportId, store: store.location };
-        else request.warn(`warning: verification report not stored: ${r.reason}`);
-      } finally {
-        store.close();
-      }
-    } catch (error) {
-      request.warn(`warning: verification report not stored in ${storeFile}: ${(error as Error).message}`);
-    }
+/** The outcomes and LOG entry written into the PRD file, unless it changed while it was being verified; true when written. */
+async function writeBackToFile(file: string, text: string, prd: PreparedPrd, shown: VerifySetResult, o: { date: string; by: string; finish?: (text: string) => string; warn: (s: string) => void }): Promise<boolean> {
+  const current = await readRegularTextOrAbsent(file, Buffer.byteLength(text) + 1);
+  if (current !== text) {
+    o.warn(`ideal-state verify: ${file} changed while it was being verified; outcomes not written back`);
+    return false;
   }
-  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(writeBack && write?.later ? { writeBack } : {}), ...(stored ? { stored } : {}), storeWarnings };
+  const output = prd.write(shown.results, { date: o.date, by: o.by });
+  await writeAtomically(file, o.finish ? o.finish(output) : output);
+  return true;
 }
 
 /**
- * noCommands refuses; yes allows; on a terminal the user is asked once; without one (CI, a
- * hook, an MCP client) only what the committed allow-list names runs, so a command a model
- * wrote into a PRD never runs unasked (issue 15).
+ * The command line's facts for the one rule (src/app/decide-commands.ts): noCommands refuses; yes
+ * allows; on a terminal the user is asked once; without one (CI, a hook, an MCP client) only what
+ * the committed allow-list names runs, so a command a model wrote into a PRD never runs unasked.
  */
-function approver(request: VerifyPrdRequest, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>, denied: ReadonlyMap<string, Denied>, workspace: string): CommandApprover | undefined {
-  if (request.noCommands) return { approve: async () => ({ approved: false, reason: 'commands were turned off with --no-commands' }) };
-  const needsPerson = `it came with a criterion an agent proposed, and runs only once a person allows it: \`ideal-state criteria pending\` on a terminal`;
-  if (request.yes && (request.ask || awaiting.size === 0) && denied.size === 0) return undefined;
-  // A denied command runs only on a person's yes: never unasked, whatever --yes or the allow-list say.
-  const heldReason = (c: string) => denied.get(c)?.reason ?? (awaiting.has(c) ? needsPerson : undefined);
-  if (!request.ask) {
-    const list = allowed?.ok ? allowed.list : undefined;
-    return {
-      approve: async (commands) => {
-        const held = commands.filter((c) => heldReason(c) !== undefined);
-        const reasons = held.length > 0 ? { reasons: Object.fromEntries(held.map((c) => [c, heldReason(c)!])) } : {};
-        if (request.yes) return { approved: true, only: commands.filter((c) => !held.includes(c)), reason: needsPerson, ...reasons };
-        return {
-          approved: true,
-          only: list ? commands.filter((c) => !held.includes(c) && list.match(c) !== undefined) : [],
-          reason: list ? `not in ${VERIFY_COMMANDS_FILE}; pass --yes to run every PRD command` : `no terminal to ask, and no ${VERIFY_COMMANDS_FILE} allows it; list it there, or pass --yes to run every PRD command`,
-          ...reasons,
-        };
-      },
-    };
-  }
-  const ask = request.ask;
+function approver(request: Pick<VerifyPrdRequest, 'commands' | 'warn'>, allowed: VerifyCommands | undefined, awaiting: ReadonlySet<string>, denied: ReadonlyMap<string, Denied>, workspace: string): CommandApprover | undefined {
+  const { yes = false, off: noCommands = false, ask } = request.commands;
+  // --yes with nothing a person must answer: every command runs, and no approver is asked.
+  if (!noCommands && yes && (ask || awaiting.size === 0) && denied.size === 0) return undefined;
+  const list = allowed?.ok ? allowed.list : undefined;
+  const facts: CommandFacts = {
+    off: noCommands,
+    yes: yes,
+    asker: ask ? 'terminal' : 'nobody',
+    ...(list ? { allowList: { allows: (c: string) => list.match(c) !== undefined } } : {}),
+    denied,
+    awaiting,
+  };
   return {
     async approve(commands) {
-      const never = commands.filter((c) => denied.get(c)?.always);
-      const runnable = commands.filter((c) => !never.includes(c));
-      const reasons = never.length > 0 ? { reasons: Object.fromEntries(never.map((c) => [c, denied.get(c)!.reason])) } : {};
-      // --yes on a terminal asks only about what a person denied before.
-      const asked = request.yes ? runnable.filter((c) => denied.has(c)) : runnable;
-      if (asked.length === 0) return { approved: true, only: runnable, reason: 'not approved', ...reasons };
-      const mark = (c: string) => (denied.has(c) ? '   (not approved before: asked again)' : awaiting.has(c) ? '   (added through an agent\'s proposal)' : '');
-      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${request.yes ? ' that need a person\'s yes' : ''}:\n${asked.map((c) => `  ${c}${mark(c)}`).join('\n')}`);
+      const decisions = decideCommands(commands, facts);
+      const asked = decisions.filter((d) => d.verdict === 'ask');
+      if (asked.length === 0 || !ask) return approvalAfter(decisions);
+      const mark = (d: (typeof asked)[number]) => ('mark' in d && d.mark ? `   ${ASK_MARKS[d.mark].terminal}` : '');
+      request.warn(`This PRD runs ${asked.length} command${asked.length === 1 ? '' : 's'} in the workspace${yes ? ' that need a person\'s yes' : ''}:\n${asked.map((d) => `  ${d.command}${mark(d)}`).join('\n')}`);
       const answer = (await ask('Run them? [y/N] ')).trim().toLowerCase();
-      const yes = answer === 'y' || answer === 'yes';
+      const said = answer === 'y' || answer === 'yes';
+      const askedCommands = asked.map((d) => d.command);
       // The person's answer is remembered as the run's would be; a record that cannot be written changes nothing now.
-      await (yes ? forgetDenials(workspace, asked) : recordDenials(workspace, asked.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
-      if (yes) return { approved: true, only: runnable, reason: 'not approved', ...reasons };
-      const refused = 'not approved: the commands were not approved on the terminal';
-      return { approved: true, only: runnable.filter((c) => !asked.includes(c)), reason: refused, ...reasons };
+      await (said ? forgetDenials(workspace, askedCommands) : recordDenials(workspace, askedCommands.filter((c) => denied.has(c)), { always: false, now: new Date() })).catch(() => undefined);
+      return approvalAfter(decisions, { yes: said, refused: COMMAND_REASONS.terminalNo });
     },
   };
 }

@@ -1,11 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gateBudgetSeconds, unfinishedList, type Unfinished } from '../app/gate/deadline';
-import type { GateVerdict, StopRequest } from '../app/gate/hosts';
-import type { AnyCriterion } from '../model';
-import { methodCommand } from '../model/verification-method';
-import { formatVerifySpec } from '../prd/verify-spec';
-import { isLoaderVariable, loaderVariablesIn } from '../verify/secret-env';
+import { gateBudgetSeconds } from '../app/gate/deadline';
+// What the gate is doing and the watchdog's answer live with the stop (src/app/gate/stop-watch.ts).
+export { unfinishedOf, watchdogVerdict, withNotes, type WatchState } from '../app/gate/stop-watch';
+export { dropLoaderVariables } from '../app/gate/loader-variables';
 
 /**
  * The gate's last word before its host gives up. The deadline (src/app/gate/deadline.ts) bounds
@@ -76,74 +74,6 @@ export function startWatchdog(deadlineSeconds: number, fire: (seconds: number) =
     },
   };
 }
-
-/** What the gate is doing, for the watchdog's answer: the request once read, the PRD being verified and its unfinished criteria. */
-export interface WatchState {
-  request?: StopRequest;
-  /** A prompt-submit hook: recording the baseline, never answering a stop. */
-  prompt?: boolean;
-  workspace?: string;
-  counter?: string;
-  before: number;
-  maxBlocks: number;
-  verifying: string;
-  pending: Map<string, AnyCriterion>;
-  /** What the gate ignored (a state folder, loader variables): every answer says it. */
-  notes: string[];
-}
-
-export function unfinishedOf(watch: WatchState): Unfinished[] {
-  return [...watch.pending.values()].map((c) => ({ id: c.id, ...(c.verify ? { how: methodCommand(c.verify) ?? formatVerifySpec(c.verify, c.text) } : {}) }));
-}
-
-/** The watchdog's answer: a block, unless the agent was already kept working --max-blocks times in a row. */
-export function watchdogVerdict(watch: WatchState, seconds: number): GateVerdict {
-  const unfinished = unfinishedOf(watch);
-  const what = unfinished.length > 0 ? `${unfinishedList(unfinished)} still running (${watch.verifying})` : watch.verifying ? `${watch.verifying} was still being read or verified` : "the host's payload was still being read";
-  const summary = `Ideal State: verification did not finish within ${Math.round(seconds)} s: ${what}; the gate answers now, before its host stops waiting.`;
-  if (watch.before >= watch.maxBlocks && watch.request) {
-    return { kind: 'allow', note: `${summary}\nThe agent was kept working ${watch.before} times in a row (--max-blocks ${watch.maxBlocks}) and may stop now, unverified.` };
-  }
-  const reason = [
-    summary,
-    'Nothing shows the work is done. A check that does not end, or a file that is not a regular one (a FIFO or a device where a PRD, a settings file or a .gitignore was), keeps the gate waiting: put the files back as they were and make the checks end, then finish.',
-  ].join('\n');
-  return { kind: 'block', reason, summary };
-}
-
-/** A verdict with what the gate ignored added: to a block's reason, to a pass's note. */
-export function withNotes(verdict: GateVerdict, notes: readonly string[]): GateVerdict {
-  if (notes.length === 0) return verdict;
-  if (verdict.kind === 'block') return { ...verdict, reason: [verdict.reason, ...notes].join('\n') };
-  return { kind: 'allow', note: [...(verdict.note ? [verdict.note] : []), ...notes].join('\n') };
-}
-
-/**
- * Removes the loader variables (NODE_OPTIONS, npm_config_*, LD_PRELOAD, …) from the gate's own
- * environment, so nothing it starts gets them (every check's environment drops them as well,
- * src/verify/secret-env.ts), and says which were there: all of them on stderr; in the answer
- * only those that load code (a host started with `npx` passes npm_config_* to every hook, and
- * that is no one's doing). Node has already applied NODE_OPTIONS to the gate itself by then:
- * the note says so, for the person to look at what set it.
- */
-export function dropLoaderVariables(env: NodeJS.ProcessEnv): { stderr: string[]; notes: string[] } {
-  const names = loaderVariablesIn(env);
-  if (names.length === 0) return { stderr: [], notes: [] };
-  const preload = /(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/.test(env.NODE_OPTIONS ?? '');
-  const loading = names.filter((n) => (n === 'NODE_OPTIONS' ? preload : CODE_LOADING.has(n)));
-  for (const name of Object.keys(env)) if (isLoaderVariable(name)) delete env[name];
-  if (env !== process.env) for (const name of Object.keys(process.env)) if (isLoaderVariable(name)) delete process.env[name];
-  const list = (xs: readonly string[]) => (xs.length > 6 ? `${xs.slice(0, 6).join(', ')} and ${xs.length - 6} more` : xs.join(', '));
-  const stderr = [`Ideal State: the checks run without ${list(names)} (set in the gate's environment).`];
-  const notes =
-    loading.length === 0
-      ? []
-      : [`Ideal State: ${list(loading)} ${loading.length === 1 ? 'was' : 'were'} set in the gate's environment (by the host, or an \`env\` in its settings) to load code into the programs it starts; the checks ran without ${loading.length === 1 ? 'it' : 'them'}.${preload ? ' Node loaded what NODE_OPTIONS names into the gate itself before the gate could remove it: look at what set it.' : ''}`];
-  return { stderr, notes };
-}
-
-/** The variables whose only use is to load code into a program: worth the user's attention when they reach the gate. */
-const CODE_LOADING = new Set(['LD_PRELOAD', 'LD_AUDIT', 'DYLD_INSERT_LIBRARIES', 'NODE_REPL_EXTERNAL_MODULE', 'BASH_ENV', 'PERL5OPT', 'RUBYOPT']);
 
 /** The most entries looked at for FIFOs to release: the watchdog has seconds, not minutes. */
 const RELEASE_LIMIT = 20_000;

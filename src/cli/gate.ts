@@ -1,27 +1,17 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
-import { stateFolderRefusals } from '../app/gate/state-folder';
-import { dropLoaderVariables, startWatchdog, unfinishedOf, watchdogVerdict, withNotes, type WatchState } from './gate-watchdog';
-import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
-import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
-import { checkHeld } from '../app/gate/check';
-import { freezeHeld } from '../app/gate/freeze-held';
+import { startWatchdog, watchdogVerdict, withNotes, type WatchState } from './gate-watchdog';
+import { recordVerdict } from '../app/gate/block-counter';
 import { gateStartMs } from '../app/gate/gate-start';
-import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
-import { stopIsElsewhere } from '../app/gate/hosts/project';
-import { gateVerdict, withWorkspaceChanges } from '../app/gate/verdict';
+import { shellWord } from '../app/gate/held';
+import { gateStop, stopDeadlineSeconds } from '../app/gate/stop';
 import { redactEvidence } from '../verify/secret-env';
-import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type HostAnswer } from './gate-hosts';
+import { answerFor, GATE_HOSTS, hostAdapter, type GateHost, type HostAnswer } from '../app/gate/hosts';
 import { gateDoctorCommand } from './gate-doctor';
 import { gateBlockedCommand } from './gate-blocked';
-import { agentBlockedNote, takeAgentBlocked, withBlockedStatus } from '../app/gate/agent-blocked';
-import { shellWord } from '../app/gate/held';
 import { GATE_INSTALL_USAGE, gateInstallCommand } from './gate-install';
 import type { VerifyIo } from './verify';
-import { verifyPrdFile } from './verify-prd';
 
 export const GATE_USAGE = `Usage: ideal-state gate [options]          (run by an agent host's stop hook)
        ideal-state gate install <host>|--detect [--yes] [--command CMD] [--workspace DIR]
@@ -138,7 +128,7 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     if (answer.stderr !== undefined) io.err(redactEvidence(answer.stderr).text);
     return answer.exitCode;
   };
-  const deadlineOf = (adapter: ReturnType<typeof hostAdapter>) => (values.deadline !== undefined && Number(values.deadline) > 0 ? Number(values.deadline) : (adapter?.defaultDeadlineSeconds ?? 600));
+  const deadlineOf = (adapter: ReturnType<typeof hostAdapter>) => stopDeadlineSeconds(values.deadline === undefined ? undefined : Number(values.deadline), adapter);
   const watchdog = startWatchdog(
     deadlineOf(host ? hostAdapter(host) : undefined),
     (seconds) => {
@@ -163,188 +153,35 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
     () => [watch.workspace, watch.counter ? path.dirname(watch.counter) : undefined].filter((f): f is string => f !== undefined),
   );
   try {
-    return await gateStop(values, { host, maxBlocks, timeoutSeconds }, io, { emit, watch, rearm: (adapter) => watchdog.rearm(deadlineOf(adapter)), deadlineOf });
+    // Kiro's shell action sends nothing; waiting for its stdin would hang the hook.
+    const stdin = host === 'kiro' ? '' : await (io.readStdin ?? readStdin)();
+    const stop = await gateStop(
+      {
+        stdin,
+        ...(host ? { host } : {}),
+        prompt: values.prompt,
+        ...(values.prd ? { prd: values.prd } : {}),
+        ...(values.workspace ? { workspace: values.workspace } : {}),
+        userLevel: values['user-level'],
+        maxBlocks,
+        timeoutSeconds,
+        ...(values.deadline !== undefined ? { deadlineSeconds: Number(values.deadline) } : {}),
+        yes: values.yes,
+        noLog: values['no-log'],
+        store: values['no-store'] ? false : values.store,
+        env: io.env ?? process.env,
+        processCwd: process.cwd(),
+        ...(io.startedMs !== undefined ? { startedMs: io.startedMs } : io.readStdin ? {} : { startedMs: gateStartMs() }),
+        selfCommand: process.argv[1] ? `${shellWord(process.execPath)} ${shellWord(path.resolve(process.argv[1]))}` : 'ideal-state',
+        ...(io.signal ? { signal: io.signal } : {}),
+      },
+      { warn: io.err, watch, rearm: (adapter) => watchdog.rearm(deadlineOf(adapter)) },
+    );
+    return stop.kind === 'answer' ? emit(stop.answer) : stop.code;
   } finally {
     watchdog.answered();
   }
 }
-
-interface GateOptions {
-  host: GateHost | undefined;
-  maxBlocks: number;
-  timeoutSeconds: number;
-}
-
-interface GateRun {
-  emit: (answer: HostAnswer) => number;
-  watch: WatchState;
-  rearm: (adapter: ReturnType<typeof hostAdapter>) => void;
-  deadlineOf: (adapter: ReturnType<typeof hostAdapter>) => number;
-}
-
-type GateValues = { prompt: boolean; prd?: string; workspace?: string; yes: boolean; 'no-log': boolean; store?: string; 'no-store': boolean; 'user-level': boolean };
-
-async function gateStop(values: GateValues, options: GateOptions, io: GateIo, run: GateRun): Promise<number> {
-  const { host, maxBlocks, timeoutSeconds } = options;
-  const { emit, watch } = run;
-  // Kiro's shell action sends nothing; waiting for its stdin would hang the hook.
-  const stdin = host === 'kiro' ? '' : await (io.readStdin ?? readStdin)();
-  const payload = readStopPayload(host, stdin);
-  if (!payload.ok) {
-    io.err(`ideal-state gate: ${payload.message}`);
-    return 2;
-  }
-  const request = payload.request;
-  const adapter = hostAdapter(request.host);
-  watch.request = request;
-  run.rearm(adapter);
-  const env = io.env ?? process.env;
-  const workspace = await gateWorkspace({ ...(values.workspace ? { flag: values.workspace } : {}), host: request.host, env, processCwd: process.cwd() });
-  // A gate in the user's (or managed) settings runs in every project (`gate install --scope`
-  // writes --user-level): named to one workspace, it lets another project's stop through untouched.
-  if (values['user-level'] && values.workspace && stopIsElsewhere(request, workspace, env, process.cwd())) return 0;
-  watch.verifying = `the criteria of ${workspace}`;
-  watch.workspace = workspace;
-  watch.counter = await gateStateFile(workspace, env);
-  const now = new Date();
-  // What the agent could have injected and the gate ignored, said on stderr and in the answer.
-  const loaders = dropLoaderVariables(env);
-  watch.notes.push(...(await stateFolderRefusals(workspace, env)), ...loaders.notes);
-  for (const n of [...watch.notes.filter((n) => !loaders.notes.includes(n)), ...loaders.stderr]) io.err(n);
-
-  // The person spoke: the criteria as they are now are the session's baseline. The host reads
-  // a prompt hook's stdout as context for the model, so nothing is printed there.
-  if (values.prompt || PROMPT_EVENTS.has(request.event) || adapter?.promptSubmitEvent === request.event) {
-    watch.prompt = true;
-    try {
-      const recorded = await recordBaseline(workspace, { now, env, ...(values.prd ? { named: values.prd } : {}), ...promptOf(stdin) });
-      for (const r of recorded?.refused ?? []) io.err(`Ideal State: ${r.path} is not in the session baseline: ${r.message}`);
-    } catch (error) {
-      io.err(`Ideal State: the session baseline was not recorded: ${(error as Error).message}`);
-    }
-    return 0;
-  }
-
-  const held = await heldSet(workspace, { env, ...(values.prd ? { named: values.prd } : {}) });
-  const extra = values.prd ? path.resolve(workspace, values.prd) : undefined;
-  const counter = watch.counter;
-  const before = await blocksSoFar(counter, request.sessionKey, request.stopHookActive, maxBlocks, now, io.err);
-  watch.before = before;
-  const limitReached = before >= maxBlocks;
-  // The agent said it cannot finish and needs a person: this stop is let through once, as BLOCKED, never as done.
-  const blockedBy = await takeAgentBlocked(workspace, { now, env }).catch(() => undefined);
-  const letGo = limitReached || blockedBy !== undefined;
-  const verdictWord = (passed: boolean) =>
-    changedBlocks() ? `blocked the stop (${before + 1} of ${maxBlocks}): the workspace changed while the gate verified it` : passed ? 'let the stop through' : blockedBy ? `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")` : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`;
-  let markBlocked = false;
-  // Known only once every check has run and the live workspace was compared with the copy: the
-  // LOG entries are written after that, so a LOG never says "let the stop through" for a stop
-  // the answer blocks.
-  let changedMeanwhile = false;
-  // What the answer then does (withWorkspaceChanges, then the honest exit's let-through).
-  const changedBlocks = () => changedMeanwhile && !limitReached && blockedBy === undefined;
-  const writeBacks: (() => Promise<boolean>)[] = [];
-  // Answer before the host gives up: a total budget below its deadline bounds every criterion.
-  const deadlineSeconds = run.deadlineOf(adapter);
-  const deadline = startDeadline(deadlineSeconds, io.signal);
-  // A criterion ends a second before the budget, so one slow check is reported as its own FAIL.
-  const criterionSeconds = Math.min(timeoutSeconds, Math.max(1, deadline.budgetSeconds - 1));
-  // One LOG entry per session: its latest verdict replaces the session's earlier ones (the store keeps them all).
-  const mark = sessionMark(request.sessionKey);
-  // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
-  // The checks run in a snapshot of the workspace, from a process that is not the gate's (frozen.ts).
-  // A subagent's stop does not count changes meanwhile: other agents of the session may be working beside it.
-  const frozen = await freezeHeld(workspace, held, {
-    sinceMs: io.startedMs ?? (io.readStdin ? now.getTime() : gateStartMs()),
-    log: io.err,
-    needed: held.kind !== 'none' || extra !== undefined,
-    guard: !/subagent/i.test(request.event),
-  });
-  if (frozen?.note) watch.notes.push(frozen.note);
-  const verify = async (file: string, write: boolean, approvedIgnores?: ApprovedIgnores, text?: string) => {
-    watch.verifying = path.relative(workspace, file).split(path.sep).join('/');
-    watch.pending = new Map();
-    const outcome = await verifyPrdFile({
-      ...(frozen ? { frozen: { root: frozen.root, ...(text !== undefined ? { text } : {}) }, ...(frozen.processes ? { processes: frozen.processes } : {}) } : {}),
-      file,
-      workspace,
-      timeoutSeconds: criterionSeconds,
-      yes: values.yes,
-      noCommands: false,
-      signal: deadline.signal,
-      onStart: (criteria) => (watch.pending = new Map(criteria.map((c) => [c.id, c]))),
-      onResult: (_done, _total, id) => watch.pending.delete(id),
-      ...(values['no-log'] || !write
-        ? {}
-        : {
-            write: {
-              finish: (text: string) => (markBlocked ? withBlockedStatus(keepLastSessionEntry(text, mark), blockedBy?.reason) : keepLastSessionEntry(text, mark)),
-              later: frozen !== undefined,
-              by: (set: VerifySetResult) => {
-                markBlocked = !set.passed && blockedBy !== undefined;
-                return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, (set.passed || letGo) && !changedBlocks() ? 'allow' : 'block')}`;
-              },
-            },
-          }),
-      store: values['no-store'] ? false : values.store,
-      ...(approvedIgnores ? { approvedIgnores } : {}),
-      // The answer says nothing of the store: the report is left for its next writer (src/store/pending.ts).
-      storeLater: true,
-      // stdout belongs to the host's answer; what verify would warn about goes to stderr.
-      warn: io.err,
-    });
-    if (outcome.kind === 'verified' && outcome.writeBack) writeBacks.push(outcome.writeBack);
-    else if (outcome.kind === 'verified' && outcome.written) await frozen?.ownWrite(file);
-    return outcome;
-  };
-  const checked = await checkHeld(workspace, held, { verify, now, ...(extra ? { extra } : {}), ...(frozen ? { root: frozen.root } : {}) })
-    .finally(() => deadline.dispose());
-  const moved = await frozen?.changes().catch(() => [] as string[]).finally(() => frozen.dispose());
-  changedMeanwhile = (moved?.length ?? 0) > 0;
-  for (const writeBack of writeBacks) await writeBack().catch((error: Error) => io.err(`warning: the LOG entry was not written: ${error.message}`));
-  if (deadline.expired()) {
-    const hostName = HOST_NAMES[request.host] ?? request.host;
-    const late = timedOutVerdict(watch.verifying, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinishedOf(watch));
-    const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
-    await recordVerdict(counter, request.sessionKey, timedOut.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
-    return emit(answerFor(request, withNotes(timedOut, watch.notes)));
-  }
-  // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
-  if (checked.kind === 'nothing') return emit(answerFor(request, withNotes({ kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }, watch.notes)));
-
-  const judged = withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
-  const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(workspace)}` }) : judged;
-  await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
-  return emit(answerFor(request, withNotes(verdict, watch.notes)));
-}
-
-/**
- * The way out the block names: an agent that cannot make the criteria pass says so instead of
- * weakening them, with the exact command (this gate's own Node and command line: `ideal-state`
- * may not be on the agent's PATH).
- */
-function honestExit(workspace: string): string {
-  const cli = process.argv[1] ? `${shellWord(process.execPath)} ${shellWord(path.resolve(process.argv[1]))}` : 'ideal-state';
-  return `If they cannot be made to pass without weakening a check, do not weaken it: say so and stop, and the person is told it is not done: \`${cli} gate blocked --workspace ${shellWord(workspace)} --reason "what is in the way"\` (or the MCP tool ideal-state_blocked).`;
-}
-
-/**
- * The person's words, where the host's prompt hook sends them (Claude Code, Codex, Qwen Code
- * and Gemini CLI as `prompt`; Copilot CLI's userPromptSubmitted too): they say which PRD the
- * session is about. Bounded: only ids are looked for in it.
- */
-function promptOf(stdin: string): { prompt?: string } {
-  try {
-    const value: unknown = JSON.parse(stdin);
-    const prompt = typeof value === 'object' && value !== null ? (value as Record<string, unknown>).prompt : undefined;
-    return typeof prompt === 'string' ? { prompt: prompt.slice(0, 20_000) } : {};
-  } catch {
-    return {};
-  }
-}
-
-/** Events that mean the person just spoke (Claude Code and VS Code: UserPromptSubmit, SessionStart; Cline: UserPromptSubmit). */
-const PROMPT_EVENTS = new Set(['UserPromptSubmit', 'SessionStart']);
 
 /** All of stdin, or what came within a few seconds: a host that leaves stdin open must not hang the hook. */
 function readStdin(): Promise<string> {

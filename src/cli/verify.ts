@@ -112,18 +112,13 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     ...(frozen ? { frozen: { root: frozen.root }, ...(frozen.processes ? { processes: frozen.processes } : {}) } : {}),
     file,
     workspace,
-    ...(values.effort !== undefined ? { effort: values.effort } : {}),
-    timeoutSeconds,
-    yes: values.yes,
-    noCommands: values['no-commands'],
-    ...(values.rg ? { rg: values.rg } : {}),
-    ...(io.ask ? { ask: io.ask } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
+    ...(values.effort !== undefined ? { select: { effort: values.effort } } : {}),
+    commands: { yes: values.yes, off: values['no-commands'], ...(io.ask ? { ask: io.ask } : {}) },
+    checks: { timeoutSeconds, ...(io.signal ? { signal: io.signal } : {}), ...(values.rg ? { rg: values.rg } : {}) },
     ...(values.write ? { write: { by: () => 'ideal-state verify' } } : {}),
-    store: values['no-store'] ? false : values.store,
     // The answer does not wait for SQLite: the report is left as a pending record beside the
     // store (one small file, flushed and renamed into place) that its next writable open folds in.
-    storeLater: true,
+    report: { store: values['no-store'] ? false : values.store, later: true },
     warn: io.err,
   }).finally(() => frozen?.dispose());
   if (result.kind === 'bad-input') return badInput(io, values.json, file, result.problems, result.summary);

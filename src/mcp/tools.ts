@@ -92,19 +92,15 @@ export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyI
   const result = await verifyPrdFile({
     file: named.file,
     workspace: ctx.workspace,
-    timeoutSeconds: input.timeoutSeconds ?? 120,
+    ...(only ? { select: { only } } : {}),
     // No terminal: only the commands the workspace's committed allow-list names run.
-    yes: false,
-    noCommands: false,
-    ...(session.signal ? { signal: session.signal } : {}),
-    ...(only ? { only } : {}),
-    ...(session.progress ? { onResult: (done: number, total: number, id: string) => session.progress!(done, total, `${id} verified (${done} of ${total})`) } : {}),
-    store: ctx.store,
+    commands: {},
+    checks: { timeoutSeconds: input.timeoutSeconds ?? 120, ...(session.signal ? { signal: session.signal } : {}), ...(ctx.processes ? { processes: ctx.processes } : {}) },
+    ...(session.progress ? { progress: { onResult: (done: number, total: number, id: string) => session.progress!(done, total, `${id} verified (${done} of ${total})`) } } : {}),
     // The answer does not wait for SQLite: the report is left beside the store, folded in by its
     // next writable open (this server's own when it is idle, the criteria tool's, any command's).
-    storeLater: true,
+    report: { store: ctx.store, later: true },
     warn: ctx.log,
-    ...(ctx.processes ? { processes: ctx.processes } : {}),
   }).finally(() => ctx.folder?.schedule());
   if (result.kind === 'bad-input') throw new ToolRefusal([`${named.relative} cannot be verified: ${result.summary.split(named.file).join(named.relative)}`, ...result.problems.map((d) => formatDiagnostic(named.relative, d))].join('\n'));
   if (result.kind === 'refused' && only && / has no criterion /.test(result.message)) throw new BadArgument(`criteria: ${result.message.split(named.file).join(named.relative)}`);

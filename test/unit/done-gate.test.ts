@@ -13,7 +13,7 @@ const result = (id: string, outcome: CriterionResult['outcome'], extra: Partial<
 describe('the done gate’s answers (one builder for MCP, the editor’s tools and the stop hook)', () => {
   it('answers an ISA verification under the ISA’s own ids, with evidence, repair targets and the CRITICAL verdict', async () => {
     const root = workspace({ 'README.md': '# greeter\n', 'src/app.js': "console.log('hi')\n", 'ISA.md': isaFixture('greeter-workspace.md') });
-    const verified = await verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+    const verified = await verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, checks: { timeoutSeconds: 30 }, commands: { yes: true, off: false }, report: { store: false }, warn: () => undefined });
     assert.equal(verified.kind, 'verified');
     if (verified.kind !== 'verified') return;
     const answer = verifyAnswer('ISA.md', verified.prd, verified.set);
@@ -44,7 +44,7 @@ describe('the done gate’s answers (one builder for MCP, the editor’s tools a
 
   it('verifies some claims of an ISA named by the ISA’s own ids (a container is its parts), and judges only those', async () => {
     const root = workspace({ 'README.md': '# greeter\n', 'src/app.js': "console.log('hi')\n", 'ISA.md': isaFixture('greeter-workspace.md') });
-    const run = (only: string[]) => verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, only, warn: () => undefined });
+    const run = (only: string[]) => verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, checks: { timeoutSeconds: 30 }, commands: { yes: true, off: false }, report: { store: false }, select: { only }, warn: () => undefined });
     const some = await run(['C1', 'ISC-3.1', 'A4']);
     assert.equal(some.kind, 'verified', JSON.stringify(some));
     if (some.kind !== 'verified') return;

@@ -158,7 +158,7 @@ describe('verify: what a Grep searches — the source, under the ignore rules a 
   it('an anti-criterion over a project with its dependencies and build output installed passes on a clean source and fails naming the source file', async () => {
     const prd = ['---', 'prd: true', 'id: PRD-20261128-scope', 'effort_level: INSTANT', '---', '', '# Scope', '', '## Ideal State Criteria', '- [ ] ISC-1: The app exists | Verify: Read: src/app.js', '', '## Anti-Criteria', '- [ ] ISC-A-1: No console.log call in the source | Verify: Grep: console\\.log', ''].join('\n');
     const run = async (root: string) => {
-      const r = await verifyPrdFile({ file: path.join(root, 'PRD.md'), workspace: root, timeoutSeconds: 30, yes: false, noCommands: true, store: false, warn: () => undefined });
+      const r = await verifyPrdFile({ file: path.join(root, 'PRD.md'), workspace: root, checks: { timeoutSeconds: 30 }, commands: { yes: false, off: true }, report: { store: false }, warn: () => undefined });
       if (r.kind !== 'verified') throw new Error(`not verified: ${r.kind}`);
       return r.set.results.find((x) => x.criterionId === 'ISC-A-1')!;
     };

@@ -181,7 +181,7 @@ describe('ISA: the files people have today (LifeOS ISAFormat v2.18 patterns)', (
         '',
       ].join('\n');
       const root = workspace({ 'README.md': 'short\n', 'work/ISA.md': isa });
-      const result = await verifyPrdFile({ file: path.join(root, 'work/ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+      const result = await verifyPrdFile({ file: path.join(root, 'work/ISA.md'), workspace: root, checks: { timeoutSeconds: 30 }, commands: { yes: true, off: false }, report: { store: false }, warn: () => undefined });
       assert.equal(result.kind, 'verified');
       if (result.kind !== 'verified') return;
       const byId = Object.fromEntries(result.set.results.map((r) => [r.criterionId, r]));
@@ -301,7 +301,7 @@ describe('ISA: the files people have today (LifeOS ISAFormat v2.18 patterns)', (
       const root = workspace({ 'ISA.md': isa });
       const verify = (text: string) => {
         fs.writeFileSync(path.join(root, 'ISA.md'), text);
-        return verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+        return verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, checks: { timeoutSeconds: 30 }, commands: { yes: true, off: false }, report: { store: false }, warn: () => undefined });
       };
       const context = { before: 0, maxBlocks: 3, heldBy: 'none' as const };
       const held = (result: GateVerification) => [{ file: path.join(root, 'ISA.md'), shown: 'ISA.md', result, changes: [] }];
@@ -333,7 +333,7 @@ describe('ISA: the files people have today (LifeOS ISAFormat v2.18 patterns)', (
         '',
       ].join('\n');
       const root = workspace({ 'ISA.md': isa });
-      const run = () => verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+      const run = () => verifyPrdFile({ file: path.join(root, 'ISA.md'), workspace: root, checks: { timeoutSeconds: 30 }, commands: { yes: true, off: false }, report: { store: false }, warn: () => undefined });
       const both = await run();
       assert.equal(both.kind, 'verified');
       const set = both.kind === 'verified' ? both.set : undefined;

@@ -95,7 +95,7 @@ describe('probing the checks when criteria are accepted', () => {
     fs.mkdirSync(path.join(ws, path.dirname(rel)), { recursive: true });
     fs.writeFileSync(path.join(ws, rel), text);
     assert.deepEqual(probedIds(text), ['ISC-1']);
-    const verify = (file: string) => verifyPrdFile({ file, workspace: ws, timeoutSeconds: 30, yes: true, noCommands: false, store: false, warn: () => undefined });
+    const verify = (file: string) => verifyPrdFile({ file, workspace: ws, checks: { timeoutSeconds: 30 }, commands: { yes: true, off: false }, report: { store: false }, warn: () => undefined });
     const decide = async () => {
       const held = await checkHeld(ws, { kind: 'newest', file: path.join(ws, rel), why: 'the newest unfinished PRD with criteria' }, { verify: (file) => verify(file), now: new Date() });
       assert.equal(held.kind, 'checks');

@@ -6,6 +6,7 @@ import type { AnyCriterion, CriterionResult, EffortLevel, Outcome } from '../../
 import type { CandidateEvidence } from '../../algorithm/ports';
 import { verificationCommandsRequest, type RunPorts } from '../compose-run';
 import { VerifierJudge } from '../judge';
+import { approvalAfter, COMMAND_REASONS, decideCommands, withVerdict } from '../decide-commands';
 
 /** One artifact's verification: outcome and evidence by criterion id, and whether every CRITICAL one passed. */
 export interface ArtifactVerification {
@@ -46,7 +47,15 @@ export class ArtifactVerifier {
       {
         workspaceRoot: root,
         ...this.ports.verify,
-        approver: { approve: async (commands, signal) => ({ approved: await this.approvals.approve(verificationCommandsRequest(commands, root), signal) }) },
+        // The loop remembers no denials: the rule leaves every command to the loop's policy, asked once for the set.
+        approver: {
+          approve: async (commands, signal) => {
+            const decisions = decideCommands(commands, { asker: 'policy' });
+            const asked = withVerdict(decisions, 'ask');
+            const yes = asked.length === 0 || (await this.approvals.approve(verificationCommandsRequest(asked, root), signal));
+            return { ...approvalAfter(decisions, { yes, refused: COMMAND_REASONS.setNotApproved }), approved: yes };
+          },
+        },
       },
       () => (hasModel(o.models, 'verifier', o.level) ? new VerifierJudge(o.models, role, o.level) : undefined),
     );

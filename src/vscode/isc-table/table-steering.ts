@@ -69,28 +69,32 @@ export class TableSteering {
     try {
       const table = (await this.definitions.get()).effort.table;
       const host = await this.verifier.hostFor(folder, run.prdPath ?? `run ${runId}`, run.effort, runId);
-      const set = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ideal State: verifying ${what}`, cancellable: true }, async (progress, token) => {
+      const { set, report: stored } = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Ideal State: verifying ${what}`, cancellable: true }, async (progress, token) => {
         const abort = signalFrom(token);
         try {
-          return await engine().verifyCriteria(criteria, host, {
+          // The run's stored criteria, composed as every verification is; the report goes to the run's session.
+          return await engine().composeVerification({
+            source: { kind: 'criteria', criteria, level: run.effort, criteriaVersion: run.criteriaVersion },
+            effortTable: table,
+            host,
             signal: abort.signal,
-            parallelism: table.levels[run.effort].parallelism,
             timeoutMs: CRITERION_TIMEOUT_MS,
             // The PRD's own text is not evidence that a criterion holds.
-            ...(run.prdPath ? { excludeFiles: [run.prdPath] } : {}),
-            criteriaVersion: run.criteriaVersion,
-            onResult: (result) => {
-              live.active.delete(result.criterionId);
-              live.results.push(result);
-              progress.report({ message: `${result.criterionId} ${result.outcome}` });
-              this.watch.touch(runId);
+            ...(run.prdPath ? { prdPath: run.prdPath } : {}),
+            progress: {
+              onResult: (result) => {
+                live.active.delete(result.criterionId);
+                live.results.push(result);
+                progress.report({ message: `${result.criterionId} ${result.outcome}` });
+                this.watch.touch(runId);
+              },
             },
+            report: ({ set }) => this.sessions.get().recordVerification(runId, set),
           });
         } finally {
           abort.dispose();
         }
       });
-      const stored = await this.sessions.get().recordVerification(runId, set);
       if (!stored.stored) this.log.warn(`re-verification of ${runId} not stored: ${stored.reason}`);
       this.log.info(`${runId}: re-verified ${what}: ${set.summary}`);
       return { ok: stored.stored, message: stored.stored ? `${what}: ${set.summary}` : `${what}: ${set.summary} — not stored: ${stored.reason}` };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { Settings } from '../../model/settings';
-import type { CommandApprover } from '../../verify/types';
+import type { CommandApproval, CommandApprover } from '../../verify/types';
+import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandDecision } from '../../app/decide-commands';
 import { allowList } from '../../verify/allowed-commands';
 import { engine } from '../engine';
 
@@ -52,70 +53,85 @@ export class EditorCommandApprover implements CommandApprover {
     private readonly options: ApproverOptions,
   ) {}
 
-  async approve(commands: string[], signal: AbortSignal): Promise<{ approved: boolean; reason?: string; only?: readonly string[]; reasons?: Readonly<Record<string, string>> }> {
-    if (!vscode.workspace.isTrusted) {
-      return { approved: false, reason: 'this workspace is not trusted (Restricted Mode), so commands from a PRD do not run; trust the workspace to verify them' };
-    }
+  async approve(commands: string[], signal: AbortSignal): Promise<CommandApproval> {
+    if (!vscode.workspace.isTrusted) return approvalAfter(decideCommands(commands, { asker: 'dialog', trusted: false }));
     let denied: ReadonlyMap<string, { readonly always: boolean; readonly reason: string }>;
     try {
       denied = (await this.options.denied?.()) ?? new Map();
     } catch (error) {
       return { approved: false, reason: `not approved: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const never = commands.filter((c) => denied.get(c)?.always);
-    const reasons = Object.fromEntries(never.map((c) => [c, denied.get(c)!.reason]));
-    const runnable = commands.filter((c) => !never.includes(c));
-    const again = runnable.filter((c) => denied.has(c));
-    const answer = await this.approveRunnable(runnable, new Set(again.map((c) => c.trim())), signal);
-    if (again.length > 0) await this.options.rememberAnswer?.(again, answer.approved).catch((e: unknown) => this.log.warn(`the answer about denied commands was not remembered: ${String(e)}`));
-    if (never.length === 0) return answer;
-    return answer.approved ? { approved: true, only: runnable, reason: 'not approved', reasons } : { ...answer, reasons };
-  }
-
-  private async approveRunnable(commands: string[], again: ReadonlySet<string>, signal: AbortSignal): Promise<{ approved: boolean; reason?: string }> {
-    if (commands.length === 0) return { approved: true };
-    const unique = [...new Set(commands.map((c) => c.trim()).filter(Boolean))].sort();
-    const list = allowList(this.settings.get('verifyAllowedCommands'));
-    for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
-    let proposed: ReadonlySet<string>;
+    let awaiting: ReadonlySet<string> = new Set<string>();
     try {
-      proposed = this.options.workspace ? await engine().commandsAwaitingPerson(this.options.workspace) : new Set<string>();
+      if (this.options.workspace && commands.some((c) => !denied.get(c)?.always)) awaiting = await engine().commandsAwaitingPerson(this.options.workspace);
     } catch (e) {
       return { approved: false, reason: `not approved: the record of proposed commands cannot be read, so none runs: ${(e as Error).message}` };
     }
+    const list = allowList(this.settings.get('verifyAllowedCommands'));
+    for (const problem of list.problems) this.log.warn(`idealState.verify.allowedCommands: ${problem}`);
     const byRun = new Set(this.options.run?.approvedCommands ?? []);
     const confirmed = new Set((this.options.confirmed ?? []).map((c) => c.trim()));
-    const awaiting = unique.filter((c) => proposed.has(c));
-    // A command a person denied before, or one an agent's proposal brought, is theirs to answer: nothing else covers it.
-    const toConfirm = unique.filter((c) => again.has(c) || proposed.has(c) || (list.match(c) === undefined && !byRun.has(c) && !confirmed.has(c)));
+    const decisions = decideCommands(commands, {
+      asker: 'dialog',
+      allowList: { allows: (c) => list.match(c) !== undefined },
+      denied,
+      awaiting,
+      approved: new Set([...byRun, ...confirmed]),
+    });
+    this.logCovered(commands, byRun, confirmed);
+    const again = decisions.filter((d) => d.verdict === 'ask' && d.mark === 'denied-before').map((d) => d.command);
+    const answer = await this.confirm(decisions, signal);
+    if (again.length > 0) await this.options.rememberAnswer?.(again, answer?.yes ?? true).catch((e: unknown) => this.log.warn(`the answer about denied commands was not remembered: ${String(e)}`));
+    return approvalAfter(decisions, answer);
+  }
+
+  /** What the log says of commands another approval already covers. */
+  private logCovered(commands: readonly string[], byRun: ReadonlySet<string>, confirmed: ReadonlySet<string>): void {
+    const unique = [...new Set(commands.map((c) => c.trim()).filter(Boolean))];
     const covered = unique.filter((c) => byRun.has(c)).length;
     if (covered > 0) this.log.info(`${covered} command${covered === 1 ? '' : 's'} of ${this.options.prdPath} approved in ${this.options.run!.id}, not asked again`);
     const inTool = unique.filter((c) => confirmed.has(c)).length;
     if (inTool > 0) this.log.info(`${inTool} command${inTool === 1 ? '' : 's'} of ${this.options.prdPath} confirmed in the ideal-state_verify tool's confirmation, not asked again`);
-    if (toConfirm.length === 0) return { approved: true };
+  }
 
+  /**
+   * The modal dialog for the commands the rule left to a person (undefined: nothing to ask). A
+   * "no" refuses the whole set, as the dialog names it; a yes is remembered per PRD path and
+   * exact command set, except for a command denied before or proposed by an agent.
+   */
+  private async confirm(decisions: readonly CommandDecision[], signal: AbortSignal): Promise<{ yes: boolean; refused: string; allOrNothing: true } | undefined> {
+    const asked = decisions.flatMap((d) => (d.verdict === 'ask' ? [d] : []));
+    const markOf = new Map(asked.map((d) => [d.command.trim(), d.mark]));
+    const toConfirm = [...new Set(asked.map((d) => d.command.trim()).filter(Boolean))].sort();
+    if (toConfirm.length === 0) return undefined;
+    const personal = toConfirm.some((c) => markOf.get(c) !== undefined);
     const hash = createHash('sha256').update(JSON.stringify([this.options.prdPath, toConfirm])).digest('hex');
     const remembered = this.state.get<string[]>(APPROVED_KEY, []);
-    if (remembered.includes(hash) && !toConfirm.some((c) => again.has(c) || proposed.has(c))) return { approved: true };
-    if (signal.aborted) return { approved: false, reason: 'verification was cancelled before the commands were confirmed' };
+    if (remembered.includes(hash) && !personal) return { yes: true, refused: '', allOrNothing: true };
+    if (signal.aborted) return { yes: false, refused: 'verification was cancelled before the commands were confirmed', allOrNothing: true };
 
+    const awaiting = toConfirm.filter((c) => markOf.get(c) === 'proposed');
     const run = toConfirm.length === 1 ? 'Run It' : 'Run Them';
+    const mark = (c: string) => {
+      const m = markOf.get(c);
+      return m ? ` ${ASK_MARKS[m].dialog}` : '';
+    };
     const answer = await vscode.window.showWarningMessage(
       `${this.options.prdPath} runs ${toConfirm.length === 1 ? 'this command' : `these ${toConfirm.length} commands`} to verify its criteria. Run ${toConfirm.length === 1 ? 'it' : 'them'}?`,
       {
         modal: true,
-        detail: `${toConfirm.map((c) => `• ${c}${again.has(c) ? ' (not approved before)' : proposed.has(c) ? " (added through an agent's proposal)" : ''}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes.${awaiting.length > 0 ? ' A command an agent proposed is asked for even when the allow-list matches it.' : ''} Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
+        detail: `${toConfirm.map((c) => `• ${c}${mark(c)}`).join('\n')}\n\nThey run in the workspace folder. You are asked again when a command changes.${awaiting.length > 0 ? ' A command an agent proposed is asked for even when the allow-list matches it.' : ''} Commands you always trust can go in the setting idealState.verify.allowedCommands.`,
       },
       run,
     );
     if (answer !== run) {
       this.log.info(`commands of ${this.options.prdPath} not confirmed`);
-      return { approved: false, reason: 'not approved: the commands were not confirmed' };
+      return { yes: false, refused: COMMAND_REASONS.dialogNo, allOrNothing: true };
     }
     await this.state.update(APPROVED_KEY, [...remembered.filter((h) => h !== hash), hash].slice(-MAX_REMEMBERED));
     // The person's yes, kept where the command line and the MCP server see it too.
     for (const c of awaiting) await engine().allowProposedCommand(this.options.workspace!, c, new Date());
     this.log.info(`commands of ${this.options.prdPath} confirmed: ${toConfirm.length}`);
-    return { approved: true };
+    return { yes: true, refused: '', allOrNothing: true };
   }
 }

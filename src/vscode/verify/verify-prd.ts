@@ -89,32 +89,39 @@ export class PrdVerifier {
     const runId = prd.document.meta.runId ?? store.prdIndex.where('path = ?', [relative])[0]?.runId;
     const host = await this.hostFor(folder, relative, prd.level, runId, options.confirmedCommands);
     const started = Date.now();
-    const set = await engine().verifyPrepared(prd, {
-      host,
+    // Composed as every surface composes a verification: this window's adapters are its ports.
+    const { set, shown, written } = await engine().composeVerification({
+      source: { kind: 'prd', prd, text },
       effortTable: table,
+      host,
       prdPath: relative,
       signal: options.signal,
-      ...(options.onResult ? { onResult: options.onResult } : {}),
-    });
-    this.log.info(`${relative}: ${set.summary} (${prd.level}, ${Date.now() - started} ms)`);
-
-    // Written back under the file's own ids and in its format (a PRD's checkboxes and LOG, an ISA's checkboxes, progress and Verification lines).
-    const shown = prd.shown(set);
-    const written = await this.writeBack(uri, relative, (current) => prd.writeInto(current, shown.results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' })).then(
-      () => true,
-      (error: unknown) => {
-        this.log.error(`writing outcomes into ${relative} failed: ${String(error)}`);
-        void vscode.window.showErrorMessage(`Ideal State: the outcomes could not be written into ${relative}: ${error instanceof Error ? error.message : String(error)}. The PRD was left as it was.`);
-        return false;
+      ...(options.onResult ? { progress: { onResult: options.onResult } } : {}),
+      // Written back under the file's own ids and in its format (a PRD's checkboxes and LOG, an ISA's checkboxes, progress and Verification lines).
+      writeBack: {
+        write: ({ set, shown }) => {
+          this.log.info(`${relative}: ${set.summary} (${prd.level}, ${Date.now() - started} ms)`);
+          return this.writeBack(uri, relative, (current) => prd.writeInto(current, shown.results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' })).then(
+            () => true,
+            (error: unknown) => {
+              this.log.error(`writing outcomes into ${relative} failed: ${String(error)}`);
+              void vscode.window.showErrorMessage(`Ideal State: the outcomes could not be written into ${relative}: ${error instanceof Error ? error.message : String(error)}. The PRD was left as it was.`);
+              return false;
+            },
+          );
+        },
       },
-    );
-    try {
-      const stored = await this.sessions.get().storePrdVerification(prd, { prdPath: relative, text, set, effortTable: table, workspaceFolder: folder.name });
-      if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
-      else if (stored.unmatched.length > 0) this.log.info(`${relative}: ${stored.unmatched.join(', ')} differ from ${stored.runId}'s stored criteria; their outcomes are in the report only until the PRD is saved`);
-    } catch (error) {
-      this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
-    }
+      // The run session's store: the report joins the PRD's run, as a run's own verifications do.
+      report: async ({ set }) => {
+        try {
+          const stored = await this.sessions.get().storePrdVerification(prd, { prdPath: relative, text, set, effortTable: table, workspaceFolder: folder.name });
+          if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
+          else if (stored.unmatched.length > 0) this.log.info(`${relative}: ${stored.unmatched.join(', ')} differ from ${stored.runId}'s stored criteria; their outcomes are in the report only until the PRD is saved`);
+        } catch (error) {
+          this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
+        }
+      },
+    });
     return { uri, path: relative, criteria: prd.criteria, set, shown, prepared: prd, document: prd.document, written };
   }
 

@@ -45,7 +45,15 @@ export function readStopPayload(host: string | undefined, stdin: string): Payloa
   }
   const adapter = host !== undefined ? hostAdapter(host) : HOST_ADAPTERS.find((h) => h.recognise(payload));
   if (!adapter) return { ok: false, message: host !== undefined ? `unknown host "${host}"; one of ${GATE_HOSTS.join(', ')}` : `cannot tell which agent host sent this payload (keys: ${Object.keys(payload).join(', ') || 'none'}); pass --host ${GATE_HOSTS.join('|')}` };
-  return { ok: true, request: adapter.request(payload) };
+  // The host's own schema is the source of truth for its payload: a field of the wrong type is
+  // named, not read as absent (a stop_hook_active of "true" would otherwise count as not said).
+  const parsed = adapter.payload().safeParse(payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return { ok: false, message: `the hook payload on stdin is not what ${adapter.name} sends (${where}${issue?.message ?? 'unreadable'}); pass the --host of the host that runs this hook` };
+  }
+  return { ok: true, request: adapter.request(parsed.data) };
 }
 
 export function answerFor(request: StopRequest, verdict: GateVerdict): HostAnswer {
