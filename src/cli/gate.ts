@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startDeadline, timedOutVerdict } from '../app/gate/deadline';
-import { stateFolderRefusals } from '../app/gate/state-folder';
+import { stateFolderRefusal, withStateRefusal } from '../app/gate/state-refused';
 import { dropLoaderVariables, startWatchdog, unfinishedOf, watchdogVerdict, withNotes, type WatchState } from './gate-watchdog';
 import { keepLastSessionEntry, sessionMark } from '../app/gate/session-log';
 import { blocksSoFar, gateStateFile, recordVerdict } from '../app/gate/block-counter';
@@ -10,7 +10,7 @@ import { freezeHeld } from '../app/gate/freeze-held';
 import { gateStartMs } from '../app/gate/gate-start';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
 import { stopIsElsewhere } from '../app/gate/hosts/project';
-import { gateVerdict, withWorkspaceChanges } from '../app/gate/verdict';
+import { gateVerdict, withWorkspaceChanges, type GateDecision } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
 import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
@@ -209,7 +209,8 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   const now = new Date();
   // What the agent could have injected and the gate ignored, said on stderr and in the answer.
   const loaders = dropLoaderVariables(env);
-  watch.notes.push(...(await stateFolderRefusals(workspace, env)), ...loaders.notes);
+  const refusal = await stateFolderRefusal(workspace, env);
+  watch.notes.push(...(refusal ? [refusal] : []), ...loaders.notes);
   for (const n of [...watch.notes.filter((n) => !loaders.notes.includes(n)), ...loaders.stderr]) io.err(n);
 
   // The person spoke: the criteria as they are now are the session's baseline. The host reads
@@ -235,7 +236,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   const blockedBy = await takeAgentBlocked(workspace, { now, env }).catch(() => undefined);
   const letGo = limitReached || blockedBy !== undefined;
   const verdictWord = (passed: boolean) =>
-    changedBlocks() ? `blocked the stop (${before + 1} of ${maxBlocks}): the workspace changed while the gate verified it` : passed ? 'let the stop through' : blockedBy ? `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")` : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`;
+    changedBlocks() ? `blocked the stop (${before + 1} of ${maxBlocks}): the workspace changed while the gate verified it` : refusedBlocks() && passed ? `blocked the stop (${before + 1} of ${maxBlocks}): a state folder variable was refused, so the person's lock was not read` : passed ? 'let the stop through' : blockedBy ? `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")` : limitReached ? `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})` : `blocked the stop (${before + 1} of ${maxBlocks})`;
   let markBlocked = false;
   // Known only once every check has run and the live workspace was compared with the copy: the
   // LOG entries are written after that, so a LOG never says "let the stop through" for a stop
@@ -243,6 +244,8 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   let changedMeanwhile = false;
   // What the answer then does (withWorkspaceChanges, then the honest exit's let-through).
   const changedBlocks = () => changedMeanwhile && !limitReached && blockedBy === undefined;
+  // A refused state folder variable blocks what would have passed (state-refused.ts).
+  const refusedBlocks = () => refusal !== undefined && !limitReached && blockedBy === undefined;
   const writeBacks: (() => Promise<boolean>)[] = [];
   // Answer before the host gives up: a total budget below its deadline bounds every criterion.
   const deadlineSeconds = run.deadlineOf(adapter);
@@ -282,7 +285,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
               later: frozen !== undefined,
               by: (set: VerifySetResult) => {
                 markBlocked = !set.passed && blockedBy !== undefined;
-                return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, (set.passed || letGo) && !changedBlocks() ? 'allow' : 'block')}`;
+                return `ideal-state gate (${HOST_NAMES[request.host]} ${request.event}, ${mark}), which ${verdictWord(set.passed)}; ${hostWill(request, (set.passed || letGo) && !changedBlocks() && !refusedBlocks() ? 'allow' : 'block')}`;
               },
             },
           }),
@@ -310,12 +313,15 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
     return emit(answerFor(request, withNotes(timedOut, watch.notes)));
   }
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
-  if (checked.kind === 'nothing') return emit(answerFor(request, withNotes({ kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` }, watch.notes)));
+  const nothing: GateDecision = { kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` };
+  if (checked.kind === 'nothing' && !refusal) return emit(answerFor(request, withNotes(nothing, watch.notes)));
 
-  const judged = withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
+  const judged = checked.kind === 'nothing' ? nothing : withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
   const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(workspace)}` }) : judged;
-  await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
-  return emit(answerFor(request, withNotes(verdict, watch.notes)));
+  // The agent's own "I need a person" stays its way out; a refused state folder blocks every other let-through.
+  const decided = withStateRefusal(verdict, blockedBy ? undefined : refusal, { before, maxBlocks });
+  await recordVerdict(counter, request.sessionKey, decided.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
+  return emit(answerFor(request, withNotes(decided, watch.notes)));
 }
 
 /**

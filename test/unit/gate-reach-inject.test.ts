@@ -39,7 +39,7 @@ describe('the gate out of the agent’s reach: what an agent can inject', functi
     const answer = decision(inside);
     assert.equal(answer.blocked, true, inside.out + inside.err);
     assert.match(answer.text, /ISC-DEMO-004/);
-    assert.match(answer.text, /IDEAL_STATE_STATE_DIR \(.*\.ideal-state\/state\) names a folder inside the workspace .*; the gate ignores it and keeps its state in .*ideal-state-xdg-/);
+    assert.match(answer.text, /IDEAL_STATE_STATE_DIR \(.*\.ideal-state\/state\) names a folder inside the workspace .*; the gate ignores it\.\n.*without the variable it would read .*ideal-state-xdg-/);
     assert.match(inside.err, /IDEAL_STATE_STATE_DIR .* names a folder inside the workspace/);
 
     const link = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-link-')), 'ws');
