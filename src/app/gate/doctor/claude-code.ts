@@ -129,7 +129,7 @@ export async function readClaudeCode(workspace: string, options: ClaudeReadOptio
   await envFindings(workspace, baseEnv, env, setBy, findings);
   findings.bypasses.push(...inheritedLoaders(baseEnv, 'Claude Code'));
 
-  if (findings.command) findings.bypasses.push(...(await programBypasses(findings.command, workspace, setBy.has('PATH') ? `env.PATH in ${setBy.get('PATH')}` : undefined)));
+  if (findings.command) findings.bypasses.push(...(await programBypasses(findings.command, workspace, setBy.has('PATH') ? `env.PATH in ${setBy.get('PATH')}` : undefined, env.PATH ?? '')));
   await layerBypasses(reads, gate?.scope, findings);
   return findings;
 }

@@ -64,7 +64,7 @@ export async function readHostConfig(adapter: HostAdapter, workspace: string, op
   if (gate) {
     findings.command = gate.command;
     findings.installedIn = gate.from;
-    findings.bypasses.push(...(await programBypasses(gate.command!, workspace, undefined)));
+    findings.bypasses.push(...(await programBypasses(gate.command!, workspace, undefined, findings.env.PATH ?? '')));
     findings.bypasses.push(...inheritedLoaders(env, adapter.name));
   } else if (findings.neverRuns.length === 0) {
     findings.neverRuns.push(`no hooks.${event} entry runs the gate, and ${adapter.name} reads hooks.${event}${misplaced.length > 0 ? ` (it is under ${misplaced.join(', ')})` : ''}`);
