@@ -100,3 +100,18 @@ describe('gate install and gate doctor: a launcher found through the workspace',
     assert.match(text, /^ {2}Cause: the installed command resolves inside the workspace: `npx ideal-state` runs the workspace's node_modules\/\.bin\/ideal-state/m, text);
   });
 });
+
+describe('gate install and gate doctor: opencode’s plugin, which the agent can replace', function () {
+  this.timeout(60_000);
+
+  it('the install says the plugin is loaded at start-up and the agent can replace it; the doctor names a plugin rewritten without the gate', async () => {
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-opencode-'));
+    const r = io();
+    assert.equal(await gateInstallCommand(['opencode', '--yes', '--no-mcp', '--workspace', ws], r.io, { node: process.execPath, cli: BUILT_CLI }), 0, r.err.join('\n'));
+    assert.match(r.out.join('\n'), /Risk: \.opencode\/plugin\/ideal-state-gate\.js is inside the workspace: opencode loads it at start-up, so an agent's edit counts from the next session, and opencode has no sandbox/);
+    fs.writeFileSync(path.join(ws, '.opencode', 'plugin', 'ideal-state-gate.js'), 'export const IdealStateGate = async () => ({});\n');
+    const d = io();
+    await gateDoctorCommand(['--workspace', ws], d.io);
+    assert.match(d.out.join('\n'), /^opencode: would let the agent stop: \.opencode\/plugin\/ideal-state-gate\.js no longer runs the gate: it is there without the gate's command line/m, d.out.join('\n') + d.err.join('\n'));
+  });
+});

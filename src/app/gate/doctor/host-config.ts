@@ -82,6 +82,8 @@ async function ownFile(adapter: HostAdapter, workspace: string, file: string, en
   const m =
     new RegExp(`"(?:command|bash)"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*--host ${adapter.id}\\b(?:[^"\\\\]|\\\\.)*")`).exec(text) ??
     new RegExp(`const COMMAND = ("(?:[^"\\\\]|\\\\.)*--host ${adapter.id}\\b(?:[^"\\\\]|\\\\.)*")`).exec(text);
+  // The gate's own file (opencode's plugin, Kiro's hook) there without the gate's command line: rewritten, and the host loads it as it is.
+  if (!m && read.state !== 'absent' && path.basename(file).includes('ideal-state')) return { neverRuns: [`${file} no longer runs the gate: it is there without the gate's command line (rewritten since \`gate install\` wrote it), and ${adapter.name} loads it as it is at its next start`], env, notes: [], bypasses: [] };
   if (!m) return undefined;
   const command = JSON.parse(m[1]!) as string;
   if (!isGateCommand(command, adapter.id)) return undefined;
