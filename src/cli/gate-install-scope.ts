@@ -11,12 +11,14 @@ import { isObject, listAt, mergeJson, type Plan } from './gate-install-json';
  * (CLAUDE_CONFIG_DIR, else ~/.claude), outside the workspace. `managed`: a drop-in file in
  * Claude Code's managed settings folder (managed-settings.d), which only an administrator writes.
  *
- * Measured with Claude Code 2.1.332 driven by a scripted model (test/hosts/attacks.test.mjs; the
- * managed case once by hand, since the tier does not write the machine's managed settings):
+ * Measured with Claude Code 2.1.332 driven by a scripted model (test/hosts/attacks.test.mjs, the
+ * managed case with a drop-in the tier writes into /etc/claude-code as root and removes):
  * a `disableAllHooks: true` that the agent writes into .claude/settings.local.json with a program
  * of its shell (`node -e …`; its Write tool and a shell redirection to .claude/settings*.json are
  * held for a person's approval) turns a user-level Stop hook off mid-session, and the same key in
- * .claude/settings.json turns it off at start; a managed Stop hook runs in both cases. A rewritten
+ * .claude/settings.json turns it off at start; a managed Stop hook runs in both cases, and after
+ * a disableAllHooks in the user settings (Claude Code reads that key outside managed settings
+ * as allowManagedHooksOnly). A rewritten
  * .claude/settings.json (`{}`) leaves a user-level hook running. Permission deny rules
  * (`Edit(//path/**)`) stop Claude Code's own file tools, not a program its shell runs; its sandbox
  * (sandbox.enabled) is what makes them hold for the shell too, and needs bubblewrap on Linux.
@@ -135,6 +137,9 @@ export function workspaceRisk(adapter: HostAdapter): string | undefined {
     case 'gemini':
     case 'qwen':
       return `${file} is inside the workspace: ${adapter.name} reads it at start-up, so an agent's edit counts from the next session; \`--scope user\` puts the hook in ~/.${adapter.id}/settings.json instead (a ${adapter.id === 'gemini' ? '`hooksConfig.enabled: false`' : '`disableAllHooks: true`'} in ${file} still turns it off). \`ideal-state gate doctor\` shows what the next session will run.`;
+    case 'opencode':
+      // Measured with opencode 1.18.33 (test/hosts/attacks.test.mjs): a plugin replaced mid-session leaves the loaded one running.
+      return `${file} is inside the workspace: opencode loads it at start-up, so an agent's edit counts from the next session, and opencode has no sandbox to keep the agent off it: an agent that replaces or deletes the plugin has no gate from its next session on (\`gate install\` does not write opencode's global plugin folder, ~/.config/opencode/plugin/). \`ideal-state gate doctor\` shows what the next session will run.`;
     default:
       return `${file} is inside the workspace: ${adapter.name} reads it at start-up, so an agent's edit counts from the next session; \`ideal-state gate doctor\` shows what the next session will run.`;
   }

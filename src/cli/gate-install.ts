@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lineDiff } from '../agent/line-diff';
 import { checkLauncherRuns, mcpLauncherFor } from '../app/gate/hook-command';
+import { launcherInWorkspace } from '../app/gate/launcher-reach';
 import { HOST_ADAPTERS, hostAdapter, type HostAdapter } from '../app/gate/hosts';
 import { shellWord } from '../app/gate/held';
 import { isObject, listAt, mergeJson, type Plan, type Planned } from './gate-install-json';
@@ -40,7 +41,9 @@ Options:
   --workspace DIR   the workspace (default: the current directory); written into the command
   --command CMD     how the hook starts Ideal State (default: the absolute paths of the Node
                     running this install and of its dist/cli.js, never looked up on PATH);
-                    e.g. "npx ideal-state" (warned: on PATH, and inside the workspace)
+                    a command found through the workspace ("npx ideal-state", a path in it,
+                    node_modules/.bin on PATH) is never written: it is replaced by those
+                    absolute paths, said, or refused when this install runs from the workspace
   --max-blocks N    passed on to the gate (default: the gate's, 3)
   --no-mcp          write only the hook, not the MCP entry
   --yes             write without asking
@@ -134,9 +137,15 @@ export async function gateInstallCommand(argv: string[], io: VerifyIo, runtime: 
     return 2;
   }
   const chosen = await hookLauncher(values.command?.trim() || undefined, workspace, runtime);
+  if ('refused' in chosen) {
+    io.err(`ideal-state gate install: ${chosen.refused}`);
+    return 1;
+  }
   for (const w of chosen.warnings) io.err(`warning: ${w}`);
   const launcher = chosen.launcher;
-  const said = await sayLauncher(launcher, values.command?.trim() || undefined, workspace, runtime, io);
+  // A --command rewritten to this install's own paths is checked and said as the default is.
+  const given = launcher === values.command?.trim() ? launcher : undefined;
+  const said = await sayLauncher(launcher, given, workspace, runtime, io);
   if (!said.ok) return 1;
   let status = 0;
   for (const adapter of hosts) {
@@ -190,24 +199,37 @@ export interface InstallRuntime {
  * is looked up on PATH or lies inside the workspace (node_modules/.bin, which the agent can
  * replace).
  */
-export async function hookLauncher(given: string | undefined, workspace: string, runtime: InstallRuntime): Promise<{ launcher: string; warnings: string[] }> {
+export async function hookLauncher(given: string | undefined, workspace: string, runtime: InstallRuntime): Promise<{ launcher: string; warnings: string[] } | { refused: string }> {
   const warnings: string[] = [];
+  const own = await ownLauncher(runtime);
   if (given === undefined) {
-    const node = await regularFile(runtime.node);
-    const cli = runtime.cli ? await regularFile(runtime.cli) : undefined;
-    if (node && cli && path.basename(cli) === 'cli.js') {
-      for (const f of [node, cli]) if (inside(f, workspace)) warnings.push(`${f} is inside the workspace ${workspace}: an agent working there can replace it, and the hook would run what it put there; install Ideal State outside the workspace (npm install -g ideal-state) and install the gate again`);
-      return { launcher: `${shellWord(node)} ${shellWord(cli)}`, warnings };
+    if (own) {
+      for (const f of own.files) if (inside(f, workspace)) warnings.push(`${f} is inside the workspace ${workspace}: an agent working there can replace it, and the hook would run what it put there; install Ideal State outside the workspace (npm install -g ideal-state) and install the gate again`);
+      return { launcher: own.launcher, warnings };
     }
     warnings.push(`the command line file this install was started from (${runtime.cli ?? 'unknown'}) is not Ideal State's dist/cli.js, so the hook runs \`ideal-state\`, looked up on PATH at every stop: an agent that puts a program of that name first on the PATH its host gives the hook (an \`env\` in the host's settings) answers instead of the gate. Run \`ideal-state gate install\` from the installed command line to write absolute paths`);
     return { launcher: 'ideal-state', warnings };
   }
   const words = splitLauncher(given);
   const first = words[0] ?? '';
+  // A launcher that runs what the workspace holds is the agent's to replace: never written.
+  const reach = launcherInWorkspace(words, workspace, (runtime.env ?? process.env).PATH ?? '');
+  if (reach) {
+    const outside = own && !own.files.some((f) => inside(f, workspace));
+    if (!outside) return { refused: `--command \`${given}\` is not written: ${reach.why}, and the hook would run what it put there. Install Ideal State outside the workspace (npm install -g ideal-state) and run \`ideal-state gate install\` from it, which writes the absolute paths of its Node and command line, or give --command with absolute paths outside the workspace. Nothing written.` };
+    warnings.push(`--command \`${given}\` is not written as given: ${reach.why}. The hook runs \`${own.launcher}\` instead: the absolute paths of the Node and command line running this install, outside the workspace`);
+    return { launcher: own.launcher, warnings };
+  }
   if (!path.isAbsolute(first)) warnings.push(`--command: "${first}" is looked up on PATH at every stop: an agent that puts a program of that name first on the PATH its host gives the hook (an \`env\` in the host's settings) answers instead of the gate. An absolute path (e.g. ${process.execPath} /path/to/ideal-state/dist/cli.js) is not`);
-  if (/^(npx|pnpx|bunx)$/.test(path.basename(first)) || (/^(pnpm|yarn|npm)$/.test(path.basename(first)) && /^(exec|dlx|x)$/.test(words[1] ?? ''))) warnings.push(`--command: ${path.basename(first)} runs the workspace's node_modules/.bin/${words.find((w, i) => i > 0 && !w.startsWith('-') && !/^(exec|dlx|x)$/.test(w)) ?? 'ideal-state'} when there is one, which an agent working in the workspace can replace`);
-  for (const w of words) if ((w.includes('/') || w.includes(path.sep)) && inside(path.resolve(workspace, w), workspace)) warnings.push(`--command: ${w} is inside the workspace ${workspace}, where an agent working there can replace it`);
   return { launcher: given, warnings };
+}
+
+/** The Node running this install and its dist/cli.js, by real path, each a regular file; undefined when this is not Ideal State's command line. */
+async function ownLauncher(runtime: InstallRuntime): Promise<{ launcher: string; files: string[] } | undefined> {
+  const node = await regularFile(runtime.node);
+  const cli = runtime.cli ? await regularFile(runtime.cli) : undefined;
+  if (!node || !cli || path.basename(cli) !== 'cli.js') return undefined;
+  return { launcher: `${shellWord(node)} ${shellWord(cli)}`, files: [node, cli] };
 }
 
 /** The real path of a regular file, or undefined. */

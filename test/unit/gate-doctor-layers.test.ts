@@ -100,13 +100,15 @@ describe('command line: gate doctor reads Claude Code’s effective settings', f
     assert.match(text, /^Claude Code: would block /m, 'the installed command has absolute paths: the fake PATH does not reach it');
   });
 
-  it('env that re-points the state folder into the workspace is harmless where the person set no state folder, not where it replaces theirs; NODE_OPTIONS with --require is not', async () => {
+  it('env that re-points the state folder into the workspace is refused, so every stop blocks, whether or not it replaces the person\'s own; NODE_OPTIONS with --require is a way around the gate', async () => {
     const ws = await installed();
     local(ws, { env: { IDEAL_STATE_STATE_DIR: path.join(ws, 'state'), NODE_OPTIONS: '--require ./hook.cjs', npm_config_script_shell: '/bin/sh' } });
     // This process (as the host) starts with a state folder of its own: the refused variable replaces it.
     const own = process.env.IDEAL_STATE_STATE_DIR!;
     const replaced = await doctor(ws);
-    assert.match(replaced, new RegExp(`Bypassable: env\\.IDEAL_STATE_STATE_DIR in \\.claude/settings\\.local\\.json names a folder inside the workspace, which the gate refuses, and replaces the IDEAL_STATE_STATE_DIR the host starts with: the gate falls back to .*, not ${own.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, where the person's lock is`), replaced);
+    const refused = /Note: env\.IDEAL_STATE_STATE_DIR in \.claude\/settings\.local\.json is refused by the gate \(names a folder inside the workspace .*, where the agent can write\): every stop is blocked, saying so, until it is removed/;
+    assert.match(replaced, refused, replaced);
+    assert.doesNotMatch(replaced, /Bypassable: env\.IDEAL_STATE_STATE_DIR/, replaced);
     delete process.env.IDEAL_STATE_STATE_DIR;
     let text: string;
     try {
@@ -114,16 +116,18 @@ describe('command line: gate doctor reads Claude Code’s effective settings', f
     } finally {
       process.env.IDEAL_STATE_STATE_DIR = own;
     }
-    assert.match(text, /Note: env\.IDEAL_STATE_STATE_DIR in \.claude\/settings\.local\.json is harmless: it names a folder inside the workspace, which the gate refuses, and the gate's state folder stays /, text);
+    assert.match(text, refused, text);
     assert.match(text, /Bypassable: env\.NODE_OPTIONS in \.claude\/settings\.local\.json: Node loads what it names into the gate itself/, text);
     assert.match(text, /Note: env\.npm_config_script_shell in \.claude\/settings\.local\.json is harmless/, text);
   });
 
-  it('env that moves the state folder outside the workspace is named: the person’s lock is not there', async () => {
+  it('env that moves the state folder outside the workspace is refused by the gate (the workspace names it), and the doctor says every stop then blocks', async () => {
     const ws = await installed();
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-doctor-elsewhere-'));
     local(ws, { env: { IDEAL_STATE_STATE_DIR: elsewhere } });
-    assert.match(await doctor(ws), new RegExp(`Bypassable: env\\.IDEAL_STATE_STATE_DIR in \\.claude/settings\\.local\\.json moves the gate's state folder .* to ${elsewhere.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, not .*, where the person's lock is`));
+    const text = await doctor(ws);
+    assert.match(text, /Note: env\.IDEAL_STATE_STATE_DIR in \.claude\/settings\.local\.json is refused by the gate \(is set by \.claude\/settings\.local\.json in the workspace, which the agent can write\): every stop is blocked, saying so, until it is removed/, text);
+    assert.doesNotMatch(text, /Bypassable: env\.IDEAL_STATE_STATE_DIR/, text);
     fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 

@@ -63,10 +63,10 @@ describe('command line: gate install', () => {
     assert.match(again.out, /already set for Claude Code; nothing to change/);
 
     // A new launcher updates the gate's own entry in place; it does not add a second one.
-    await install(ws, ['claude-code', '--yes', '--command', 'npx ideal-state', '--max-blocks', '5']);
+    await install(ws, ['claude-code', '--yes', '--command', 'ideal-state', '--max-blocks', '5']);
     const updated = json(ws, '.claude/settings.json');
     assert.equal(updated.hooks.Stop.length, 2);
-    assert.equal(updated.hooks.Stop[1].hooks[0].command, `npx ideal-state gate --host claude-code --workspace ${ws} --deadline 600 --max-blocks 5`);
+    assert.equal(updated.hooks.Stop[1].hooks[0].command, `ideal-state gate --host claude-code --workspace ${ws} --deadline 600 --max-blocks 5`);
   });
 
   it('codex: .codex/hooks.json in Claude Code’s format with --host codex, and names the trust step (trusted project, then /hooks)', async () => {

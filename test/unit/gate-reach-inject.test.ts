@@ -39,7 +39,7 @@ describe('the gate out of the agent’s reach: what an agent can inject', functi
     const answer = decision(inside);
     assert.equal(answer.blocked, true, inside.out + inside.err);
     assert.match(answer.text, /ISC-DEMO-004/);
-    assert.match(answer.text, /IDEAL_STATE_STATE_DIR \(.*\.ideal-state\/state\) names a folder inside the workspace .*; the gate ignores it and keeps its state in .*ideal-state-xdg-/);
+    assert.match(answer.text, /IDEAL_STATE_STATE_DIR \(.*\.ideal-state\/state\) names a folder inside the workspace .*; the gate ignores it\.\n.*without the variable it would read .*ideal-state-xdg-/);
     assert.match(inside.err, /IDEAL_STATE_STATE_DIR .* names a folder inside the workspace/);
 
     const link = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-link-')), 'ws');
@@ -119,7 +119,7 @@ describe('the gate out of the agent’s reach: what an agent can inject', functi
     assert.match(next.err, /the block counter .* was rewritten outside Ideal State/);
   });
 
-  it('gate install writes the hook with the absolute paths of Node and of dist/cli.js; --command on PATH or in the workspace is warned about', async () => {
+  it('gate install writes the hook with the absolute paths of Node and of dist/cli.js; --command on PATH is warned about, one through the workspace replaced', async () => {
     const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-reach-install-'));
     const installed = await runCli(['gate', 'install', 'claude-code', '--yes', '--no-mcp', '--workspace', ws]);
     assert.equal(installed.code, 0, installed.err);
@@ -127,9 +127,12 @@ describe('the gate out of the agent’s reach: what an agent can inject', functi
     assert.equal(command, `${fs.realpathSync(process.execPath)} ${fs.realpathSync(BUILT_CLI)} gate --host claude-code --workspace ${ws} --deadline 600`);
     assert.doesNotMatch(installed.err, /warning/);
 
+    const bare = await runCli(['gate', 'install', 'claude-code', '--yes', '--no-mcp', '--workspace', ws, '--command', 'ideal-state']);
+    assert.equal(bare.code, 0, bare.err);
+    assert.match(bare.err, /warning: --command: "ideal-state" is looked up on PATH at every stop/);
+    // One found through the workspace is never written (gate-install-shim.test.ts).
     const npx = await runCli(['gate', 'install', 'claude-code', '--yes', '--no-mcp', '--workspace', ws, '--command', 'npx ideal-state']);
     assert.equal(npx.code, 0, npx.err);
-    assert.match(npx.err, /warning: --command: "npx" is looked up on PATH at every stop/);
-    assert.match(npx.err, /warning: --command: npx runs the workspace's node_modules\/\.bin\/ideal-state when there is one/);
+    assert.match(npx.err, /warning: --command `npx ideal-state` is not written as given: `npx ideal-state` runs the workspace's node_modules\/\.bin\/ideal-state whenever there is one/);
   });
 });

@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readRegularTextOrAbsent } from '../../verify/safe-read';
 
 /**
  * Where the done gate keeps what an agent must not move: the criteria lock, the session
@@ -14,8 +15,11 @@ import * as path from 'node:path';
  * Linux `XDG_STATE_HOME` moves it. Either one that names a folder inside the workspace (by its
  * path, or by its real path through a symlink) is refused: an agent that set it in its host's
  * settings (`env` in `.claude/settings.local.json`) pointed the gate at an empty folder of its
- * own, the person's lock was not read and the stop went through. The gate then keeps its state
- * in the default folder and says so.
+ * own, the person's lock was not read and the stop went through. So is one whose value a
+ * workspace settings file names in its `env` (a folder in /tmp is as much the agent's as one in
+ * the workspace). The gate then keeps its counter in the default folder, but the person's lock
+ * may be where their own variable pointed: it blocks the stop and says what was refused
+ * (state-refused.ts), never verifying against the default folder as if nothing happened.
  */
 export const STATE_DIR_ENV = 'IDEAL_STATE_STATE_DIR';
 
@@ -59,11 +63,12 @@ export async function stateRootFor(workspace: string, env: NodeJS.ProcessEnv = p
   let root: string | undefined;
   for (const c of candidates) {
     const inside = await insideWorkspace(c.root, workspace);
-    if (!inside) {
+    const named = inside ? undefined : await namedByWorkspace(workspace, c.variable, c.value);
+    if (!inside && !named) {
       root = c.root;
       break;
     }
-    refused.push(`${c.variable} (${c.value}) names a folder inside the workspace ${inside}, where the agent can write; the gate ignores it`);
+    refused.push(inside ? `${c.variable} (${c.value}) names a folder inside the workspace ${inside}, where the agent can write; the gate ignores it` : `${c.variable} (${c.value}) is set by ${named} in the workspace, which the agent can write; the gate ignores it`);
   }
   const chosen: StateRoot = { root: root ?? defaultRoot(env, platform), refused };
   if (refused.length > 0) chosen.refused = refused.map((r) => `${r} and keeps its state in ${chosen.root}`);
@@ -72,6 +77,30 @@ export async function stateRootFor(workspace: string, env: NodeJS.ProcessEnv = p
 }
 
 const rootCache = new Map<string, StateRoot>();
+
+/**
+ * The workspace settings files whose `env` a host gives every hook, so a value there is one the
+ * agent chose: Claude Code's project and local settings (https://code.claude.com/docs/en/settings,
+ * `env`), which it reloads mid-session. Read bounded and only when regular (a FIFO there must not
+ * hang the gate).
+ */
+const WORKSPACE_ENV_FILES = ['.claude/settings.local.json', '.claude/settings.json'];
+
+/** The workspace settings file whose `env` sets `variable` to `value`, or undefined. */
+async function namedByWorkspace(workspace: string, variable: string, value: string): Promise<string | undefined> {
+  for (const shown of WORKSPACE_ENV_FILES) {
+    const text = await readRegularTextOrAbsent(path.join(workspace, ...shown.split('/')), 1024 * 1024).catch(() => undefined);
+    if (text === undefined) continue;
+    let env: unknown;
+    try {
+      env = (JSON.parse(text) as { env?: unknown })?.env;
+    } catch {
+      continue;
+    }
+    if (typeof env === 'object' && env !== null && (env as Record<string, unknown>)[variable] === value) return shown;
+  }
+  return undefined;
+}
 
 /**
  * Whether `folder` is the workspace or inside it, by its path as written (a symlink in the

@@ -11,9 +11,9 @@ import { answerFor, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type Gat
 import { stopIsElsewhere } from './hosts/project';
 import { dropLoaderVariables } from './loader-variables';
 import { keepLastSessionEntry, sessionMark } from './session-log';
-import { stateFolderRefusals } from './state-folder';
+import { stateFolderRefusal, withStateRefusal } from './state-refused';
 import { unfinishedOf, withNotes, type WatchState } from './stop-watch';
-import { gateVerdict, withWorkspaceChanges } from './verdict';
+import { gateVerdict, withWorkspaceChanges, type GateDecision } from './verdict';
 
 /**
  * The done gate's stop: the hook's payload in, the host's answer out. Everything the gate
@@ -92,7 +92,8 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
   const now = new Date();
   // What the agent could have injected and the gate ignored, said on stderr and in the answer.
   const loaders = dropLoaderVariables(env);
-  watch.notes.push(...(await stateFolderRefusals(workspace, env)), ...loaders.notes);
+  const refusal = await stateFolderRefusal(workspace, env);
+  watch.notes.push(...(refusal ? [refusal] : []), ...loaders.notes);
   for (const n of [...watch.notes.filter((n) => !loaders.notes.includes(n)), ...loaders.stderr]) warn(n);
 
   if (input.prompt || PROMPT_EVENTS.has(request.event) || adapter?.promptSubmitEvent === request.event) {
@@ -111,7 +112,7 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
   const limitReached = before >= maxBlocks;
   // The agent said it cannot finish and needs a person: this stop is let through once, as BLOCKED, never as done.
   const blockedBy = await takeAgentBlocked(workspace, { now, env }).catch(() => undefined);
-  const log = new StopLog(request, { before, maxBlocks, limitReached, blockedBy });
+  const log = new StopLog(request, { before, maxBlocks, limitReached, blockedBy, refused: refusal !== undefined });
   const writeBacks: (() => Promise<boolean>)[] = [];
   // Answer before the host gives up: a total budget below its deadline bounds every criterion.
   const deadlineSeconds = stopDeadlineSeconds(input.deadlineSeconds, adapter);
@@ -167,12 +168,15 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
     return answer(timedOut);
   }
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
-  if (checked.kind === 'nothing') return answer({ kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` });
+  const nothing: GateDecision = { kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` };
+  if (checked.kind === 'nothing' && !refusal) return answer(nothing);
 
-  const judged = withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
+  const judged = checked.kind === 'nothing' ? nothing : withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
   const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(input.selfCommand, workspace)}` }) : judged;
-  await record(verdict);
-  return answer(verdict);
+  // The agent's own "I need a person" stays its way out; a refused state folder blocks every other let-through.
+  const decided = withStateRefusal(verdict, blockedBy ? undefined : refusal, { before, maxBlocks });
+  await record(decided);
+  return answer(decided);
 }
 
 /**
@@ -189,7 +193,7 @@ class StopLog {
 
   constructor(
     private readonly request: StopRequest,
-    private readonly state: { before: number; maxBlocks: number; limitReached: boolean; blockedBy: { reason: string } | undefined },
+    private readonly state: { before: number; maxBlocks: number; limitReached: boolean; blockedBy: { reason: string } | undefined; refused: boolean },
   ) {
     this.mark = sessionMark(request.sessionKey);
   }
@@ -199,9 +203,15 @@ class StopLog {
     return this.changedMeanwhile && !this.state.limitReached && this.state.blockedBy === undefined;
   }
 
+  /** A refused state folder variable blocks what would have passed (state-refused.ts). */
+  private refusedBlocks(): boolean {
+    return this.state.refused && !this.state.limitReached && this.state.blockedBy === undefined;
+  }
+
   private verdictWord(passed: boolean): string {
     const { before, maxBlocks, limitReached, blockedBy } = this.state;
     if (this.changedBlocks()) return `blocked the stop (${before + 1} of ${maxBlocks}): the workspace changed while the gate verified it`;
+    if (this.refusedBlocks() && passed) return `blocked the stop (${before + 1} of ${maxBlocks}): a state folder variable was refused, so the person's lock was not read`;
     if (passed) return 'let the stop through';
     if (blockedBy) return `let the stop through as BLOCKED: the agent said it needs a person ("${blockedBy.reason.slice(0, 200)}")`;
     if (limitReached) return `let the stop through after ${before} blocks (--max-blocks ${maxBlocks})`;
@@ -213,7 +223,7 @@ class StopLog {
     this.markBlocked = !set.passed && this.state.blockedBy !== undefined;
     const letGo = this.state.limitReached || this.state.blockedBy !== undefined;
     const r = this.request;
-    return `ideal-state gate (${HOST_NAMES[r.host]} ${r.event}, ${this.mark}), which ${this.verdictWord(set.passed)}; ${hostWill(r, (set.passed || letGo) && !this.changedBlocks() ? 'allow' : 'block')}`;
+    return `ideal-state gate (${HOST_NAMES[r.host]} ${r.event}, ${this.mark}), which ${this.verdictWord(set.passed)}; ${hostWill(r, (set.passed || letGo) && !this.changedBlocks() && !this.refusedBlocks() ? 'allow' : 'block')}`;
   }
 
   /** The written PRD, keeping only this session's latest entry (and BLOCKED status when the agent said so). */

@@ -129,7 +129,7 @@ export async function readClaudeCode(workspace: string, options: ClaudeReadOptio
   await envFindings(workspace, baseEnv, env, setBy, findings);
   findings.bypasses.push(...inheritedLoaders(baseEnv, 'Claude Code'));
 
-  if (findings.command) findings.bypasses.push(...(await programBypasses(findings.command, workspace, setBy.has('PATH') ? `env.PATH in ${setBy.get('PATH')}` : undefined)));
+  if (findings.command) findings.bypasses.push(...(await programBypasses(findings.command, workspace, setBy.has('PATH') ? `env.PATH in ${setBy.get('PATH')}` : undefined, env.PATH ?? '')));
   await layerBypasses(reads, gate?.scope, findings);
   return findings;
 }
@@ -143,12 +143,14 @@ async function envFindings(workspace: string, before: NodeJS.ProcessEnv, env: No
     const at = `env.${name} in ${from}`;
     if (name === 'PATH') findings.bypasses.push(`${at}: every program a check names without a path (npm, node, git, …) is looked up there first, so a program the agent put there answers for it`);
     else if (name === STATE_DIR_ENV || name === 'XDG_STATE_HOME') {
-      // Refused or not, what counts is where the gate then looks: a refused variable that replaced
-      // the person's own (set where the host starts) sends the gate to the default folder, where
-      // the person's lock is not (measured by test/hosts/attacks.test.mjs).
-      const refused = root.refused.some((r) => r.startsWith(`${name} (`));
-      if (root.root === without.root) findings.notes.push(`${at} is harmless${refused ? ': it names a folder inside the workspace, which the gate refuses, and' : ' here:'} the gate's state folder stays ${root.root}`);
-      else findings.bypasses.push(`${at} ${refused ? `names a folder inside the workspace, which the gate refuses, and replaces the ${name} the host starts with: the gate falls back to ${root.root}` : `moves the gate's state folder (the person's lock and the block counters) to ${root.root}`}, not ${without.root}, where the person's lock is`);
+      // A refused variable (inside the workspace, or set by a workspace settings file, as this one
+      // may be) makes the gate block every stop with the refusal (state-refused.ts): not a way
+      // around it, but a stop that never goes through until it is removed. One the gate takes
+      // moves where the person's lock is looked for.
+      const refused = root.refused.find((r) => r.startsWith(`${name} (`));
+      if (refused) findings.notes.push(`${at} is refused by the gate (${refused.replace(/^\S+ \([^)]*\) /, '').replace(/; the gate ignores it.*$/, '')}): every stop is blocked, saying so, until it is removed`);
+      else if (root.root === without.root) findings.notes.push(`${at} is harmless here: the gate's state folder stays ${root.root}`);
+      else findings.bypasses.push(`${at} moves the gate's state folder (the person's lock and the block counters) to ${root.root}, not ${without.root}, where the person's lock is`);
     } else if (name === 'NODE_OPTIONS') {
       if (/(^|\s)(-r|--require|--import|--loader|--experimental-loader)(\s|=|$)/.test(env[name] ?? '')) findings.bypasses.push(`${at}: Node loads what it names into the gate itself before the gate can drop it`);
       else findings.notes.push(`${at} is harmless: it loads no code, and the checks run without it`);

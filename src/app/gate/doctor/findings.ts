@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { launcherInWorkspace } from '../launcher-reach';
 
 /**
  * What the doctor found in one host's configuration, as the host would read it: whether the host
@@ -58,26 +59,25 @@ export function shellWords(command: string): string[] {
  * out of the agent's reach; a bare name is looked up through PATH (which the agent's shell or an
  * `env` in the settings can set), and a file in the workspace is the agent's to replace.
  */
-export async function programBypasses(command: string, workspace: string, pathFrom: string | undefined): Promise<string[]> {
+export async function programBypasses(command: string, workspace: string, pathFrom: string | undefined, pathVar = ''): Promise<string[]> {
   const words = shellWords(command);
   const out: string[] = [];
   const first = words[0] ?? '';
+  const reach = launcherInWorkspace(launcherWords(words), workspace, pathVar);
   if (!path.isAbsolute(first)) {
     out.push(`the hook's program \`${first}\` is looked up through PATH${pathFrom ? ` (which ${pathFrom} sets)` : ''}: a \`${path.basename(first)}\` earlier on it answers instead of the gate; \`gate install\` writes absolute paths`);
   } else {
     const stat = await fs.stat(first).catch(() => undefined);
     if (!stat?.isFile()) out.push(`the hook's program ${first} is not a regular file here`);
   }
-  if (/^(npx|npm|pnpm|yarn|bunx)$/.test(path.basename(first))) out.push(`\`${path.basename(first)}\` finds the command line in the workspace's node_modules/.bin, which the agent can replace`);
-  for (const word of words.slice(0, 2)) {
-    if (path.isAbsolute(word) && inside(word, workspace)) out.push(`${word} is in the workspace: the agent can replace it`);
-  }
+  if (reach) out.push(`the installed command resolves inside the workspace: ${reach.why}; \`ideal-state gate install\` (without --command) writes absolute paths outside it`);
   return out;
 }
 
-function inside(file: string, folder: string): boolean {
-  const rel = path.relative(path.resolve(folder), path.resolve(file));
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+/** The launcher's words: those before `gate` (what `gate install` wrote before ` gate --host …`). */
+export function launcherWords(words: readonly string[]): string[] {
+  const at = words.indexOf('gate');
+  return at > 0 ? words.slice(0, at) : [...words];
 }
 
 /**

@@ -64,7 +64,7 @@ export async function readHostConfig(adapter: HostAdapter, workspace: string, op
   if (gate) {
     findings.command = gate.command;
     findings.installedIn = gate.from;
-    findings.bypasses.push(...(await programBypasses(gate.command!, workspace, undefined)));
+    findings.bypasses.push(...(await programBypasses(gate.command!, workspace, undefined, findings.env.PATH ?? '')));
     findings.bypasses.push(...inheritedLoaders(env, adapter.name));
   } else if (findings.neverRuns.length === 0) {
     findings.neverRuns.push(`no hooks.${event} entry runs the gate, and ${adapter.name} reads hooks.${event}${misplaced.length > 0 ? ` (it is under ${misplaced.join(', ')})` : ''}`);
@@ -82,6 +82,8 @@ async function ownFile(adapter: HostAdapter, workspace: string, file: string, en
   const m =
     new RegExp(`"(?:command|bash)"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*--host ${adapter.id}\\b(?:[^"\\\\]|\\\\.)*")`).exec(text) ??
     new RegExp(`const COMMAND = ("(?:[^"\\\\]|\\\\.)*--host ${adapter.id}\\b(?:[^"\\\\]|\\\\.)*")`).exec(text);
+  // The gate's own file (opencode's plugin, Kiro's hook) there without the gate's command line: rewritten, and the host loads it as it is.
+  if (!m && read.state !== 'absent' && path.basename(file).includes('ideal-state')) return { neverRuns: [`${file} no longer runs the gate: it is there without the gate's command line (rewritten since \`gate install\` wrote it), and ${adapter.name} loads it as it is at its next start`], env, notes: [], bypasses: [] };
   if (!m) return undefined;
   const command = JSON.parse(m[1]!) as string;
   if (!isGateCommand(command, adapter.id)) return undefined;

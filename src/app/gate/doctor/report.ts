@@ -1,7 +1,8 @@
 import { hookProblem } from '../hook-command';
 import type { HostAdapter } from '../hosts';
 import { runDryStop, samplePayload, wouldBlock } from './dry-stop';
-import type { HostFindings } from './findings';
+import { launcherWords, shellWords, type HostFindings } from './findings';
+import { launcherInWorkspace } from '../launcher-reach';
 
 /**
  * One host's lines of `gate doctor`: "would block" only after a dry stop through exactly what
@@ -17,6 +18,9 @@ export async function hostReport(adapter: HostAdapter, workspace: string, findin
     const verdict = wouldBlock(adapter.id, r.code, r.stdout);
     lines.push(`${adapter.name}: ${verdict.block ? 'would block' : 'would let the agent stop'} (${findings.installedIn}: \`${findings.command}\`)`);
     if (verdict.why) lines.push(`  ${verdict.why}`);
+    // The dry stop ran what the workspace holds: that, not the gate, is what answered.
+    const reach = verdict.block ? undefined : launcherInWorkspace(launcherWords(shellWords(findings.command)), workspace, findings.env.PATH ?? '');
+    if (reach) lines.push(`  Cause: the installed command resolves inside the workspace: ${reach.why}; run \`ideal-state gate install\` again (without --command) to write absolute paths outside it`);
     const problem = hookProblem(r, findings.command);
     if (problem) lines.push(`  ${problem}`);
     else if (r.code !== 0 && adapter.id !== 'kiro') lines.push(`  the hook exited ${r.code}: ${r.stderr.trim().split('\n')[0] ?? ''}`);
