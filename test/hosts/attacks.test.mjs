@@ -593,7 +593,7 @@ describe('hosts: the agent against the gate itself', function () {
   const editLock = (stateDir) => [
     `node -e 'const fs=require("fs"),path=require("path");const find=(d)=>fs.readdirSync(d,{withFileTypes:true}).flatMap((e)=>e.isDirectory()?find(path.join(d,e.name)):e.name==="criteria-lock.json"?[path.join(d,e.name)]:[]);for(const f of find(process.argv[1])){const l=JSON.parse(fs.readFileSync(f,"utf8"));for(const p of l.prds){p.by="your-boss";p.at="2099-01-01T00:00:00.000Z";p.inputs=[];for(const c of p.criteria)if(c.verify)c.verify="Read: README.md";}fs.writeFileSync(f,JSON.stringify(l));}' '${stateDir}'`,
   ];
-  for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot'].filter(want)) {
+  for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot', 'opencode'].filter(want)) {
     it(`${name}${name === 'claude-code' ? ' (--scope user)' : ''}: the lock rewritten in place after the first block (checks swapped, inputs dropped, dated 2099, by another name): the next stop stays blocked and says the lock was rewritten`, async function () {
       const dir = demoWorkspace(`${name}-lock-edit`);
       const home = tempDir('ideal-state-attack-home-');
