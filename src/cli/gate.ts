@@ -11,6 +11,7 @@ import { gateStartMs } from '../app/gate/gate-start';
 import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
 import { stopIsElsewhere } from '../app/gate/hosts/project';
 import { gateVerdict, withWorkspaceChanges } from '../app/gate/verdict';
+import { leaveGateOutcome } from '../app/gate/outcome-record';
 import { redactEvidence } from '../verify/secret-env';
 import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
@@ -306,6 +307,7 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
     const hostName = HOST_NAMES[request.host] ?? request.host;
     const late = timedOutVerdict(watch.verifying, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinishedOf(watch));
     const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
+    if (!values['no-store']) leaveGateOutcome({ workspace, ...(values.store ? { store: values.store } : {}), host: request.host, event: request.event, session: mark, verdict: timedOut.kind === 'block' ? 'blocked' : 'released', before, checks: [], timedOut: true, now }, io.err);
     await recordVerdict(counter, request.sessionKey, timedOut.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
     return emit(answerFor(request, withNotes(timedOut, watch.notes)));
   }
@@ -314,6 +316,9 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
 
   const judged = withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
   const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(workspace)}` }) : judged;
+  // For the dashboard: met (judged as if no block came before) or let go with criteria unmet.
+  const unmet = withWorkspaceChanges(gateVerdict(checked.checks, { before: 0, maxBlocks: 1, heldBy: checked.heldBy }), moved ?? [], { before: 0, maxBlocks: 1 }).kind === 'block';
+  if (!values['no-store']) leaveGateOutcome({ workspace, ...(values.store ? { store: values.store } : {}), host: request.host, event: request.event, session: mark, verdict: verdict.kind === 'block' ? 'blocked' : unmet ? 'released' : 'passed', before, checks: checked.checks, now }, io.err);
   await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
   return emit(answerFor(request, withNotes(verdict, watch.notes)));
 }

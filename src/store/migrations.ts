@@ -174,6 +174,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX loop_artifacts_by_run ON loop_artifacts (run_id);
     `,
   },
+  {
+    version: 7,
+    name: 'the done gate verdicts',
+    sql: `
+      CREATE TABLE gate_outcomes (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        host TEXT NOT NULL,
+        verdict TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX gate_outcomes_by_time ON gate_outcomes (at);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,3 @@
+export { aggregateDashboard, NO_PRD, type DashboardOptions, type DashboardStore } from './aggregate';
+export * from './data';
+export { count, dollars, duration, median, passRate, roundUsd } from './figures';
