@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { aggregateDashboard, NO_PRD } from '../../src/app/dashboard';
+import { leaveGateOutcome } from '../../src/app/gate/outcome-record';
 import { runUsage } from '../../src/model/run-usage';
 import { Store } from '../../src/store/store';
 import { LOGIN_PRD, seedDashboardStore } from './dashboard-seed';
@@ -84,7 +85,6 @@ describe('dashboard aggregation', () => {
   });
 
   it('folds a verdict the gate left for the store into the figures', async () => {
-    const { leaveGateOutcome } = await import('../../src/app/gate/outcome-record');
     const file = store.location;
     store.close();
     const warnings: string[] = [];
