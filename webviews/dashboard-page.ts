@@ -6,6 +6,7 @@ import './shared/base.css';
 import './dashboard/dashboard.css';
 import type { DashboardData } from './dashboard/protocol';
 import { h } from './shared/dom';
+import { redrawOnResize } from './dashboard/redraw';
 import { renderDashboard } from './dashboard/render';
 
 const block = document.getElementById('dashboard-data');
@@ -15,8 +16,11 @@ try {
 } catch {
   data = undefined;
 }
-document.body.append(
-  data && data.version === 1
-    ? renderDashboard(data, { source: document.body.dataset.source ?? 'Ideal State store' })
-    : h('main', { class: 'dashboard' }, h('p', { attrs: { role: 'alert' } }, 'This page holds no dashboard figures it can read; write it again with ideal-state dashboard --out DIR.')),
-);
+const draw = () =>
+  document.body.replaceChildren(
+    data && data.version === 1
+      ? renderDashboard(data, { source: document.body.dataset.source ?? 'Ideal State store' })
+      : h('main', { class: 'dashboard' }, h('p', { attrs: { role: 'alert' } }, 'This page holds no dashboard figures it can read; write it again with ideal-state dashboard --out DIR.')),
+  );
+draw();
+redrawOnResize(draw);

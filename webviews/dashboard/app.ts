@@ -1,6 +1,7 @@
 import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
-import type { DashboardProtocol, DashboardState } from './protocol';
+import type { DashboardData, DashboardProtocol, DashboardState } from './protocol';
+import { redrawOnResize } from './redraw';
 import { renderDashboard } from './render';
 import { shownDashboard } from './shown';
 
@@ -8,16 +9,24 @@ import { shownDashboard } from './shown';
 export class DashboardApp {
   private readonly root = h('div', { class: 'dashboard-root' });
   private readonly status = h('p', { class: 'status-line', attrs: { role: 'status' } });
+  private data: DashboardData | undefined;
 
   constructor(private readonly bridge: HostBridge<DashboardProtocol, DashboardState>) {
     document.body.append(this.root);
     replaceChildren(this.root, h('p', { class: 'muted dashboard' }, 'Reading the store…'));
     bridge.on('snapshot', (data) => {
-      const refresh = h('button', { attrs: { type: 'button' }, on: { click: () => this.refresh() } }, 'Refresh');
-      replaceChildren(this.root, renderDashboard(data, { source: 'This workspace’s store', actions: [refresh] }), this.status);
+      this.data = data;
+      this.draw();
     });
+    redrawOnResize(() => this.draw());
     bridge.on('probe', () => void bridge.request('shown', shownDashboard(this.root)));
     bridge.ready();
+  }
+
+  private draw(): void {
+    if (!this.data) return;
+    const refresh = h('button', { attrs: { type: 'button' }, on: { click: () => this.refresh() } }, 'Refresh');
+    replaceChildren(this.root, renderDashboard(this.data, { source: 'This workspace’s store', actions: [refresh] }), this.status);
   }
 
   private refresh(): void {

@@ -32,9 +32,20 @@ export interface ChartSpec {
   /** The y axis's fixed range (a percentage 0–100, a rating 1–10); else 0 to the largest value. */
   min?: number;
   max?: number;
+  /** Whole numbers (counts): the axis's top is rounded up so that its three steps are whole too. */
+  integer?: boolean;
 }
 
-const W = 600;
+/**
+ * The drawing's width in its own units: the window's, up to 600. An SVG scales its text with
+ * it, so a chart drawn 600 wide and shown 320 wide would have 5-pixel labels; the page draws
+ * again when the window's width changes (app.ts, dashboard-page.ts).
+ */
+function chartWidth(): number {
+  const shown = typeof window === 'undefined' ? 600 : window.innerWidth - 56;
+  return Math.round(Math.max(280, Math.min(600, shown)));
+}
+let W = 600;
 const H = 170;
 const LEFT = 44;
 const RIGHT = 8;
@@ -42,8 +53,10 @@ const TOP = 8;
 const BOTTOM = 20;
 
 function frame(spec: ChartSpec, top: number): { root: SVGSVGElement; y: (v: number) => number; min: number; max: number } {
+  W = chartWidth();
   const min = spec.min ?? 0;
-  const max = Math.max(spec.max ?? top, min + 1e-9);
+  const wanted = spec.max ?? top;
+  const max = spec.integer ? min + Math.max(3, Math.ceil((wanted - min) / 3) * 3) : Math.max(wanted, min + 1e-9);
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', 'aria-hidden': 'true', focusable: 'false' });
   const y = (v: number) => TOP + ((max - Math.min(max, Math.max(min, v))) * (H - TOP - BOTTOM)) / (max - min);
   for (let i = 0; i <= 3; i++) {
@@ -100,8 +113,9 @@ export function lines(spec: ChartSpec): SVGSVGElement {
 
 /** Horizontal bars, one per label, with the label written at its left (failing criteria, hosts). */
 export function horizontalBars(labels: readonly string[], series: readonly Series[], format: (v: number) => string): SVGSVGElement {
+  W = chartWidth();
   const rowH = 22;
-  const labelW = 180;
+  const labelW = Math.round(W * 0.3);
   const height = TOP + rowH * labels.length + 4;
   const root = svg('svg', { viewBox: `0 0 ${W} ${height}`, class: 'chart', 'aria-hidden': 'true', focusable: 'false' });
   const sums = labels.map((_, i) => series.reduce((s, se) => s + (se.values[i] ?? 0), 0));
@@ -109,7 +123,7 @@ export function horizontalBars(labels: readonly string[], series: readonly Serie
   const scale = (W - labelW - RIGHT - 40) / max;
   labels.forEach((label, i) => {
     const top = TOP + rowH * i;
-    root.append(svg('text', { x: labelW - 6, y: top + rowH / 2 + 3, class: 'axis label', 'text-anchor': 'end' }, label.length > 34 ? `${label.slice(0, 33)}…` : label));
+    root.append(svg('text', { x: labelW - 6, y: top + rowH / 2 + 3, class: 'axis label', 'text-anchor': 'end' }, label.length > labelW / 5.5 ? `${label.slice(0, Math.floor(labelW / 5.5) - 1)}…` : label));
     let at = labelW;
     for (const se of series) {
       const v = se.values[i] ?? 0;

@@ -75,7 +75,7 @@ function overTime(days: readonly DayFigures[]): HTMLElement[] {
     chartFigure({
       key: 'runs',
       title: 'Runs and their end states',
-      chart: stackedBars({ labels, series: stateSeries, format: (v) => count(Math.round(v)) }),
+      chart: stackedBars({ labels, series: stateSeries, format: (v) => count(Math.round(v)), integer: true }),
       legend: stateSeries,
       table: { caption: 'Runs per day by state', columns: ['Day', 'Runs', ...STATE_SERIES.map((s) => s.name)], numeric: [1, 2, 3, 4, 5], rows: days.map((d, i) => [d.day, count(d.runs), ...stateSeries.map((s) => count(s.values[i] ?? 0))]) },
     }),
@@ -144,7 +144,7 @@ function loops(data: DashboardData): HTMLElement[] {
       key: `loop-${loop.id}`,
       title: `Loop ${loop.title}`,
       note: `${runStateLabel(loop.state)} · ${loop.passing}/${loop.total} artifacts passing · ${loop.id}`,
-      chart: lines({ labels: loop.snapshots.map((s) => `iteration ${s.iteration}`), series: [{ name: 'passing', cls: 's-pass', values: loop.snapshots.map((s) => s.passing) }], format: (v) => count(Math.round(v)), min: 0, max: Math.max(1, loop.total) }),
+      chart: lines({ labels: loop.snapshots.map((s) => `iteration ${s.iteration}`), series: [{ name: 'passing', cls: 's-pass', values: loop.snapshots.map((s) => s.passing) }], format: (v) => count(Math.round(v)), min: 0, max: Math.max(1, loop.total), integer: true }),
       table: { caption: `Snapshots of loop ${loop.id}`, columns: ['Iteration', 'At', 'Passing', 'Of', 'Change'], numeric: [2, 3, 4], rows: loop.snapshots.map((s) => [String(s.iteration), s.at.slice(0, 16).replace('T', ' '), count(s.passing), count(s.total), s.delta > 0 ? `+${s.delta}` : String(s.delta)]) },
     }),
   );
