@@ -37,13 +37,17 @@ export interface ChartSpec {
 }
 
 /**
- * The drawing's width in its own units: the window's, up to 600. An SVG scales its text with
- * it, so a chart drawn 600 wide and shown 320 wide would have 5-pixel labels; the page draws
- * again when the window's width changes (app.ts, dashboard-page.ts).
+ * The drawing's width in its own units: the width a panel of the page has (dashboard.css lays
+ * them out in columns at least 440 px wide, 12 px apart), so a label drawn 10 units high shows
+ * about 10 pixels high. An SVG scales its text with it: drawn 600 wide and shown 300 wide, its
+ * labels would be 5 pixels. The page draws again when the window's width changes (redraw.ts).
  */
 function chartWidth(): number {
-  const shown = typeof window === 'undefined' ? 600 : window.innerWidth - 56;
-  return Math.round(Math.max(280, Math.min(600, shown)));
+  if (typeof window === 'undefined') return 600;
+  const content = Math.min(window.innerWidth, 1400) - 32;
+  const columns = Math.max(1, Math.floor((content + 12) / 452));
+  const panel = (content - 12 * (columns - 1)) / columns - 22;
+  return Math.round(Math.max(260, Math.min(600, panel)));
 }
 let W = 600;
 const H = 170;
