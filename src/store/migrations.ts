@@ -176,7 +176,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 7,
-    name: 'the done gate verdicts',
+    name: 'the done gate verdicts, and indexes the dashboard sums from',
     sql: `
       CREATE TABLE gate_outcomes (
         id TEXT PRIMARY KEY,
@@ -186,6 +186,9 @@ export const MIGRATIONS: readonly Migration[] = [
         data TEXT NOT NULL
       );
       CREATE INDEX gate_outcomes_by_time ON gate_outcomes (at);
+      -- The dashboard's sums read these columns of every row: from the index alone, not the rows' JSON.
+      CREATE INDEX criteria_verdicts ON criteria (run_id, version, outcome);
+      CREATE INDEX run_events_usage ON run_events (kind, run_id, input_tokens, output_tokens, cost_usd);
     `,
   },
 ];

@@ -20,7 +20,7 @@ export interface DashboardOptions {
 export const NO_PRD = '(no PRD)';
 const TEXT_LIMIT = 240;
 
-/** One run with its sums, as the one query below returns it. */
+/** One run, and its sums from the queries below. */
 interface RunFacts {
   id: string;
   state: string;
@@ -38,50 +38,53 @@ interface RunFacts {
 }
 
 /**
- * Every run with its latest criteria version's pass count, its model usage (the `model`
- * events, as src/model/run-usage.ts sums them) and its latest rating: one query that SQLite
- * answers with a few grouped scans, where reading each run's rows apart costs four queries
- * and a JSON parse per row per run (bench/dashboard.mjs measures both).
+ * The figures come from a few grouped scans, each along an index, joined here by run id:
+ * reading each run's rows apart costs three queries and a JSON parse per row per run (and
+ * joining the grouped scans inside SQLite made it scan them again per run; bench/dashboard.mjs
+ * measures both).
  */
-const RUNS_SQL = `
-WITH latest AS (SELECT run_id, MAX(version) AS v FROM criteria GROUP BY run_id),
-crit AS (
-  SELECT c.run_id, COUNT(*) AS n, SUM(c.outcome = 'PASS') AS passed
-  FROM criteria c JOIN latest l ON l.run_id = c.run_id AND c.version = l.v GROUP BY c.run_id
-),
-spent AS (
-  SELECT run_id, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cost_usd) AS usd
-  FROM run_events WHERE kind = 'model' GROUP BY run_id
-),
-rated AS (SELECT run_id, rating, MAX(timestamp) AS at FROM ratings WHERE run_id IS NOT NULL GROUP BY run_id)
-SELECT r.id, r.state, r.created_at,
-  substr(json_extract(r.data, '$.request'), 1, ${TEXT_LIMIT}) AS request,
-  json_extract(r.data, '$.prdPath') AS prd,
-  json_extract(r.data, '$.startedAt') AS started,
-  json_extract(r.data, '$.finishedAt') AS finished,
-  crit.n AS criteria, crit.passed AS passed,
-  spent.i AS input, spent.o AS output, spent.usd AS usd,
-  rated.rating AS rating
-FROM runs r
-LEFT JOIN crit ON crit.run_id = r.id
-LEFT JOIN spent ON spent.run_id = r.id
-LEFT JOIN rated ON rated.run_id = r.id
-ORDER BY r.created_at, r.id`;
+const RUNS_SQL = `SELECT id, state, created_at,
+  substr(json_extract(data, '$.request'), 1, ${TEXT_LIMIT}) AS request,
+  json_extract(data, '$.prdPath') AS prd,
+  json_extract(data, '$.startedAt') AS started,
+  json_extract(data, '$.finishedAt') AS finished
+FROM runs ORDER BY created_at, id`;
+/** Per run and criteria version: the latest version is the one that counts. */
+const CRITERIA_SQL = `SELECT run_id, version, COUNT(*) AS n, SUM(outcome = 'PASS') AS passed FROM criteria GROUP BY run_id, version`;
+/** Model usage, as src/model/run-usage.ts sums a run's `model` events. */
+const USAGE_SQL = `SELECT run_id, SUM(input_tokens) AS i, SUM(output_tokens) AS o, SUM(cost_usd) AS usd FROM run_events WHERE kind = 'model' GROUP BY run_id`;
+/** The latest rating of each run (SQLite takes the bare column from the row of the MAX). */
+const RATED_SQL = `SELECT run_id, rating, MAX(timestamp) AS at FROM ratings WHERE run_id IS NOT NULL GROUP BY run_id`;
 
+/** Criteria failing most, over each run's latest version; the text read only for criteria with a verdict. */
 const FAILING_SQL = `
 WITH latest AS (SELECT run_id, MAX(version) AS v FROM criteria GROUP BY run_id)
 SELECT c.id AS id, substr(json_extract(c.data, '$.text'), 1, ${TEXT_LIMIT}) AS text,
-  COUNT(*) AS verified, SUM(c.outcome IN ('FAIL', 'PARTIAL')) AS failed,
-  MAX(json_extract(r.data, '$.prdPath')) AS prd
-FROM criteria c JOIN latest l ON l.run_id = c.run_id AND c.version = l.v JOIN runs r ON r.id = c.run_id
+  COUNT(*) AS verified, SUM(c.outcome IN ('FAIL', 'PARTIAL')) AS failed, MAX(c.run_id) AS run
+FROM criteria c JOIN latest l ON l.run_id = c.run_id AND c.version = l.v
 WHERE c.outcome IS NOT NULL
 GROUP BY c.id, text HAVING failed > 0
 ORDER BY failed DESC, verified DESC, c.id LIMIT 10`;
 
+function runFacts(store: DashboardStore): RunFacts[] {
+  const latest = new Map<string, { version: number; n: number; passed: number }>();
+  for (const r of store.read<{ run_id: string; version: number; n: number; passed: number }>(CRITERIA_SQL)) {
+    const known = latest.get(r.run_id);
+    if (!known || r.version > known.version) latest.set(r.run_id, { version: r.version, n: r.n, passed: r.passed });
+  }
+  const usage = new Map(store.read<{ run_id: string; i: number; o: number; usd: number }>(USAGE_SQL).map((u) => [u.run_id, u]));
+  const rated = new Map(store.read<{ run_id: string; rating: number }>(RATED_SQL).map((r) => [r.run_id, r.rating]));
+  return store.read<Omit<RunFacts, 'criteria' | 'passed' | 'input' | 'output' | 'usd' | 'rating'>>(RUNS_SQL).map((r) => {
+    const c = latest.get(r.id);
+    const u = usage.get(r.id);
+    return { ...r, criteria: c?.n ?? null, passed: c?.passed ?? null, input: u?.i ?? null, output: u?.o ?? null, usd: u?.usd ?? null, rating: rated.get(r.id) ?? null };
+  });
+}
+
 /** Builds the dashboard's figures from a store. Pure reads; the same store gives the same figures. */
 export function aggregateDashboard(store: DashboardStore, options: DashboardOptions = {}): DashboardData {
   const now = options.now ?? new Date();
-  const facts = store.read<RunFacts>(RUNS_SQL);
+  const facts = runFacts(store);
   const exit = new Set<string>(EXIT_STATES);
 
   const totals = newFigures();
@@ -142,7 +145,11 @@ export function aggregateDashboard(store: DashboardStore, options: DashboardOpti
   const gate = gateFigures(store, days, prds);
   const dayList = [...days.values()].sort((a, b) => a.day.localeCompare(b.day)).slice(-(options.days ?? 120));
   const loops = loopFigures(store);
-  const failing = store.read<FailingCriterion & { prd: string | null }>(FAILING_SQL).map(({ prd, ...c }) => ({ ...c, ...(prd ? { prd } : {}) }));
+  const prdOf = new Map(facts.map((f) => [f.id, f.prd]));
+  const failing = store.read<Omit<FailingCriterion, 'prd'> & { run: string }>(FAILING_SQL).map(({ run, ...c }): FailingCriterion => {
+    const prd = prdOf.get(run);
+    return { ...c, ...(prd ? { prd } : {}) };
+  });
   const roundAll = (f: RunFigures) => (f.usd = roundUsd(f.usd));
   roundAll(totals);
   dayList.forEach(roundAll);
