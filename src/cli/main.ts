@@ -26,6 +26,7 @@ Commands:
                  CRITICAL criterion fails (see ideal-state gate --help; gate install <host>)
   mcp            an MCP server over stdio: criteria, verify and propose_criteria tools
   criteria pending  accept (on a terminal) criteria an agent proposed through the MCP server
+  dashboard --out DIR  the store's history as a static page (index.html + data.json; --help)
 ${RUN_USAGE}
 ${LOOP_USAGE}
 ${MODELS_USAGE}
@@ -50,6 +51,7 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (argv[0] === 'verify') return (await import('./verify.js')).verifyCommand(argv.slice(1), io);
   if (argv[0] === 'loop' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./loop.js')).loopCommand(argv.slice(1), io);
   if (argv[0] === 'gate') return (await import('./gate.js')).gateCommand(argv.slice(1), io);
+  if (argv[0] === 'dashboard') return (await import('./dashboard.js')).dashboardCommand(argv.slice(1), io);
   if (argv[0] === 'criteria' && argv[1] !== 'pending') return (await import('./criteria.js')).criteriaCommand(argv.slice(1), io);
   if (argv[0] === 'mcp') return (await import('./mcp.js')).mcpCommand(argv.slice(1), io);
   if (argv[0] === 'criteria' && argv[1] === 'pending') return (await import('./criteria-pending.js')).criteriaPendingCommand(argv.slice(2), io);

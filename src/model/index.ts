@@ -11,3 +11,4 @@ export * from './learning';
 export * from './prd-index';
 export * from './isc-definition';
 export * from './loop';
+export * from './gate-outcome';

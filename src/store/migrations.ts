@@ -174,6 +174,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX loop_artifacts_by_run ON loop_artifacts (run_id);
     `,
   },
+  {
+    version: 7,
+    name: 'the done gate verdicts, and indexes the dashboard sums from',
+    sql: `
+      CREATE TABLE gate_outcomes (
+        id TEXT PRIMARY KEY,
+        at TEXT NOT NULL,
+        host TEXT NOT NULL,
+        verdict TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX gate_outcomes_by_time ON gate_outcomes (at);
+      -- The dashboard's sums read these columns of every row: from the index alone, not the rows' JSON.
+      CREATE INDEX criteria_verdicts ON criteria (run_id, version, outcome);
+      CREATE INDEX run_events_usage ON run_events (kind, run_id, input_tokens, output_tokens, cost_usd);
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

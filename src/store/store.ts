@@ -18,6 +18,7 @@ import {
 } from './repositories';
 import { checkpointTable, runStepTable } from './run-tables';
 import { StaleMarkRepository } from './stale-marks';
+import { gateOutcomeTable } from './gate-outcomes';
 
 export { DATABASE_FILE_NAME } from './store-paths';
 
@@ -46,6 +47,7 @@ export class Repositories {
   readonly modelLessons: ModelLessonRepository;
   readonly staleMarks: StaleMarkRepository;
   readonly loops: LoopRepository;
+  readonly gateOutcomes;
 
   constructor(reader: RowReader, sink: StatementSink) {
     this.runs = new RunRepository(reader, sink);
@@ -63,6 +65,7 @@ export class Repositories {
     this.modelLessons = new ModelLessonRepository(reader, sink);
     this.staleMarks = new StaleMarkRepository(reader, sink);
     this.loops = new LoopRepository(reader, sink);
+    this.gateOutcomes = gateOutcomeTable(reader, sink);
   }
 }
 
@@ -90,6 +93,14 @@ export class Store extends Repositories {
     // What a one-shot process left for the writer (a stop hook's verification) comes in first.
     if (!store.readOnly) for (const message of foldPending(store, options.file).problems) store.pendingWarnings.push({ kind: 'pending-write', message });
     return store;
+  }
+
+  /**
+   * A read-only query of the store's tables, for reports that sum over many rows in SQL (the
+   * dashboard): the figures without reading and validating every row as an entity.
+   */
+  read<T>(sql: string, params?: readonly SqlParam[]): T[] {
+    return this.database.query<T>(sql, params);
   }
 
   get location(): string {

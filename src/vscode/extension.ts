@@ -25,6 +25,7 @@ import { registerAgentSupport } from './agents';
 import { registerLoopSupport } from './loop';
 import { registerLockSupport } from './lock';
 import { registerGateInstall } from './gate-install';
+import { registerDashboard } from './dashboard';
 
 let stores: StoreHost | undefined;
 
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
     bridgeRunsToLearning(runs.service, learning.host),
     registerAgentSupport(context, { verifier: verify.verifier, stores, definitions, log: log.child('agents') }),
     registerGateInstall(context, log.child('gate-install')),
+    registerDashboard(context, stores, log.child('dashboard')),
   );
 
   log.info(`activated in ${(performance.now() - started).toFixed(1)} ms, ${engineLoaded() ? 'engine bundle loaded' : 'engine bundle not loaded'}`);

@@ -10,6 +10,7 @@ import { gateWorkspace, heldSet, recordBaseline, shellWord } from './held';
 import { answerFor, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type GateVerdict, type HostAdapter, type HostAnswer, type StopRequest } from './hosts';
 import { stopIsElsewhere } from './hosts/project';
 import { dropLoaderVariables } from './loader-variables';
+import { leaveGateOutcome } from './outcome-record';
 import { keepLastSessionEntry, sessionMark } from './session-log';
 import { stateFolderRefusal, withStateRefusal } from './state-refused';
 import { unfinishedOf, withNotes, type WatchState } from './stop-watch';
@@ -160,10 +161,15 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
   log.changedMeanwhile = (moved?.length ?? 0) > 0;
   for (const writeBack of writeBacks) await writeBack().catch((error: Error) => warn(`warning: the LOG entry was not written: ${error.message}`));
   const record = (verdict: GateVerdict) => recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => warn(`warning: ${counter} not written: ${error.message}`));
+  // For the dashboard: the verdict left for the store's next writer, unless there is no store.
+  const outcome = (verdict: 'blocked' | 'released' | 'passed', checks: Parameters<typeof leaveGateOutcome>[0]['checks'], timedOut = false) => {
+    if (input.store !== false) leaveGateOutcome({ workspace, ...(typeof input.store === 'string' ? { store: input.store } : {}), host: request.host, event: request.event, session: sessionMark(request.sessionKey), verdict, before, checks, ...(timedOut ? { timedOut } : {}), now }, warn);
+  };
   if (deadline.expired()) {
     const hostName = HOST_NAMES[request.host] ?? request.host;
     const late = timedOutVerdict(watch.verifying, hostName, deadlineSeconds, deadline.budgetSeconds, criterionSeconds, unfinishedOf(watch));
     const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
+    outcome(timedOut.kind === 'block' ? 'blocked' : 'released', [], true);
     await record(timedOut);
     return answer(timedOut);
   }
@@ -175,6 +181,9 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
   const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(input.selfCommand, workspace)}` }) : judged;
   // The agent's own "I need a person" stays its way out; a refused state folder blocks every other let-through.
   const decided = withStateRefusal(verdict, blockedBy ? undefined : refusal, { before, maxBlocks });
+  // Met (judged as if no block came before) or let go with criteria unmet.
+  const unmet = checked.kind === 'nothing' || withWorkspaceChanges(gateVerdict(checked.checks, { before: 0, maxBlocks: 1, heldBy: checked.heldBy }), moved ?? [], { before: 0, maxBlocks: 1 }).kind === 'block';
+  outcome(decided.kind === 'block' ? 'blocked' : unmet ? 'released' : 'passed', checked.kind === 'nothing' ? [] : checked.checks);
   await record(decided);
   return answer(decided);
 }
