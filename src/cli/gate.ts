@@ -12,6 +12,7 @@ import { gateWorkspace, heldSet, recordBaseline } from '../app/gate/held';
 import { stopIsElsewhere } from '../app/gate/hosts/project';
 import { gateVerdict, withWorkspaceChanges } from '../app/gate/verdict';
 import { redactEvidence } from '../verify/secret-env';
+import { gateAnswered } from './notify-sources';
 import type { ApprovedIgnores, VerifySetResult } from '../verify/types';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type HostAnswer } from './gate-hosts';
@@ -315,7 +316,9 @@ async function gateStop(values: GateValues, options: GateOptions, io: GateIo, ru
   const judged = withWorkspaceChanges(gateVerdict(checked.checks, { before, maxBlocks, heldBy: checked.heldBy }), moved ?? [], { before, maxBlocks });
   const verdict = judged.kind === 'block' ? (blockedBy ? { kind: 'allow' as const, note: agentBlockedNote(blockedBy, judged.summary) } : { ...judged, reason: `${judged.reason}\n${honestExit(workspace)}` }) : judged;
   await recordVerdict(counter, request.sessionKey, verdict.kind === 'block' ? before + 1 : 0, maxBlocks, now).catch((error: Error) => io.err(`warning: ${counter} not written: ${error.message}`));
-  return emit(answerFor(request, withNotes(verdict, watch.notes)));
+  const code = emit(answerFor(request, withNotes(verdict, watch.notes)));
+  await gateAnswered(checked.checks, checked.heldBy, verdict, { host: request.host, agentBlocked: blockedBy !== undefined, workspace, env });
+  return code;
 }
 
 /**
