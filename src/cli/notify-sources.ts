@@ -1,6 +1,7 @@
 import type { Approver } from '../agent/approvals';
 import type { RunResult } from '../algorithm/engine-api';
 import type { LoopResult } from '../app/loop';
+import { loopFinishedData, runFinishedData } from '../app/notify/events';
 import { gateEvents } from '../app/notify/gate-events';
 import { logLine } from '../app/notify/notifier';
 import type { PrdCheck, VerdictContext, GateDecision } from '../app/gate/verdict';
@@ -18,7 +19,7 @@ type Warn = (line: string) => void;
 export async function loopEnded(result: LoopResult, startedBy: LoopStartedBy | undefined, workspace: string, warn: Warn): Promise<void> {
   const { loop } = result;
   const context = startedBy ? { startedBy } : {};
-  await notifyNow('loop.finished', { loopId: loop.id, state: loop.state, ...(loop.reason ? { reason: loop.reason } : {}), passing: loop.passing, total: loop.total, unmet: [...result.unmet], ...(loop.prdPath ? { prd: loop.prdPath } : {}) }, context, { workspace, warn });
+  await notifyNow('loop.finished', loopFinishedData(loop, result.unmet), context, { workspace, warn });
   if (startedBy?.who === 'schedule' && loop.state !== 'COMPLETE') await scheduleFailed(startedBy.schedule ?? '', loop.state, loop.reason ?? `${loop.total - loop.passing} of ${loop.total} artifacts unmet`, workspace, warn, loop.id);
 }
 
@@ -29,9 +30,7 @@ export async function scheduleFailed(schedule: string, state: string, reason: st
 
 /** `run` ended: run.finished with the criteria that did not pass. */
 export async function runEnded(result: RunResult, workspace: string, warn: Warn): Promise<void> {
-  const outcomes = result.report?.results ?? [];
-  const failing = outcomes.filter((r) => r.outcome !== 'PASS').map((r) => ({ id: r.criterionId, outcome: r.outcome, evidence: r.evidence }));
-  await notifyNow('run.finished', { runId: result.run.id, state: result.state, ...(result.reason ? { reason: result.reason } : {}), ...(result.run.prdPath ? { prd: result.run.prdPath } : {}), passing: outcomes.length - failing.length, total: result.criteria.length, failing }, {}, { workspace, warn });
+  await notifyNow('run.finished', runFinishedData(result), {}, { workspace, warn });
 }
 
 /** The terminal asks a person: approval.waiting goes out first (not awaited: the question is not held for it). */
