@@ -24,7 +24,7 @@ import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage, storeWarnin
 import { cliWorkspaceConfig } from './trust';
 import { hashFiles, writeFileAtomically } from './loop-files';
 import { parseStartedBy } from '../app/schedule/schedule';
-import { loopEnded } from './notify-sources';
+import { loopEnded, withScheduleFailure } from './notify-sources';
 
 type Output = { out: (s: string) => void; err: (s: string) => void; signal?: AbortSignal };
 
@@ -84,8 +84,12 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
   return n;
 }
 
-/** `ideal-state loop …` and `ideal-state loop merge …`. */
+/** `ideal-state loop …` and `ideal-state loop merge …`; a scheduled loop that cannot start is schedule.failed. */
 export async function loopCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return withScheduleFailure(argv, io, (said) => runLoop(argv, said, env));
+}
+
+async function runLoop(argv: string[], io: Output, env: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });

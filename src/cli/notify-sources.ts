@@ -6,6 +6,8 @@ import { gateEvents } from '../app/notify/gate-events';
 import { logLine } from '../app/notify/notifier';
 import type { PrdCheck, VerdictContext, GateDecision } from '../app/gate/verdict';
 import type { LoopStartedBy } from '../model/loop';
+import * as path from 'node:path';
+import { parseStartedBy } from '../app/schedule/schedule';
 import { notifyDetached, notifyNow } from './notify-event';
 
 /**
@@ -26,6 +28,32 @@ export async function loopEnded(result: LoopResult, startedBy: LoopStartedBy | u
 /** A scheduled loop that ended short of COMPLETE, or could not start. */
 export async function scheduleFailed(schedule: string, state: string, reason: string, workspace: string, warn: Warn, loopId?: string): Promise<void> {
   await notifyNow('schedule.failed', { schedule, state, reason, ...(loopId ? { loopId } : {}) }, { startedBy: { who: 'schedule', schedule } }, { workspace, warn });
+}
+
+/**
+ * A loop a schedule started that could not start or run (bad input, a glob that matches
+ * nothing, a busy store, a crash) ends with no loop to tell of: schedule.failed says so, with
+ * the last line it said on stderr. `loopEnded` covers a loop that ran and ended short.
+ */
+export async function withScheduleFailure(argv: readonly string[], io: { out: (s: string) => void; err: (s: string) => void }, run: (io: { out: (s: string) => void; err: (s: string) => void }) => Promise<number>): Promise<number> {
+  const at = argv.indexOf('--started-by');
+  const flag = at >= 0 ? argv[at + 1] : argv.find((a) => a.startsWith('--started-by='))?.slice('--started-by='.length);
+  const schedule = flag === undefined ? undefined : parseStartedBy(flag);
+  if (schedule?.who !== 'schedule' || argv[0] === 'merge') return run(io);
+  let last = '';
+  const said = { ...io, err: (line: string) => ((last = line), io.err(line)) };
+  const ws = argv.indexOf('--workspace');
+  const workspace = path.resolve(ws >= 0 && argv[ws + 1] ? argv[ws + 1]! : process.cwd());
+  let code: number;
+  try {
+    code = await run(said);
+  } catch (error) {
+    await scheduleFailed(schedule.schedule, 'ERROR', error instanceof Error ? error.message : String(error), workspace, io.err);
+    throw error;
+  }
+  // 2 is bad input, 5 a busy store: nothing ran (the other codes are a loop's end states, told by loopEnded).
+  if (code === 2 || code === 5) await scheduleFailed(schedule.schedule, code === 2 ? 'NOT_STARTED' : 'STORE_BUSY', last.split('\n')[0]!.slice(0, 500) || `exit ${code}`, workspace, io.err);
+  return code;
 }
 
 /** `run` ended: run.finished with the criteria that did not pass. */
