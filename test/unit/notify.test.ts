@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -66,6 +67,19 @@ describe('notifications: the user file', () => {
     assert.ok(loaded.problems.some((p) => p.startsWith(`${file}:3:`) && /webhooks\.0\.events\.1/.test(p)), loaded.problems.join('\n'));
     assert.ok(loaded.problems.some((p) => p.startsWith(`${file}:5:`) && /https \(http only to this machine/.test(p)), loaded.problems.join('\n'));
     assert.ok(loaded.problems.some((p) => p.startsWith(`${file}:7:`) && /name of an environment variable/.test(p)), loaded.problems.join('\n'));
+  });
+
+  it('a FIFO, a folder or an oversized file is a problem, never a hang', async () => {
+    const env = { XDG_CONFIG_HOME: path.join(root, 'config') };
+    const file = path.join(root, 'config', 'ideal-state', 'notifications.yaml');
+    fs.mkdirSync(file, { recursive: true });
+    assert.match((await loadNotifications({ env, platform: 'linux' })).problems.join('\n'), /not a regular file/);
+    fs.rmdirSync(file);
+    spawnSync('mkfifo', [file]);
+    assert.match((await loadNotifications({ env, platform: 'linux' })).problems.join('\n'), /not a regular file/);
+    fs.rmSync(file);
+    write(file, `webhooks: []\n#${'x'.repeat(300 * 1024)}\n`);
+    assert.match((await loadNotifications({ env, platform: 'linux' })).problems.join('\n'), /larger than 256 KB/);
   });
 
   it('a workspace can never add a webhook: its notifications.yaml, a setting file or XDG_CONFIG_HOME inside it are ignored, and said so', async () => {

@@ -107,6 +107,8 @@ export async function loadNotifications(options: LoadOptions = {}): Promise<Load
   let text: string;
   try {
     const stat = await fs.stat(file);
+    // A FIFO or a device would hold the read (and the command) forever.
+    if (!stat.isFile()) return { file, webhooks: [], problems: [`${file}: not a regular file; no webhook is used`], ignored };
     if (stat.size > 256 * 1024) return { file, webhooks: [], problems: [`${file}: larger than 256 KB; no webhook is used`], ignored };
     text = await fs.readFile(file, 'utf8');
   } catch {
