@@ -82,6 +82,28 @@ describe('a scheduled loop, recorded and told', function () {
       assert.match(data.reason, /matches no file/);
     });
 
+    it('ideal-state run sends run.finished at its end, signed, with the run and its criteria', async () => {
+      const sample = path.resolve(__dirname, '../../../test/fixtures/sample-workspace');
+      const ws = path.join(root, 'sample');
+      fs.cpSync(sample, ws, { recursive: true });
+      const config = path.join(root, 'config', 'ideal-state', 'notifications.yaml');
+      const before = fs.readFileSync(config, 'utf8');
+      fs.writeFileSync(config, before.replace('events: [loop.finished, schedule.failed]', 'events: [run.finished]'));
+      try {
+        const request = 'Add a farewell(name) to src/greet.js that says Goodbye and refuses an empty name';
+        const run = await runCli(['run', request, '--effort', 'STANDARD', '--workspace', ws, '--store', path.join(root, 'run.sqlite'), '--provider', 'scripted', '--script', path.join(ws, '.ideal-state/demo/demo-run.yaml'), '--approve', 'edits,commands', '--trust-workspace', '--json'], { env: env() });
+        assert.equal(run.code, 0, run.err);
+        const result = JSON.parse(run.out) as { runId: string; criteria: unknown[] };
+        assert.deepEqual(got.map((g) => g.event), ['run.finished']);
+        assert.ok(verifySignature(got[0]!.body, 'sources-secret-value', got[0]!.signature));
+        const data = (JSON.parse(got[0]!.body) as { data: { runId: string; state: string; reason?: string; prd?: string; passing: number; total: number; failing: unknown[] } }).data;
+        assert.match(data.prd ?? '', /^\.ideal-state\/prds\/PRD-/);
+        assert.deepEqual(data, { runId: result.runId, state: 'COMPLETE', reason: 'every CRITICAL criterion verified PASS', prd: data.prd, passing: result.criteria.length, total: result.criteria.length, failing: [] } as typeof data);
+      } finally {
+        fs.writeFileSync(config, before);
+      }
+    });
+
     it("a person's loop that cannot start sends nothing", async () => {
       const ws = path.join(root, 'empty2');
       fs.mkdirSync(ws, { recursive: true });
