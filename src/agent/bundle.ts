@@ -41,6 +41,8 @@ export async function exportRunBundle(store: Store, runId: string, outDir: strin
       createdAt: run.createdAt,
       startedAt: run.startedAt ?? null,
       finishedAt: run.finishedAt ?? null,
+      // A loop's sub-run is started by whoever started the loop: a person, or a schedule by name.
+      startedBy: loopStarter(store, run.id),
       // Tokens (fresh, cached, written, output) and dollars, for the run and each phase.
       usage: runUsage(store.events.where('run_id = ?', [runId], 'seq')),
       generatedAt: new Date().toISOString(),
@@ -66,4 +68,9 @@ export async function exportRunBundle(store: Store, runId: string, outDir: strin
   };
   await fs.writeFile(path.join(folder, 'artifacts.json'), json(artifacts), 'utf8');
   return { folder, files: [...files.keys(), 'artifacts.json'] };
+}
+
+function loopStarter(store: Store, runId: string): { who: string; schedule?: string } | null {
+  const of = store.loops.loopOfRun(runId);
+  return of ? store.loops.get(of.loopId)?.startedBy ?? { who: 'person' } : null;
 }

@@ -5,6 +5,7 @@ import { recordVerdict } from '../app/gate/block-counter';
 import { gateStartMs } from '../app/gate/gate-start';
 import { shellWord } from '../app/gate/held';
 import { gateStop, stopDeadlineSeconds } from '../app/gate/stop';
+import { gateAnswered } from './notify-sources';
 import { redactEvidence } from '../verify/secret-env';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, hostAdapter, type GateHost, type HostAnswer } from '../app/gate/hosts';
@@ -177,7 +178,11 @@ export async function gateCommand(argv: string[], io: GateIo): Promise<number> {
       },
       { warn: io.err, watch, rearm: (adapter) => watchdog.rearm(deadlineOf(adapter)) },
     );
-    return stop.kind === 'answer' ? emit(stop.answer) : stop.code;
+    if (stop.kind === 'exit') return stop.code;
+    const code = emit(stop.answer);
+    // Told once the host has its answer, from a process of their own: never a delay to the stop.
+    if (stop.settled) await gateAnswered(stop.settled.checks, stop.settled.heldBy, stop.settled.verdict, stop.settled);
+    return code;
   } finally {
     watchdog.answered();
   }

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { checkShardSet, listArtifacts, LoopInputError, mergeShards, parseShardFile, renderLoopPrd, specKey, type MergedLoop } from '../app/loop';
 import { DEFAULT_PRD_FOLDER } from '../app/defaults';
 import type { LoopShardFile } from '../model';
+import type { LoopStartedBy } from '../model/loop';
 import { loadDefinitions } from '../model/definitions';
 import { templateCriteria } from '../model/isc-registry';
 import { MAX_SHARDS } from '../model/loop';
@@ -21,7 +22,7 @@ type Output = { out: (s: string) => void; err: (s: string) => void };
  * Exit 0 when every artifact passes, 1 when one does not, 2 on bad input (a missing, corrupt,
  * foreign or forged shard file: merge.ts says what a merge checks), naming the file and field.
  */
-export async function loopMerge(files: readonly string[], o: { workspace: string; json: boolean; out?: string; prd: boolean }, io: Output): Promise<number> {
+export async function loopMerge(files: readonly string[], o: { workspace: string; json: boolean; out?: string; prd: boolean; startedBy?: LoopStartedBy }, io: Output): Promise<number> {
   let merged: MergedLoop;
   try {
     if (files.length === 0) throw new LoopInputError('loop merge needs the shard files: ideal-state loop merge shard-1.json shard-2.json …');
@@ -54,6 +55,7 @@ export async function loopMerge(files: readonly string[], o: { workspace: string
         log: [{ iteration: Math.max(1, merged.iteration), at: now, effort: merged.spec.effort, passing: report.passing, total: report.total, failing: report.failing, message }],
         createdAt: now,
         updatedAt: now,
+        ...(o.startedBy ? { startedBy: o.startedBy } : {}),
       },
       artifacts: merged.artifacts.map((a) => ({ file: a.file, status: a.status, outcomes: a.outcomes, ...(a.runId ? { runId: a.runId } : {}) })),
       prdPath,

@@ -23,6 +23,8 @@ import { lessonsOf, models } from './run';
 import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage, storeWarningsJson } from './store-warnings';
 import { cliWorkspaceConfig } from './trust';
 import { hashFiles, writeFileAtomically } from './loop-files';
+import { parseStartedBy } from '../app/schedule/schedule';
+import { loopEnded, withScheduleFailure } from './notify-sources';
 
 type Output = { out: (s: string) => void; err: (s: string) => void; signal?: AbortSignal };
 
@@ -41,6 +43,8 @@ Loop options:
   --max-iterations N  iterations before the loop ends FAILED (default 5); effort decays after the third
   --budget SECONDS    the loop's time budget (default: the level's budget per round of agents)
   --verify-only       verify, never work (what a CI shard does)
+  --started-by schedule:NAME
+                      record the loop as started by that schedule (what a written schedule passes)
   --provider scripted --script FILE
                       the script is one artifact's sub-run, replayed for each (\${file} and \${name} substituted)
   Exit codes: 0 COMPLETE, 1 FAILED, 2 usage error, 3 BUDGET_EXHAUSTED, 5 store busy, 130 CANCELLED.`;
@@ -65,6 +69,7 @@ const OPTIONS = {
   provider: { type: 'string' },
   script: { type: 'string' },
   'trust-workspace': { type: 'boolean', default: false },
+  'started-by': { type: 'string' },
 } as const;
 
 const usageError = (io: Output, message: string): number => {
@@ -79,8 +84,12 @@ function positiveInt(name: string, text: string | undefined, fallback: number): 
   return n;
 }
 
-/** `ideal-state loop …` and `ideal-state loop merge …`. */
+/** `ideal-state loop …` and `ideal-state loop merge …`; a scheduled loop that cannot start is schedule.failed. */
 export async function loopCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return withScheduleFailure(argv, io, (said) => runLoop(argv, said, env));
+}
+
+async function runLoop(argv: string[], io: Output, env: NodeJS.ProcessEnv): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
@@ -89,7 +98,9 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
   }
   const { values: v, positionals } = parsed;
   const workspace = path.resolve(v.workspace ?? process.cwd());
-  if (positionals[0] === 'merge') return loopMerge(positionals.slice(1), { workspace, json: v.json === true, ...(v.out ? { out: v.out } : {}), prd: v.prd === true }, io);
+  const startedBy = v['started-by'] === undefined ? undefined : parseStartedBy(v['started-by']);
+  if (v['started-by'] !== undefined && !startedBy) return usageError(io, `--started-by takes "person" or "schedule:NAME", not "${v['started-by']}"`);
+  if (positionals[0] === 'merge') return loopMerge(positionals.slice(1), { workspace, json: v.json === true, ...(v.out ? { out: v.out } : {}), prd: v.prd === true, ...(startedBy ? { startedBy } : {}) }, io);
   if (positionals.length > 0) return usageError(io, `unknown argument "${positionals[0]}"`);
   if (!v.resume && (!v.glob || !v.isc)) return usageError(io, 'give --glob GLOB and --isc TYPE (or --resume LOOP_ID)');
   if (v.shard && !v.out) return usageError(io, '--shard I/N needs --out FILE for the shard\'s results (loop merge combines them)');
@@ -174,6 +185,7 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
       definition,
       ...(perArtifact ? { modelsFor: perArtifact } : {}),
       onLog: (line) => (v.json ? undefined : io.err(line)),
+      ...(startedBy ? { startedBy } : {}),
     });
     const signal = io.signal ?? new AbortController().signal;
     let result: LoopResult;
@@ -185,6 +197,7 @@ export async function loopCommand(argv: string[], io: Output, env: NodeJS.Proces
     }
     if (v.out) await writeFileAtomically(path.resolve(v.out), `${JSON.stringify(shardFile(result.loop, result.artifacts, await hashFiles(workspace, result.artifacts.map((a) => a.file))), null, 2)}\n`);
     print(result, v.json === true, io, storeWarningsJson(store), v.out);
+    await loopEnded(result, startedBy, workspace, io.err);
     return LOOP_EXIT_CODES[result.state];
   } finally {
     store.close();

@@ -12,6 +12,7 @@ import type { VerifyIo } from './verify';
  */
 const usage = async (): Promise<string> => {
   const [{ RUN_USAGE }, { LOOP_USAGE }, { MODELS_USAGE }, { LEARNING_USAGE }, { TRUST_USAGE }, { CRITERIA_USAGE }] = await Promise.all([import('./run.js'), import('./loop.js'), import('./models.js'), import('./ratings.js'), import('./trust.js'), import('./criteria.js')]);
+  const [{ SCHEDULE_USAGE }, { NOTIFY_USAGE }] = await Promise.all([import('./schedule.js'), import('./notify.js')]);
   return `Usage: ideal-state <command> [options]
 
 Commands:
@@ -33,6 +34,8 @@ ${MODELS_USAGE}
 ${LEARNING_USAGE}
 ${TRUST_USAGE}
 ${CRITERIA_USAGE}
+${SCHEDULE_USAGE}
+${NOTIFY_USAGE}
 
 Options:
   --workspace DIR   the workspace folder (default: the current directory)
@@ -57,6 +60,8 @@ export async function main(argv: string[], io: Output): Promise<number> {
   if (argv[0] === 'criteria' && argv[1] === 'pending') return (await import('./criteria-pending.js')).criteriaPendingCommand(argv.slice(2), io);
   if (argv[0] === 'models' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./models.js')).modelsCommand(argv.slice(1), io);
   if (argv[0] === 'trust' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./trust.js')).trustCommand(argv.slice(1), io);
+  if (argv[0] === 'schedule' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./schedule.js')).scheduleCommand(argv.slice(1), io);
+  if (argv[0] === 'notify' && !argv.includes('--help') && !argv.includes('-h')) return (await import('./notify.js')).notifyCommand(argv.slice(1), io);
   let parsed;
   try {
     parsed = parseArgs({

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { denyAll, type ApprovalAnswer, type Approver } from '../agent/approvals';
+import { runEnded, withApprovalNotice } from './notify-sources';
 import { exportRunBundle } from '../agent/bundle';
 import { undoRunChanges } from '../agent/checkpoint';
 import { NodeWorkspace } from '../agent/node-workspace';
@@ -176,7 +177,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       return 2;
     }
     const router = new ModelRouter(resolved, { logger, budget: BudgetLedger.forLevel(level, resolved.config.budgets?.[level], { prices: resolved.catalogue, logger }) });
-    const approver = process.stdin.isTTY ? terminalApprover(io) : denyAll;
+    let runId: string | undefined;
+    const approver = process.stdin.isTTY ? withApprovalNotice(terminalApprover(io), workspace, io.err, () => runId) : denyAll;
     const { engine, problems } = await nodeAlgorithm({
       workspace,
       store,
@@ -189,6 +191,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       logger,
       learning: { version: await productVersion() },
       onEvent: (e) => {
+        runId = e.runId;
         if (!v.json && (e.kind === 'phase' || e.kind === 'verification' || e.kind === 'budget' || e.kind === 'approval')) io.err(`[${e.phase ?? '-'}] ${e.message}`);
       },
       onApproval: (r, ok, how) => io.err(`[approval] ${r.title}: ${ok ? 'approved' : 'denied'} (${how})`),
@@ -204,6 +207,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       return 2;
     }
     report(result, v.json === true, io, storeWarningsJson(store), runUsage(store.events.where('run_id = ?', [result.run.id], 'seq')));
+    await runEnded(result, workspace, io.err);
     return EXIT_CODES[result.state];
   } finally {
     process.removeListener('SIGINT', onSigint);

@@ -122,6 +122,9 @@ export const LoopLogEntry = z
   .strict();
 export type LoopLogEntry = z.infer<typeof LoopLogEntry>;
 
+export const LoopStartedBy = z.object({ who: z.enum(['person', 'schedule']), schedule: z.string().min(1).max(40).optional() }).strict();
+export type LoopStartedBy = z.infer<typeof LoopStartedBy>;
+
 export const Loop = z
   .object({
     id: z.string().min(1),
@@ -146,6 +149,8 @@ export const Loop = z
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
     finishedAt: z.iso.datetime().optional(),
+    /** Who started it: a person, or a schedule by name (`--started-by schedule:NAME`, which a written schedule passes). */
+    startedBy: LoopStartedBy.optional(),
   })
   .strict();
 export type Loop = z.infer<typeof Loop>;

@@ -24,6 +24,8 @@ export const SETTINGS = {
   // A run's edits and commands need approval unless these say otherwise (never in Restricted Mode).
   runAutoApproveEdits: { key: 'idealState.run.autoApproveEdits', default: false as boolean },
   runAllowedCommands: { key: 'idealState.run.allowedCommands', default: [] as readonly string[] },
+  // The person's notifications.yaml when not in the user's config folder; application scope: a workspace cannot name one.
+  notificationsFile: { key: 'idealState.notifications.file', default: '' as string },
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;

@@ -14,7 +14,7 @@ import { leaveGateOutcome } from './outcome-record';
 import { keepLastSessionEntry, sessionMark } from './session-log';
 import { stateFolderRefusal, withStateRefusal } from './state-refused';
 import { unfinishedOf, withNotes, type WatchState } from './stop-watch';
-import { gateVerdict, withWorkspaceChanges, type GateDecision } from './verdict';
+import { gateVerdict, withWorkspaceChanges, type GateDecision, type PrdCheck, type VerdictContext } from './verdict';
 
 /**
  * The done gate's stop: the hook's payload in, the host's answer out. Everything the gate
@@ -64,7 +64,18 @@ export interface StopPorts {
 }
 
 /** The host's answer, or an exit code alone (a payload that cannot be read; a prompt hook; another project's stop). */
-export type StopOutcome = { kind: 'answer'; answer: HostAnswer } | { kind: 'exit'; code: number };
+/** What the verdict was made of, for whoever tells people of it after the host has its answer (notifications). */
+export interface StopSettled {
+  readonly checks: readonly PrdCheck[];
+  readonly heldBy: VerdictContext['heldBy'];
+  readonly verdict: GateVerdict;
+  readonly host: string;
+  readonly agentBlocked: boolean;
+  readonly workspace: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+export type StopOutcome = { kind: 'answer'; answer: HostAnswer; settled?: StopSettled } | { kind: 'exit'; code: number };
 
 /** How long the host waits for the hook: `--deadline`, else the host's own default. */
 export function stopDeadlineSeconds(deadline: number | undefined, adapter: HostAdapter | undefined): number {
@@ -185,7 +196,8 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
   const unmet = checked.kind === 'nothing' || withWorkspaceChanges(gateVerdict(checked.checks, { before: 0, maxBlocks: 1, heldBy: checked.heldBy }), moved ?? [], { before: 0, maxBlocks: 1 }).kind === 'block';
   outcome(decided.kind === 'block' ? 'blocked' : unmet ? 'released' : 'passed', checked.kind === 'nothing' ? [] : checked.checks);
   await record(decided);
-  return answer(decided);
+  const settled: StopSettled | undefined = checked.kind === 'nothing' ? undefined : { checks: checked.checks, heldBy: checked.heldBy, verdict: decided, host: request.host, agentBlocked: blockedBy !== undefined, workspace, env };
+  return { ...answer(decided), ...(settled ? { settled } : {}) };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { AnyCriterion, EffortLevel, IscDefinition } from '../../model';
 import { effortForIteration } from './decay';
 import { describeError, isCancellation } from '../../model/errors';
 import { newId } from '../../model/ids';
-import { LoopSpec, type Loop, type LoopArtifact, type LoopNotice, type LoopProgress, type LoopReport, type LoopSpecInput, type LoopState } from '../../model/loop';
+import { LoopSpec, type Loop, type LoopArtifact, type LoopNotice, type LoopProgress, type LoopReport, type LoopSpecInput, type LoopStartedBy, type LoopState } from '../../model/loop';
 import type { RunPorts } from '../compose-run';
 import { DEFAULT_PRD_FOLDER } from '../defaults';
 import { LoopInputError, listArtifacts, shardIndexOf, shardOf } from './artifacts';
@@ -34,6 +34,8 @@ export interface LoopPorts {
   readonly onLog?: (line: string) => void;
   /** Figures for the bench: how long each acknowledged result's commit took. */
   readonly onCommitMs?: (ms: number, acknowledged: number) => void;
+  /** Who starts a new loop (kept on the loop, its PRD and its sub-runs' bundles); a person when not given. */
+  readonly startedBy?: LoopStartedBy;
 }
 
 export interface LoopResult {
@@ -106,6 +108,7 @@ export class LoopEngine {
       unmet: [],
       createdAt: now,
       updatedAt: now,
+      ...(this.ports.startedBy ? { startedBy: this.ports.startedBy } : {}),
     };
     const rows: LoopArtifact[] = files.map((file) => ({ loopId: loop.id, file, shard: shardIndexOf(file, spec.shard?.count ?? 1), status: 'PENDING', iteration: 0, workedIteration: 0, runIds: [], outcomes: {}, evidence: {}, notices: [], updatedAt: now }));
     this.store.batch((r) => {

@@ -5,7 +5,7 @@ import { compareFiles } from './artifacts';
 type PrdArtifact = Pick<LoopArtifact, 'file' | 'status' | 'outcomes'> & Partial<Pick<LoopArtifact, 'runId' | 'notices'>>;
 
 export interface LoopPrdInput {
-  readonly loop: Pick<Loop, 'id' | 'spec' | 'state' | 'iteration' | 'effort' | 'criterionIds' | 'log' | 'createdAt' | 'updatedAt'> & { readonly reason?: string };
+  readonly loop: Pick<Loop, 'id' | 'spec' | 'state' | 'iteration' | 'effort' | 'criterionIds' | 'log' | 'createdAt' | 'updatedAt'> & { readonly reason?: string; readonly startedBy?: Loop['startedBy'] };
   readonly artifacts: readonly PrdArtifact[];
   /** Each worked artifact's sub-run PRD (workspace-relative), for the links. */
   readonly subRunPrds?: ReadonlyMap<string, string>;
@@ -44,6 +44,7 @@ export function renderLoopPrd(input: LoopPrdInput): string {
     `updated: ${day(loop.updatedAt)}`,
     `iteration: ${loop.iteration}`,
     `max_iterations: ${loop.spec.maxIterations}`,
+    ...(loop.startedBy?.who === 'schedule' ? [`started_by: schedule:${esc(loop.startedBy.schedule ?? '')}`] : []),
     '---',
     '',
     `# Loop over ${esc(loop.spec.glob)} against ${esc(loop.spec.isc)}`,
@@ -72,6 +73,7 @@ export function renderLoopPrd(input: LoopPrdInput): string {
     ]),
     '## LOG',
     '',
+    ...(loop.startedBy?.who === 'schedule' ? [`Started by schedule ${esc(loop.startedBy.schedule ?? '')} on ${day(loop.createdAt)}.`, ''] : []),
     ...loop.log.flatMap((e) => [`### Iteration ${e.iteration} — ${day(e.at)}`, `- Work: ${esc(e.message)}`, `- Effort: ${e.effort}`, `- Passing: ${e.passing}/${e.total}`, '']),
   ];
   return `${lines.join('\n').replace(/\n+$/, '')}\n`;

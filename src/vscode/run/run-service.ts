@@ -16,6 +16,7 @@ import type { EditorTaskRunner } from '../verify/task-runner';
 import { editorAlgorithm } from './editor-algorithm';
 import { closeApprovalDiffs, showApprovalDiff, type DiffShown } from './approval-diff';
 import { EditorApprover, type ApprovalAnswerer } from './editor-approver';
+import { EditorNotifications } from '../notify/editor-notifications';
 import type { ProposalDocuments } from './proposal-documents';
 import type { ProcessRunner } from '../../verify/process-runner';
 
@@ -233,13 +234,14 @@ export class RunService implements vscode.Disposable {
     if (resumed) active.seen = { run: resumed, criteria: store.criteria.list(resumed.id, resumed.criteriaVersion), ...(lastReport ? { report: lastReport } : {}) };
     const runLog = this.log.child('run');
     const sessions = this.sessions.get();
+    const notices = new EditorNotifications(this.log.child('notify'), () => folder.uri.fsPath);
     const algo = await editorAlgorithm({
       folder,
       store,
       models: models.router,
       effort: definitions.effort.table,
       level,
-      approver: new EditorApprover(this.proposals, this.approvals, () => active.runId, folder, runLog, this.answerer),
+      approver: notices.asking(new EditorApprover(this.proposals, this.approvals, () => active.runId, folder, runLog, this.answerer), () => active.runId),
       autoApproveEdits: this.settings.get('runAutoApproveEdits'),
       allowCommands: this.settings.get('runAllowedCommands'),
       trusted,
@@ -273,6 +275,7 @@ export class RunService implements vscode.Disposable {
     try {
       const result = await begin(algo.engine, active.controller.signal);
       ended = result.state;
+      notices.runFinished(result);
       this.changed(active, definitions.effort.table.levels[level].maxIterations, model, undefined, false);
       return result;
     } finally {

@@ -1,0 +1,51 @@
+import * as vscode from 'vscode';
+import type { ApprovalRequest, Approver } from '../../agent/approvals';
+import type { RunResult } from '../../algorithm/engine-api';
+import { runFinishedData } from '../../app/notify/events';
+import { notify } from '../../app/notify/notifier';
+import type { EventData } from '../../app/notify/payload';
+import type { NotificationEvent } from '../../app/notify/config';
+import type { Logger } from '../../model/log';
+import { SETTINGS } from '../../model/settings';
+
+/**
+ * The editor's events for the person's webhooks: a run that ended, an approval that waits.
+ * Sent in the background (a run never waits on a receiver); what goes wrong is said in the one
+ * log channel. The file is the user's: `idealState.notifications.file` is read from the user
+ * settings only (application scope), and a value in the workspace's settings is named as ignored.
+ */
+export class EditorNotifications {
+  constructor(
+    private readonly log: Logger,
+    private readonly folder: () => string | undefined,
+  ) {}
+
+  runFinished(result: RunResult): void {
+    this.send('run.finished', runFinishedData(result));
+  }
+
+  approvalWaiting(request: ApprovalRequest, runId: string | undefined): void {
+    this.send('approval.waiting', { runId: request.runId ?? runId ?? 'unknown', kind: request.kind, subject: request.title });
+  }
+
+  /** The approver, telling the webhooks first that a person is asked (never waiting for them). */
+  asking(inner: Approver, runId: () => string | undefined): Approver {
+    return {
+      ask: (request, signal) => {
+        this.approvalWaiting(request, runId());
+        return inner.ask(request, signal);
+      },
+      ...(inner.unattended !== undefined ? { unattended: inner.unattended } : {}),
+    };
+  }
+
+  private send<E extends NotificationEvent>(event: E, data: EventData<E>): void {
+    const inspected = vscode.workspace.getConfiguration().inspect<string>(SETTINGS.notificationsFile.key);
+    const fromWorkspace = inspected?.workspaceValue ?? inspected?.workspaceFolderValue;
+    if (fromWorkspace) this.log.warn(`${SETTINGS.notificationsFile.key} in the workspace settings (${fromWorkspace}) is ignored: a workspace cannot add a webhook`);
+    const workspace = this.folder();
+    void notify(event, data, {}, { ...(workspace ? { workspace } : {}), ...(inspected?.globalValue ? { settingFile: inspected.globalValue } : {}), warn: (line) => this.log.warn(line) }).catch((error: unknown) =>
+      this.log.warn(`the ${event} notification was not sent: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+}

@@ -1,0 +1,154 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { NOTIFICATION_EVENTS } from '../../src/app/notify/config';
+import { notify } from '../../src/app/notify/notifier';
+import { verifySignature } from '../../src/app/notify/sign';
+import type { RunResult } from '../../src/algorithm/engine';
+import { activateIdealState, EXTENSION_ID } from './ideal-state';
+
+/**
+ * Webhooks at a local receiver (a plain Node http server), from the command line inside the
+ * installed extension and from a run in the real editor: each delivery signed with the
+ * person's secret (a wrong secret or a changed body fails the check, as it fails at a real
+ * receiver), a 500 retried, evidence redacted.
+ */
+interface Delivery {
+  readonly body: string;
+  readonly signature: string | undefined;
+  readonly event: string | undefined;
+}
+
+const SECRET_ENV = 'IDEAL_STATE_IT_HOOK_SECRET';
+const SECRET = 'integration-hook-secret-42';
+
+describe('notifications at a local webhook receiver', function () {
+  this.timeout(180_000);
+  let root: string;
+  let server: http.Server;
+  let config: string;
+  const deliveries: Delivery[] = [];
+  let refuseNext = 0;
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-it-notify-'));
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        deliveries.push({ body, signature: req.headers['x-ideal-state-signature-256'] as string | undefined, event: req.headers['x-ideal-state-event'] as string | undefined });
+        if (refuseNext > 0) {
+          refuseNext--;
+          res.writeHead(500).end();
+        } else res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    config = path.join(root, 'config', 'ideal-state', 'notifications.yaml');
+    fs.mkdirSync(path.dirname(config), { recursive: true });
+    fs.writeFileSync(config, `webhooks:\n  - url: http://127.0.0.1:${port}/hook\n    events: [${NOTIFICATION_EVENTS.join(', ')}]\n    secretEnv: ${SECRET_ENV}\n`);
+    process.env[SECRET_ENV] = SECRET;
+  });
+  after(() => {
+    delete process.env[SECRET_ENV];
+    server.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    deliveries.length = 0;
+    refuseNext = 0;
+  });
+
+  const cli = (args: string[]) =>
+    new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const extension = vscode.extensions.getExtension(EXTENSION_ID)!;
+      const proc = spawn(process.execPath, [path.join(extension.extensionPath, 'dist', 'cli.js'), ...args], {
+        // The extension host may be Electron's: as plain Node, with the person's config folder and secret.
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', XDG_CONFIG_HOME: path.join(root, 'config'), IDEAL_STATE_STATE_DIR: path.join(root, 'state'), [SECRET_ENV]: SECRET },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      proc.on('close', (code) => resolve({ code, out, err }));
+    });
+
+  it('notify test: a signed delivery of each event; a 500 is retried; a bad signature is detectable', async () => {
+    refuseNext = 1;
+    for (const event of NOTIFICATION_EVENTS) {
+      // A workspace beside the config folder, not around it: a config inside the workspace is refused.
+      const sent = await cli(['notify', 'test', '--event', event, '--workspace', path.join(root, 'ws')]);
+      assert.equal(sent.code, 0, sent.err);
+      assert.match(sent.out, new RegExp(`sent ${event.replace('.', '\\.')} to http://127\\.0\\.0\\.1:\\d+/…: HTTP 204`));
+    }
+    // The first delivery was refused with a 500 and sent again.
+    assert.equal(deliveries.length, NOTIFICATION_EVENTS.length + 1);
+    assert.equal(deliveries[0]!.body, deliveries[1]!.body, 'the retry sends the same body');
+    assert.deepEqual([...new Set(deliveries.map((d) => d.event))], [...NOTIFICATION_EVENTS]);
+    for (const d of deliveries) {
+      assert.ok(verifySignature(d.body, SECRET, d.signature), `${d.event} is signed with the secret`);
+      const payload = JSON.parse(d.body) as { schema: string; event: string; test: boolean };
+      assert.equal(payload.schema, 'ideal-state.notification/v1');
+      assert.equal(payload.event, d.event);
+      assert.equal(payload.test, true);
+      // What a receiver checks fails on a forged one: another secret, or a body changed on the way.
+      assert.equal(verifySignature(d.body, 'not-the-secret', d.signature), false);
+      assert.equal(verifySignature(d.body.replace('"test":true', '"test":false'), SECRET, d.signature), false);
+    }
+  });
+
+  it('evidence in a payload is redacted as in reports', async () => {
+    const token = `ghp_${'Z'.repeat(36)}`;
+    process.env.IDEAL_STATE_IT_DEPLOY_TOKEN = 'deploy-value-987654321';
+    try {
+      await notify('run.finished', { runId: 'run-it', state: 'FAILED', passing: 0, total: 1, failing: [{ id: 'ISC-1', outcome: 'FAIL', evidence: `push refused for ${token}; DEPLOY deploy-value-987654321` }] }, {}, { env: { ...process.env, XDG_CONFIG_HOME: path.join(root, 'config') } });
+    } finally {
+      delete process.env.IDEAL_STATE_IT_DEPLOY_TOKEN;
+    }
+    assert.equal(deliveries.length, 1);
+    assert.ok(verifySignature(deliveries[0]!.body, SECRET, deliveries[0]!.signature));
+    const evidence = (JSON.parse(deliveries[0]!.body) as { data: { failing: { evidence: string }[] } }).data.failing[0]!.evidence;
+    assert.equal(evidence, 'push refused for [redacted]; DEPLOY [redacted]');
+  });
+
+  it('a run in the editor: approval.waiting for each question and run.finished at its end, from the user setting idealState.notifications.file', async () => {
+    const api = await activateIdealState();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const greet = path.join(folder, 'src', 'greet.js');
+    const original = fs.readFileSync(greet);
+    const prdsDir = path.join(folder, '.ideal-state', 'prds');
+    const prdsBefore = fs.readdirSync(prdsDir);
+    await vscode.workspace.getConfiguration().update('idealState.notifications.file', config, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('idealState.models').update('configFile', '.ideal-state/demo/models.yaml', vscode.ConfigurationTarget.Workspace);
+    api.runs.answerApprovalsWith(() => 'approve');
+    try {
+      const result = await vscode.commands.executeCommand<RunResult | undefined>('idealState.runAlgorithm', { request: 'Add a farewell(name) to src/greet.js that says Goodbye and refuses an empty name', effort: 'STANDARD' });
+      assert.ok(result);
+      for (let i = 0; i < 100 && !deliveries.some((d) => d.event === 'run.finished'); i++) await new Promise((r) => setTimeout(r, 100));
+      const events = deliveries.map((d) => d.event);
+      assert.deepEqual(events.filter((e) => e === 'approval.waiting').length, 2, events.join(', '));
+      const finished = deliveries.find((d) => d.event === 'run.finished');
+      assert.ok(finished, events.join(', '));
+      assert.ok(verifySignature(finished.body, SECRET, finished.signature));
+      const data = (JSON.parse(finished.body) as { data: { runId: string; state: string; total: number } }).data;
+      assert.equal(data.runId, result.run.id);
+      assert.equal(data.state, result.state);
+      assert.equal(data.total, result.criteria.length);
+      const approval = JSON.parse(deliveries.find((d) => d.event === 'approval.waiting')!.body) as { data: { runId: string; kind: string; subject: string } };
+      assert.deepEqual(approval.data, { runId: result.run.id, kind: 'edit', subject: 'Edit src/greet.js' });
+    } finally {
+      api.runs.answerApprovalsWith(undefined);
+      await vscode.workspace.getConfiguration().update('idealState.notifications.file', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration('idealState.models').update('configFile', undefined, vscode.ConfigurationTarget.Workspace);
+      fs.writeFileSync(greet, original);
+      for (const name of fs.readdirSync(prdsDir).filter((n) => !prdsBefore.includes(n))) fs.rmSync(path.join(prdsDir, name));
+    }
+  });
+});
