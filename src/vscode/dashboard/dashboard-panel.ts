@@ -43,7 +43,7 @@ export class DashboardPanel implements vscode.Disposable {
       },
       log,
     );
-    this.disposables.push(this.bridge, this.bridge.onDidBecomeReady(() => void this.send()), panel.onDidDispose(() => this.dispose()));
+    this.disposables.push(this.bridge, this.bridge.onDidBecomeReady(() => void this.send().catch(() => undefined)), panel.onDidDispose(() => this.dispose()));
   }
 
   get ready(): boolean {
