@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { loopBudgetText } from '../../src/vscode/loop/loop-view';
 import { durationWords, formatDuration, loopWords, runTimes } from '../../src/vscode/runs/runs-tree-model';
 
 describe('Runs view: a run\'s time and a loop\'s line say what the run and the loop say', () => {
@@ -27,5 +28,10 @@ describe('Runs view: a run\'s time and a loop\'s line say what the run and the l
   it('says a loop\'s state in words with the sub-runs it holds', () => {
     assert.deepEqual(loopWords({ state: 'CANCELLED', passing: 0, total: 1 }, 1), { description: 'cancelled · 1 sub-run', tooltip: '0 of 1 artifact passes · cancelled' });
     assert.equal(loopWords({ state: 'BUDGET_EXHAUSTED', passing: 2, total: 3 }, 0).description, 'out of budget · 0 sub-runs');
+  });
+
+  it('says a loop\'s budget as a run\'s: the time waited for a person apart, not counted', () => {
+    assert.equal(loopBudgetText({ budgetPercent: 4, waitedMs: 44_000 }), '4% of its budget used + 44 s waiting for you, not counted');
+    assert.equal(loopBudgetText({ budgetPercent: 4 }), '4% of its budget used');
   });
 });
