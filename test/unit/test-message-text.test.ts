@@ -15,7 +15,11 @@ describe('Test Results: the words of a criterion\'s result in VS Code\'s Testing
     const failed = testMessageText({ outcome: 'FAIL', evidence: 'exit 1', repairTarget: 'farewell("") throws', failureLabel: 'REQUIREMENT_COVERAGE' }, 'failed');
     assert.equal(failed, 'Fails: requirement not covered\nexit 1\nMust become true: farewell("") throws');
     assert.equal(testMessageText({ outcome: 'PARTIAL', evidence: '2 of 3' }, 'failed'), 'Partly met\n2 of 3');
-    assert.equal(skippedOutputText('ISC-3', { outcome: 'UNKNOWN', evidence: 'no rg', failureLabel: 'EXECUTION_ERROR' }), 'ISC-3 — no verdict: the check could not run: no rg');
+    assert.equal(skippedOutputText('ISC-3', { outcome: 'UNKNOWN', evidence: 'no rg', failureLabel: 'EXECUTION_ERROR' }), 'ISC-3 — no verdict: the check could not\nrun: no rg');
+    // The output goes to a terminal as wide as the panel: short lines, every word whole.
+    const output = skippedOutputText('ISC-DEMO-006', { outcome: 'UNKNOWN', evidence, failureLabel: 'UNSUPPORTED_CLAIM' }).split('\n');
+    for (const line of output) assert.ok(line.length <= 40, `at most 40 characters: ${line}`);
+    assert.equal(output.join(' '), `ISC-DEMO-006 — no verdict: claim without evidence: ${evidence}`);
     assert.equal(verifyFailedText('the file has no criteria'), 'Not verified\nthe file has no criteria');
   });
 

@@ -4,8 +4,14 @@ import type { CriterionResult } from '../../model';
 import { outcomeLabel, verdictLabel } from '../../model/labels';
 import type { TestItemState } from '../../model/verdict';
 
-/** Where a line is wrapped: Test Results shows a message in a narrow column and breaks a long line mid-word. */
+/** Where a message line is wrapped: Test Results shows a message in a narrow column and breaks a long line mid-word. */
 const LINE = 72;
+/**
+ * Where an output line is wrapped: Test Results shows a test's output in a terminal, which breaks
+ * a line at its width, mid-word ("verif / ier"); the panel beside the results tree is about 45
+ * columns wide by default.
+ */
+const OUTPUT_LINE = 40;
 
 /**
  * A not-passing criterion's message: the verdict in the product's words on the first line (the
@@ -20,9 +26,9 @@ export function testMessageText(result: Pick<CriterionResult, 'outcome' | 'evide
   return lines.join('\n');
 }
 
-/** The output line of a criterion shown as skipped (no verdict, not CRITICAL): "ISC-3 — no verdict: the check could not run: …". */
+/** The output of a criterion shown as skipped (no verdict, not CRITICAL): "ISC-3 — no verdict: the check could not run: …", in short lines. */
 export function skippedOutputText(criterionId: string, result: Pick<CriterionResult, 'outcome' | 'evidence' | 'failureLabel'>): string {
-  return `${criterionId} — ${verdictLabel(result.outcome, result.failureLabel)}: ${result.evidence}`;
+  return wrap(`${criterionId} — ${verdictLabel(result.outcome, result.failureLabel)}: ${result.evidence}`, OUTPUT_LINE).join('\n');
 }
 
 /** A verification that could not run at all, for every criterion it left without a result. */
@@ -34,13 +40,13 @@ function capital(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** Lines of at most LINE characters, broken at spaces (a longer word stays whole on its own line). */
-export function wrap(text: string): string[] {
+/** Lines of at most `width` characters, broken at spaces (a longer word stays whole on its own line). */
+export function wrap(text: string, width = LINE): string[] {
   const out: string[] = [];
   for (const paragraph of text.split(/\r?\n/)) {
     let line = '';
     for (const word of paragraph.split(/\s+/).filter(Boolean)) {
-      if (line && line.length + 1 + word.length > LINE) {
+      if (line && line.length + 1 + word.length > width) {
         out.push(line);
         line = word;
       } else line = line ? `${line} ${word}` : word;
