@@ -43,6 +43,16 @@ interface Waiting {
   readonly stopListening: () => void;
 }
 
+const SETTLED_KEPT = 500;
+const CANCELLED_VIA = 'the run was cancelled';
+
+/** Why a decision came too late: its run was cancelled, or another surface answered first. */
+function lateReason(via: DecisionSource | undefined): string {
+  if (via === undefined) return 'it was already answered (or its run ended)';
+  if (via === CANCELLED_VIA) return 'its run was cancelled, so nothing was applied';
+  return `it was already answered by ${via}`;
+}
+
 /**
  * The pending approvals of every run in this window, as state rather than as a dialog: each
  * request waits here until the first decision from any surface (the notification, the ISC
@@ -55,6 +65,11 @@ export class PendingApprovals {
   private readonly waiting = new Map<string, Waiting>();
   private readonly listeners = new Set<(runId: string) => void>();
   private readonly deciders = new Set<(decision: ApprovalDecision) => void>();
+  /**
+   * How recent requests were settled, so a late click (a notification VS Code cannot close,
+   * whose run was cancelled meanwhile) is told why nothing happened. Bounded: the oldest go first.
+   */
+  private readonly settled = new Map<string, DecisionSource>();
   private next = 0;
 
   constructor(private readonly now: () => Date = () => new Date()) {}
@@ -93,7 +108,7 @@ export class PendingApprovals {
     };
     let resolve!: (answer: ApprovalAnswer) => void;
     const answer = new Promise<ApprovalAnswer>((r) => (resolve = r));
-    const onAbort = () => this.decide(approval.id, 'deny', 'the run was cancelled');
+    const onAbort = () => this.decide(approval.id, 'deny', CANCELLED_VIA);
     signal.addEventListener('abort', onAbort, { once: true });
     this.waiting.set(approval.id, { approval, resolve, stopListening: () => signal.removeEventListener('abort', onAbort) });
     if (signal.aborted) onAbort();
@@ -110,10 +125,15 @@ export class PendingApprovals {
     return this.waiting.get(id)?.approval;
   }
 
+  /** Why a request is no longer pending, for a surface that still shows it: "its run was cancelled, so nothing was applied". */
+  whyNotPending(id: string): string {
+    return lateReason(this.settled.get(id));
+  }
+
   /** Answers a pending request; a request already answered (or unknown) is left as it was. */
   decide(id: string, answer: ApprovalAnswer, via: DecisionSource): DecideResult {
     const w = this.waiting.get(id);
-    if (!w) return { decided: false, reason: 'it was already answered (or its run ended)' };
+    if (!w) return { decided: false, reason: lateReason(this.settled.get(id)) };
     this.settle(w, answer, via);
     if (answer === 'always' && w.approval.kind !== 'config') {
       for (const other of this.list(w.approval.runId)) {
@@ -125,7 +145,7 @@ export class PendingApprovals {
   }
 
   /** Denies every request the run left pending; returns how many. */
-  cancelRun(runId: string, via: DecisionSource = 'the run was cancelled'): number {
+  cancelRun(runId: string, via: DecisionSource = CANCELLED_VIA): number {
     const pending = this.list(runId);
     for (const a of pending) this.settle(this.waiting.get(a.id)!, 'deny', via);
     if (pending.length > 0) this.changed(runId);
@@ -134,6 +154,8 @@ export class PendingApprovals {
 
   private settle(w: Waiting, answer: ApprovalAnswer, via: DecisionSource): void {
     this.waiting.delete(w.approval.id);
+    this.settled.set(w.approval.id, via);
+    if (this.settled.size > SETTLED_KEPT) this.settled.delete(this.settled.keys().next().value!);
     w.stopListening();
     w.resolve(answer);
     for (const listener of [...this.deciders]) listener({ approval: w.approval, answer, via });

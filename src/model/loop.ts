@@ -174,7 +174,8 @@ export const LoopProgress = z
     changed: z.array(z.string()),
     passing: z.number().int().nonnegative(),
     total: z.number().int().nonnegative(),
-    budget: z.object({ usedMs: z.number().nonnegative(), totalMs: z.number().positive() }).strict(),
+    /** `waitedMs`: this session's time waiting for a person, not in `usedMs` (so not in the budget). */
+    budget: z.object({ usedMs: z.number().nonnegative(), totalMs: z.number().positive(), waitedMs: z.number().nonnegative().optional() }).strict(),
     /** The latest log line. */
     message: z.string().optional(),
   })

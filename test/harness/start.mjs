@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot, sampleWorkspace, vsixPath } from './paths.mjs';
-import { copySampleWorkspace, DEMO_SETTINGS, makeProfile, removeProfile, startServer } from './server.mjs';
+import { copySampleWorkspace, DEMO_SETTINGS, makeProfile, startServer } from './server.mjs';
 import { setup } from './setup.mjs';
 
 function run(command, args) {
@@ -22,17 +22,22 @@ if (hasDesktopCode) {
   await setup();
   // The sample's scripted demo model, so a first run needs no API key (README: Your first run).
   const profile = makeProfile({ trusted: true, settings: DEMO_SETTINGS });
-  // A throw-away copy, so what you do in the window never dirties the repository's fixture.
+  // A copy, so what you do in the window never dirties the repository's fixture.
   const workspace = copySampleWorkspace(profile);
   const server = await startServer({ profile, logFile: join(profile.root, 'server.log') });
   const url = server.url(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
   console.log(`\nIdeal State is running in a real VS Code — open this in a browser:\n\n  ${url}\n`);
+  console.log(`workspace: ${workspace} (a copy of test/fixtures/sample-workspace)`);
   console.log(`server log: ${join(profile.root, 'server.log')}; press Ctrl-C to stop`);
   let stopping = false;
   const stop = async () => {
     stopping = true;
     await server.stop();
-    removeProfile(profile);
+    // What a person did in the window (files, PRDs, runs in the store) is theirs: stopping keeps
+    // it and says where, and the next start opens a fresh copy.
+    console.log(`\nstopped. Nothing was deleted: the workspace copy (${workspace}) and the store of its runs`);
+    console.log(`(under ${profile.userDataDir}) are kept in ${profile.root}; delete that folder when you no longer need it.`);
+    console.log('The next npm start opens a fresh copy of the sample workspace.');
     process.exit(0);
   };
   process.once('SIGINT', stop);

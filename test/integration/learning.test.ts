@@ -60,7 +60,7 @@ describe('learning in the editor, against a stored history', () => {
     assert.match(text, new RegExp(`\\[${low.id}\\]\\(ideal-state-run:/${low.id}\\.md\\)`));
     assert.match(text, /\[\.ideal-state\/prds\/PRD-20261121-greeting\.md\]\(file:\/\/.*PRD-20261121-greeting\.md\)/);
     const runDocument = await vscode.workspace.openTextDocument(vscode.Uri.parse(`ideal-state-run:/${low.id}.md`));
-    assert.match(runDocument.getText(), /ISC-2: Toggle state persists after a page reload — FAIL/);
+    assert.match(runDocument.getText(), /ISC-2: Toggle state persists after a page reload — fails/);
 
     assert.equal((await api.learning.host.service()).figures().count, before + 2);
   });

@@ -108,6 +108,9 @@ describe('loop mode in the editor: the builder–validator pair (scripted model)
       const store = await api.store();
       const [going] = store.runs.list(['PENDING', 'RUNNING', 'NEEDS_APPROVAL']);
       assert.ok(going, 'the sub-run is going while it waits');
+      // The loop holds its sub-run while it waits: the Runs view nests it, never "0 sub-runs".
+      const listed = (await api.loops.service.list()).find((l) => l.state === 'RUNNING');
+      assert.deepEqual(listed?.runIds, [going.id], 'the going loop lists its waiting sub-run');
       cancelled.push(going.id);
       await vscode.commands.executeCommand('idealState.cancelRunInView', going.id);
       return 'deny';
@@ -120,6 +123,14 @@ describe('loop mode in the editor: the builder–validator pair (scripted model)
       assert.equal(fs.readFileSync(inWorkspace(PAGE), 'utf8'), original, 'nothing was written');
       const store = await api.store();
       assert.equal(store.loops.get(result.loopId)?.state, 'CANCELLED', 'stored as cancelled, so Resume can take it up');
+      // The Runs view after Cancel: the loop cancelled with its one sub-run under it, cancelled too; nothing listed as running.
+      const groups = await api.iscTable.runs.getChildren();
+      const nodes = (await Promise.all(groups.map((g) => api.iscTable.runs.getChildren(g)))).flat();
+      const loopNode = nodes.find((n) => n.kind === 'loop' && n.loop.id === result.loopId);
+      assert.ok(loopNode && loopNode.kind === 'loop', 'the loop is in the Runs view');
+      assert.equal(api.iscTable.runs.getTreeItem(loopNode).description, 'cancelled · 1 sub-run');
+      assert.deepEqual(loopNode.runs.map((r) => [r.id, r.state]), [[cancelled[0], 'CANCELLED']]);
+      assert.ok(!groups.some((g) => g.kind === 'group' && g.group.id === 'running'), 'nothing is listed as running after Cancel');
     } finally {
       api.loops.answerApprovalsWith(() => 'approve');
     }

@@ -63,7 +63,7 @@ describe('the ISC table of a stored run', () => {
     assert.ok(item, 'the run is in the Running group');
     const treeItem = api.iscTable.runs.getTreeItem({ kind: 'run', run: item });
     assert.equal(treeItem.label, 'Integration: greet users by name');
-    assert.equal(treeItem.description, 'STANDARD · 1/3 · 1 min');
+    assert.equal(treeItem.description, 'STANDARD · 1/3 · 1 min 1 s');
     assert.deepEqual(treeItem.command?.arguments, [runId]);
     // Stored RUNNING but not going in this window: it stopped on the way, so it can be resumed, not cancelled.
     assert.equal(treeItem.contextValue, 'run.resumable');

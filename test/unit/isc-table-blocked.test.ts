@@ -35,4 +35,12 @@ describe('ISC table: a PRD the agent stopped on through the honest exit', () => 
     assert.equal(s.reason, 'the agent said it cannot finish and needs a person: "needs the maintainer"; not done');
     assert.equal(headerStatus(complete, [row('ISC-1')]).word, 'COMPLETE', 'without it, as before');
   });
+
+  it('a run that ended BLOCKED itself (its commands denied) gives its own reason, never "the agent said"', () => {
+    const denied = { state: 'BLOCKED', exitReason: 'needs your approval: `node -e 1` was not approved, so ISC-2 cannot be proven' };
+    // The run wrote status BLOCKED in its PRD, which reads as an agent's honest exit too.
+    const s = headerStatus(denied, [row('ISC-1'), row('ISC-2')], { reason: 'needs your approval' });
+    assert.equal(s.word, 'BLOCKED');
+    assert.equal(s.reason, denied.exitReason);
+  });
 });

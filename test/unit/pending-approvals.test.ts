@@ -74,6 +74,21 @@ describe('pending approvals: one registry, any surface decides', () => {
     assert.equal(await b.answer, 'deny');
   });
 
+  it('tells a late answer why nothing happened: its run was cancelled, or another surface answered first', () => {
+    const registry = new PendingApprovals();
+    const controller = new AbortController();
+    const loopEdit = registry.add('run-L', edit('README.md'), controller.signal);
+    const tableEdit = registry.add('run-T', edit('t.js'), live());
+    controller.abort();
+    registry.decide(tableEdit.approval.id, 'approve', 'the ISC table');
+    // The approval notification VS Code cannot close: its Approve clicked after Cancel.
+    assert.deepEqual(registry.decide(loopEdit.approval.id, 'approve', 'the notification'), { decided: false, reason: 'its run was cancelled, so nothing was applied' });
+    assert.deepEqual(registry.decide(tableEdit.approval.id, 'deny', 'the notification'), { decided: false, reason: 'it was already answered by the ISC table' });
+    const cancelled = registry.add('run-C', command('make'), live());
+    registry.cancelRun('run-C');
+    assert.equal(registry.whyNotPending(cancelled.approval.id), 'its run was cancelled, so nothing was applied');
+  });
+
   it('"Always for this run" also approves the run\'s other pending requests of that kind, not its commands nor other runs', async () => {
     const registry = new PendingApprovals();
     const e1 = registry.add('run-A', edit('a.js'), live());

@@ -63,7 +63,8 @@ export function headerStatus(header: Pick<TableHeader, 'state' | 'exitReason'>, 
   const score = `${pass} / ${total} pass${stale > 0 ? ` · ${stale} stale` : ''}`;
   const status: HeaderStatus = { word: stateBadge(header.state), tone: STATE_TONE[header.state] ?? '', runState: header.state, pass, stale, total, score };
   // The agent stopped through the honest exit (its PRD says BLOCKED): whatever the run said, not done.
-  if (agentBlocked) return { ...status, word: 'BLOCKED', tone: 'fail', reason: agentBlockedWords(agentBlocked) };
+  // A run that ended BLOCKED itself (a person denied its commands) wrote that status: its own reason says why.
+  if (agentBlocked && header.state !== 'BLOCKED') return { ...status, word: 'BLOCKED', tone: 'fail', reason: agentBlockedWords(agentBlocked) };
   if (header.state !== 'COMPLETE') {
     if (header.exitReason) status.reason = header.exitReason;
     return status;

@@ -2,6 +2,7 @@ import type { HostBridge } from '../shared/bridge';
 import { h, replaceChildren } from '../shared/dom';
 import type { LoopMatrixProtocol, LoopMatrixState, MatrixArtifact, MatrixHeader, MatrixSnapshot, ShownMatrix } from './protocol';
 import { cellOf, headerLine, visibleArtifacts, withArtifact } from './view-model';
+import { runStateLabel } from '../../src/model/labels';
 
 /**
  * A loop as an artifacts × criteria matrix: one row per file, one column per criterion id,
@@ -69,7 +70,7 @@ export class LoopMatrixApp {
     replaceChildren(
       this.headerEl,
       h('div', { class: 'title-row' }, h('div', { class: 'title' }, h('h1', {}, `Loop · ${head.title}`), h('p', { class: 'subtitle muted mono' }, head.loopId)), h('div', { class: 'actions' }, ...actions)),
-      h('div', { class: 'status-row' }, h('span', { class: `badge state ${stateClass(head)}`, dataset: { state: head.state } }, head.state.replace(/_/g, ' ')), h('span', { class: 'summary' }, headerLine(head))),
+      h('div', { class: 'status-row' }, h('span', { class: `badge state ${stateClass(head)}`, dataset: { state: head.state } }, runStateLabel(head.state)), h('span', { class: 'summary' }, headerLine(head))),
     );
   }
 

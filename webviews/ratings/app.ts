@@ -2,6 +2,7 @@ import { h, replaceChildren } from '../shared/dom';
 import type { HostBridge } from '../shared/bridge';
 import { effortsOf, ratingsChart } from './chart';
 import type { KeptComment, RatingRequest, RatingsProtocol, RatingsSnapshot, RatingsState } from './protocol';
+import { runStateLabel } from '../../src/model/labels';
 
 /**
  * The Ratings view: "How did this go?" for the last finished run without a rating (1–10
@@ -109,7 +110,7 @@ export class RatingsApp {
       { class: 'ask', attrs: { 'aria-label': 'Rate the last run' } },
       h('h2', {}, 'How did this go?'),
       h('p', { class: 'run' }, h('span', { class: 'request' }, ask.request)),
-      h('p', { class: 'muted meta' }, `${ask.effort} · ${ask.state} · ${ask.criteriaPassed} of ${ask.criteriaCount} criteria passed · ${ask.finishedAt.slice(0, 16).replace('T', ' ')}`),
+      h('p', { class: 'muted meta' }, `${ask.effort} · ${runStateLabel(ask.state)} · ${ask.criteriaPassed} of ${ask.criteriaCount} criteria passed · ${ask.finishedAt.slice(0, 16).replace('T', ' ')}`),
       ask.comment ? h('p', { class: 'muted' }, `Kept comment: “${ask.comment}”`) : null,
       h('div', { class: 'scores', attrs: { role: 'group', 'aria-label': 'Rating from 1 to 10' } }, ...buttons),
       h('div', { class: 'send' }, comment, h('button', { class: 'primary', attrs: { type: 'button', disabled: !canSend || this.busy }, on: { click: () => void this.submit() } }, 'Rate')),

@@ -11,6 +11,7 @@ import { LoopInputError, listArtifacts, shardIndexOf, shardOf } from './artifact
 import { demoLoopRefusal, routedModels } from '../demo-replay';
 import { artifactCriteria } from './criteria';
 import { renderLoopPrd } from './loop-prd';
+import { PersonWaits } from './person-waits';
 import { AgentPool } from './pool';
 import { loopReport, progressOf } from './report';
 import { ArtifactVerifier } from './verify-artifact';
@@ -65,11 +66,17 @@ export class LoopEngine {
   /** The loop's time before this session (a resumed loop's earlier sessions). */
   private earlierMs = 0;
   private acknowledged = 0;
+  /** Waits for a person: out of the loop's budget, as a run keeps them out of its own. */
+  private readonly waits = new PersonWaits();
+  /** What the sub-runs and verifications are composed from: the run's ports, every approval timed. */
+  private readonly run: RunPorts;
+  private waitedBefore = 0;
 
   constructor(private readonly ports: LoopPorts) {
     this.clock = ports.clock ?? { now: () => new Date() };
     this.owner = ports.owner ?? `pid${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-    this.verifier = new ArtifactVerifier(ports.run);
+    this.run = { ...ports.run, approver: this.waits.wrap(ports.run.approver) };
+    this.verifier = new ArtifactVerifier(this.run);
     this.prdFolder = (ports.run.prdFolder ?? DEFAULT_PRD_FOLDER).replace(/\/+$/, '');
   }
 
@@ -150,7 +157,12 @@ export class LoopEngine {
   }
 
   private usedMs(): number {
-    return this.earlierMs + (Date.now() - this.sessionStart);
+    return Math.max(0, this.earlierMs + (Date.now() - this.sessionStart) - this.waitedMs());
+  }
+
+  /** This session's time waiting for a person. */
+  private waitedMs(): number {
+    return this.waits.total() - this.waitedBefore;
   }
 
   private overBudget(loop: Loop): boolean {
@@ -159,6 +171,7 @@ export class LoopEngine {
 
   private async go(initial: Loop, signal: AbortSignal): Promise<LoopResult> {
     this.sessionStart = Date.now();
+    this.waitedBefore = this.waits.total();
     this.earlierMs = initial.elapsedMs;
     // Every agent's sub-run, model calls and verifications listen to the one signal at once.
     setMaxListeners(0, signal);
@@ -222,7 +235,7 @@ export class LoopEngine {
     const worker = async () => {
       while (next < pending.length && !signal.aborted) {
         const file = pending[next++]!;
-        const v = await this.verifier.verify(this.criteriaOf(file), { models: this.ports.run.models, level: loop.effort, parallelism: 1, signal });
+        const v = await this.waits.task(() => this.verifier.verify(this.criteriaOf(file), { models: this.ports.run.models, level: loop.effort, parallelism: 1, signal }));
         this.acknowledge({ ...this.artifacts.get(file)!, status: v.passed ? 'PASSING' : 'FAILING', iteration: loop.iteration, outcomes: v.outcomes, evidence: v.evidence }, loop);
       }
     };
@@ -240,7 +253,7 @@ export class LoopEngine {
         this.artifacts.set(claimed.file, claimed);
         this.changed.add(claimed.file);
         this.progress(loop);
-        await this.workOne(claimed, loop, signal);
+        await this.waits.task(() => this.workOne(claimed, loop, signal));
       },
       () => signal.aborted || this.overBudget(loop),
     );
@@ -250,8 +263,14 @@ export class LoopEngine {
   private async workOne(claimed: LoopArtifact, loop: Loop, signal: AbortSignal): Promise<void> {
     const { file } = claimed;
     let runId: string | undefined;
+    const onRun = (id: string) => {
+      if (runId === id) return;
+      runId = id;
+      // The views learn of the sub-run as it starts: the loop counts it and holds it while it works.
+      this.acknowledge({ ...claimed, runId: id, runIds: [...claimed.runIds, id] }, loop, false);
+    };
     try {
-      const { next, notice } = await workArtifact({ run: this.ports.run, verifier: this.verifier, models: this.modelsOf(file), now: () => this.clock.now() }, claimed, this.criteriaOf(file), loop, signal, (id) => (runId = id));
+      const { next, notice } = await workArtifact({ run: this.run, verifier: this.verifier, models: this.modelsOf(file), now: () => this.clock.now() }, claimed, this.criteriaOf(file), loop, signal, onRun);
       this.acknowledge(withoutClaim(next), loop);
       if (notice?.verdict === 'rejected') this.log(`${file}: rejected by ${notice.by} (${notice.failures.map((f) => `${f.criterionId} ${f.outcome}`).join(', ')})${notice.reverted ? '; its edit was put back' : notice.unchanged ? '; the sub-run changed no file' : ''}`);
     } catch (error) {
@@ -301,7 +320,7 @@ export class LoopEngine {
     if (!this.ports.onProgress) return;
     const changed = [...this.changed];
     this.changed.clear();
-    this.ports.onProgress(progressOf(loop, [...this.artifacts.values()], changed, this.usedMs()));
+    this.ports.onProgress(progressOf(loop, [...this.artifacts.values()], changed, this.usedMs(), this.waitedMs()));
   }
 
   private log(line: string): void {

@@ -22,7 +22,7 @@ function sortedRecord<T>(r: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(r).sort(([a], [b]) => compareFiles(a, b)));
 }
 
-export function progressOf(loop: Loop, artifacts: readonly LoopArtifact[], changed: readonly string[], usedMs: number): LoopProgress {
+export function progressOf(loop: Loop, artifacts: readonly LoopArtifact[], changed: readonly string[], usedMs: number, waitedMs = 0): LoopProgress {
   const last = loop.log[loop.log.length - 1];
   return {
     loopId: loop.id,
@@ -34,7 +34,7 @@ export function progressOf(loop: Loop, artifacts: readonly LoopArtifact[], chang
     changed: [...changed],
     passing: artifacts.filter((a) => a.status === 'PASSING').length,
     total: artifacts.length,
-    budget: { usedMs, totalMs: loop.budgetSeconds * 1000 },
+    budget: { usedMs, totalMs: loop.budgetSeconds * 1000, ...(waitedMs > 0 ? { waitedMs } : {}) },
     ...(last ? { message: last.message } : {}),
   };
 }

@@ -25,12 +25,18 @@ export async function workArtifact(
   criteria: readonly AnyCriterion[],
   loop: Loop,
   signal: AbortSignal,
+  /** The sub-run's id, at its first commit and again at its end. */
   onRun: (runId: string) => void,
 ): Promise<ArtifactWork> {
   const { file } = claimed;
   const { run, verifier, models } = input;
   const level = loop.effort;
-  const { engine, storage } = await composeRun({ ...run, models, learning: false });
+  // The sub-run's id from its first commit, not its end: the loop counts and shows a sub-run while it works.
+  const onCommit: RunPorts['onCommit'] = (commit) => {
+    onRun(commit.run.id);
+    run.onCommit?.(commit);
+  };
+  const { engine, storage } = await composeRun({ ...run, models, learning: false, onCommit });
   const result = await engine.start(
     { request: `Make ${file} meet the ${loop.spec.isc} criteria (loop ${loop.id})`, effort: level, seed: { from: `ISC template ${loop.spec.isc} for ${file}`, criteria }, workspaceFolder: run.files.root },
     signal,

@@ -14,6 +14,7 @@ import type { SessionsHost } from '../runs/sessions-host';
 import type { StoreHost } from '../store-host';
 import { signalFrom } from '../verify/abort';
 import type { PrdVerifier } from '../verify/verify-prd';
+import { outcomeLabel } from '../../model/labels';
 
 
 /** A re-verification in progress: rows being verified and the results so far (shown before they are stored). */
@@ -85,7 +86,7 @@ export class TableSteering {
               onResult: (result) => {
                 live.active.delete(result.criterionId);
                 live.results.push(result);
-                progress.report({ message: `${result.criterionId} ${result.outcome}` });
+                progress.report({ message: `${result.criterionId} ${outcomeLabel(result.outcome)}` });
                 this.watch.touch(runId);
               },
             },

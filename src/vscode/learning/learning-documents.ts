@@ -3,6 +3,7 @@ import { stateWords } from '../../model/run-states';
 import * as vscode from 'vscode';
 import type { Reflection } from '../../model';
 import type { LearningHost } from './learning-host';
+import { verdictLabel } from '../../model/labels';
 
 export const REFLECTION_SCHEME = 'ideal-state-reflection';
 export const RUN_SCHEME = 'ideal-state-run';
@@ -52,7 +53,7 @@ export class LearningDocuments implements vscode.TextDocumentContentProvider, vs
       '',
       '## Criteria',
       '',
-      ...facts.criteria.map((c) => `- ${c.outcome === 'PASS' ? '[x]' : '[ ]'} ${c.id}: ${c.text} — ${c.outcome ?? 'unverified'}${c.failureLabel ? ` (${c.failureLabel})` : ''}${c.addedLater ? ' · added later' : ''}`),
+      ...facts.criteria.map((c) => `- ${c.outcome === 'PASS' ? '[x]' : '[ ]'} ${c.id}: ${c.text} — ${c.outcome ? verdictLabel(c.outcome, c.failureLabel) : 'not verified'}${c.addedLater ? ' · added later' : ''}`),
     ];
     if (facts.prdPath) lines.push('', `PRD: [${facts.prdPath}](${prdLink(facts.prdPath)})`);
     return `${lines.join('\n')}\n`;

@@ -48,6 +48,7 @@ export function progressView(p: LoopProgress, loop: Pick<Loop, 'spec'>): LoopPro
     passing: p.passing,
     total: p.total,
     budgetPercent: Math.round((p.budget.usedMs / p.budget.totalMs) * 100),
+    ...(p.budget.waitedMs !== undefined ? { waitedMs: p.budget.waitedMs } : {}),
     state: p.state,
     title: titleOf(loop),
   };

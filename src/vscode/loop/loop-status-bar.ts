@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { loopStatusText } from './loop-view';
+import { loopBudgetText, loopStatusText } from './loop-view';
 import type { LoopService } from './loop-service';
 
 /**
@@ -16,7 +16,7 @@ export function registerLoopStatusBar(service: LoopService): vscode.Disposable {
     const loop = going[going.length - 1];
     if (!loop) return item.hide();
     item.text = `$(sync~spin) ${loopStatusText(loop)}${going.length > 1 ? ` (+${going.length - 1})` : ''}`;
-    item.tooltip = `Ideal State loop ${loop.loopId}: ${loop.title}\niteration ${loop.iteration} · ${loop.passing} of ${loop.total} artifacts pass · ${loop.budgetPercent}% of its budget used\nClick to open its artifacts × criteria matrix.`;
+    item.tooltip = `Ideal State loop ${loop.loopId}: ${loop.title}\niteration ${loop.iteration} · ${loop.passing} of ${loop.total} artifacts pass · ${loopBudgetText(loop)}\nClick to open its artifacts × criteria matrix.`;
     item.command = { command: 'idealState.openLoopMatrix', title: 'Open Loop Matrix', arguments: [loop.loopId] };
     item.show();
   };

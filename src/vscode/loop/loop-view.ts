@@ -1,6 +1,7 @@
 import type { MatrixArtifact, MatrixOutcome, MatrixSnapshot } from '../../../webviews/loop-matrix/protocol';
 import { MATRIX_OUTCOMES } from '../../../webviews/loop-matrix/protocol';
 import { naturalCompare } from '../../../webviews/loop-matrix/view-model';
+import { describeWait } from '../run/progress-text';
 
 /**
  * A loop's progress as the editor's views read it (the matrix, the Runs view, the status
@@ -16,8 +17,10 @@ export interface LoopProgressView {
   readonly artifacts: readonly { readonly file: string; readonly status: string; readonly runId?: string; readonly outcomes: Readonly<Record<string, string>> }[];
   readonly passing: number;
   readonly total: number;
-  /** Share of the loop's budget used, 0–100. */
+  /** Share of the loop's budget used, 0–100: time waiting for a person is not in it, as in a run's. */
   readonly budgetPercent: number;
+  /** Time this session waited for a person (approvals), kept out of the budget. */
+  readonly waitedMs?: number;
   readonly state: string;
   /** "docs.page over docs/**\/*.md". */
   readonly title: string;
@@ -70,6 +73,12 @@ export function matrixSnapshot(p: LoopProgressView, abilities: { canCancel: bool
     criteria,
     artifacts,
   };
+}
+
+/** "12% of its budget used + 44 s waiting for you, not counted": the loop's budget in the words of a run's. */
+export function loopBudgetText(p: Pick<LoopProgressView, 'budgetPercent' | 'waitedMs'>): string {
+  const waited = p.waitedMs !== undefined && p.waitedMs >= 1000 ? ` + ${describeWait(p.waitedMs)} waiting for you, not counted` : '';
+  return `${p.budgetPercent}% of its budget used${waited}`;
 }
 
 /** The status bar's words for a going loop: "Loop 7/12 passing · 42% budget". */

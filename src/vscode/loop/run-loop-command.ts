@@ -5,6 +5,7 @@ import type { DefinitionsHost } from '../definitions-host';
 import { askLoopInputs, LoopInputRefused, type LoopInputs } from './loop-inputs';
 import { LoopStartError, type LoopResult, type LoopService } from './loop-service';
 import { loopStatusText } from './loop-view';
+import { stateWords } from '../../model/run-states';
 
 /** For automation and tests: each argument given skips its prompt. */
 export type RunLoopArgs = Partial<LoopInputs>;
@@ -58,7 +59,7 @@ function loopIdOf(arg: unknown): string | undefined {
 }
 
 async function pickLoop(service: LoopService, which: (l: { loopId: string; state: string }) => boolean, none: string): Promise<string | undefined> {
-  const loops = (await service.list()).map((l) => ({ loopId: l.id, state: l.state, label: `Loop ${l.passing}/${l.total} passing · ${l.title}`, description: `${l.state.replace(/_/g, ' ')} · ${l.id}` })).filter(which);
+  const loops = (await service.list()).map((l) => ({ loopId: l.id, state: l.state, label: `Loop ${l.passing}/${l.total} passing · ${l.title}`, description: `${stateWords(l.state)} · ${l.id}` })).filter(which);
   if (loops.length === 0) {
     void vscode.window.showInformationMessage(`Ideal State: ${none}`);
     return undefined;

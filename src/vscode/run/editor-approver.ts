@@ -61,7 +61,12 @@ export class EditorApprover implements Approver {
   private async notify(approval: PendingApproval): Promise<void> {
     for (;;) {
       const choice = await vscode.window.showWarningMessage(approvalMessage(approval), ...approvalButtons(approval));
-      if (!this.pending.get(approval.id)) return;
+      if (!this.pending.get(approval.id)) {
+        // VS Code cannot close a notification: a button clicked after the run (or loop) was
+        // cancelled, or after the table answered, does nothing and says so.
+        if (choice !== undefined) void vscode.window.showInformationMessage(`Ideal State: ${approval.title} — ${this.pending.whyNotPending(approval.id)}.`);
+        return;
+      }
       if (choice === SHOW_DIFF) {
         await showApprovalDiff(approval, this.proposals, this.folder);
         continue;

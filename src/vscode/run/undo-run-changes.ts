@@ -5,6 +5,7 @@ import { engine } from '../engine';
 import { EditorWorkspace } from './editor-workspace';
 import { pickRun } from './run-control-commands';
 import type { RunService } from './run-service';
+import { undoableSteps } from '../../agent/undo-order';
 
 /** For automation and tests: which run, and that the confirmation was given. */
 export interface UndoRunArgs {
@@ -43,19 +44,22 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
       for (const step of stepsOf(id)) if (!engine().undoDone(step, await workspace.readFile(step.path).catch(() => undefined))) out.push(step);
       return out;
     };
+    // Newest first, each run with what it can still undo: never a file a later run changed again.
+    const runs = await service.runsWithChanges();
+    const undoable = undoableSteps(await Promise.all(runs.map(async (run) => ({ run, pending: await pending(run.id) }))));
     let runId: string | undefined;
     if (automated && args.runId) runId = args.runId;
-    else {
-      const undoable = [];
-      for (const run of await service.runsWithChanges()) if ((await pending(run.id)).length > 0) undoable.push(run);
-      runId = (await pickRun(undoable, 'Undo Run Changes', 'No run has changes left to undo in this workspace.'))?.id;
-    }
+    else runId = (await pickRun(undoable.map((u) => u.run), 'Undo Run Changes', 'No run has changes left to undo in this workspace.'))?.id;
     if (!runId) return undefined;
     if (service.activeRuns().some((r) => r.runId === runId)) {
       void vscode.window.showWarningMessage('Ideal State: this run is still going. Cancel it first, then undo its changes.');
       return undefined;
     }
-    const all = await pending(runId);
+    const all = undoable.find((u) => u.run.id === runId)?.steps ?? [];
+    if (all.length === 0 && (await pending(runId)).length > 0) {
+      void vscode.window.showInformationMessage('Ideal State: nothing to restore for this run: a later run changed its files again. Undo that run first.');
+      return [];
+    }
     // The run's PRD is left as it is when it was edited after the run (its step carries the fingerprint of what the run left).
     const left: { path: string; reason: string }[] = [];
     const plan: typeof all = [];

@@ -1,4 +1,5 @@
 import type { RunState } from '../../model';
+import { stateWords } from '../../model/run-states';
 import { usageLine, type RunUsage } from '../../model/run-usage';
 
 /** The view's groups, in order, and the states each holds (a run with pending approvals goes under "Needs approval" whatever its state). */
@@ -38,7 +39,10 @@ export interface RunSummary {
   total: number;
   /** The one rule (src/model/verdict.ts): every CRITICAL criterion PASSES. */
   passing: boolean;
+  /** The time the run worked: its budget's measure, the figure its status bar and ISC table give. */
   durationMs: number;
+  /** The time it waited for a person (approvals, a question), not in `durationMs`. */
+  waitedMs?: number;
   createdAt: string;
   prdPath?: string;
   canCancel: boolean;
@@ -134,4 +138,38 @@ export function recordWords(run: Pick<RunSummary, 'record' | 'passed' | 'total' 
   if (run.record === 'verification') return `verification: ${run.passed} of ${run.total} pass${run.passing ? '' : ' — not passing'}`;
   if (run.record === 'prd') return 'PRD: not verified yet';
   return undefined;
+}
+
+/**
+ * A run's time in the Runs view: the time it worked, as its budget counts it ("16 s of 2 min"),
+ * and apart from it the time it waited for a person. The wall time from start to end holds the
+ * waits, so a 16-second run approved after a coffee read "2 min" beside its own "16 s".
+ */
+export function runTimes(run: { readonly elapsedMs: number; readonly waitedMs?: number | undefined; readonly startedAt?: string | undefined; readonly finishedAt?: string | undefined }): { workedMs: number; waitedMs: number } {
+  const waitedMs = run.waitedMs ?? 0;
+  if (run.elapsedMs > 0 || !run.startedAt || !run.finishedAt) return { workedMs: run.elapsedMs, waitedMs };
+  // A run that never recorded its working time: its wall time without its waits.
+  return { workedMs: Math.max(0, Date.parse(run.finishedAt) - Date.parse(run.startedAt) - waitedMs), waitedMs };
+}
+
+/** "16 s", "1 min 40 s", "2 min", "1 h 5 min": whole seconds, never a minute for a run of seconds. */
+export function formatDuration(ms: number): string {
+  const s = Math.round(Math.max(0, ms) / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m >= 60) return `${Math.floor(m / 60)} h ${m % 60} min`;
+  return s % 60 === 0 ? `${m} min` : `${m} min ${s % 60} s`;
+}
+
+/** The Runs view's time of a run: "16 s", or "16 s + 1 min 44 s waiting for you" in its tooltip. */
+export function durationWords(run: Pick<RunSummary, 'durationMs' | 'waitedMs'>, long = false): string {
+  const worked = formatDuration(run.durationMs);
+  if (!long || !run.waitedMs || run.waitedMs < 1000) return worked;
+  return `${worked} working + ${formatDuration(run.waitedMs)} waiting for you (not counted against the budget)`;
+}
+
+/** A loop's line in the Runs view: its state in words and the sub-runs it holds ("cancelled · 1 sub-run"). */
+export function loopWords(loop: Pick<LoopSummary, 'state' | 'passing' | 'total'>, subRuns: number): { description: string; tooltip: string } {
+  const state = stateWords(loop.state);
+  return { description: `${state} · ${subRuns} sub-run${subRuns === 1 ? '' : 's'}`, tooltip: `${loop.passing} of ${loop.total} artifact${loop.total === 1 ? ' passes' : 's pass'} · ${state}` };
 }

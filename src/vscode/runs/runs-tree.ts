@@ -1,17 +1,16 @@
 import * as vscode from 'vscode';
 import { stateWords } from '../../model/run-states';
 import type { Logger } from '../../model/log';
-import type { Run } from '../../model';
 import { verdictOf } from '../../model/verdict';
 import { runUsage } from '../../model/run-usage';
-import { arrangeRuns, loopChildren, recordKind, recordWords, runLook, spendWords, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
+import { arrangeRuns, durationWords, loopChildren, loopWords, recordKind, recordWords, runLook, runTimes, spendWords, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
 
 export const RUNS_VIEW_ID = 'idealState.runs';
 
-export { RUN_GROUPS, arrangeRuns, groupOf, loopChildren, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
+export { RUN_GROUPS, arrangeRuns, formatDuration, groupOf, loopChildren, type LoopSummary, type RunSummary, type RunsNode } from './runs-tree-model';
 
 /** The loops the view shows, and when they change (a loop's progress, not a poll). */
 export interface LoopListing {
@@ -86,7 +85,7 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
         passed: criteria.filter((c) => c.outcome === 'PASS').length,
         total: criteria.length,
         passing: verdictOf(criteria).passed,
-        durationMs: durationOf(run),
+        ...((times) => ({ durationMs: times.workedMs, ...(times.waitedMs > 0 ? { waitedMs: times.waitedMs } : {}) }))(runTimes(run)),
         createdAt: run.createdAt,
         ...(run.prdPath ? { prdPath: run.prdPath } : {}),
         canCancel: this.control.canCancel(run),
@@ -113,11 +112,11 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
     item.id = run.id;
     const waiting = run.pendingApprovals === 0 ? '' : ` · ${run.pendingApprovals} waiting for approval`;
     const spend = spendWords(run.spent);
-    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${formatDuration(run.durationMs)}${spend?.short ? ` · ${spend.short}` : ''}${waiting}`;
+    item.description = run.record ? `${recordWords(run)}${waiting}` : `${run.effort} · ${run.passed}/${run.total} · ${durationWords(run)}${spend?.short ? ` · ${spend.short}` : ''}${waiting}`;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendText(run.request);
     tooltip.appendMarkdown('\n\n');
-    tooltip.appendText(`${run.id} · ${recordWords(run) ?? stateWords(run.state)} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${formatDuration(run.durationMs)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
+    tooltip.appendText(`${run.id} · ${recordWords(run) ?? stateWords(run.state)} · ${run.effort}\n${run.passed} of ${run.total} criteria pass · ${durationWords(run, true)} · started ${run.createdAt.slice(0, 16).replace('T', ' ')}`);
     if (run.prdPath) tooltip.appendText(`\nPRD: ${run.prdPath}`);
     if (spend) tooltip.appendText(`\n${spend.lines.join('\n')}`);
     if (run.pendingApprovals > 0) tooltip.appendText(`\n${run.pendingApprovals} edit(s) or command(s) wait for your approval: open the ISC table to see and answer them.`);
@@ -137,8 +136,9 @@ export class RunsTreeProvider implements vscode.TreeDataProvider<RunsNode>, vsco
 function loopItem(loop: LoopSummary, subRuns: number): vscode.TreeItem {
   const item = new vscode.TreeItem(`Loop ${loop.passing}/${loop.total} passing · ${loop.title}`, subRuns > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `loop:${loop.id}`;
-  item.description = `${loop.state.replace(/_/g, ' ')} · ${subRuns} sub-run${subRuns === 1 ? '' : 's'}`;
-  item.tooltip = `${loop.id}\n${loop.title}\n${loop.passing} of ${loop.total} artifacts pass · ${loop.state.replace(/_/g, ' ')}\nClick to open its artifacts × criteria matrix.`;
+  const words = loopWords(loop, subRuns);
+  item.description = words.description;
+  item.tooltip = `${loop.id}\n${loop.title}\n${words.tooltip}\nClick to open its artifacts × criteria matrix.`;
   item.iconPath = new vscode.ThemeIcon(loop.state === 'RUNNING' ? 'sync~spin' : 'layers', loop.state === 'COMPLETE' ? new vscode.ThemeColor('testing.iconPassed') : undefined);
   // loop[+cancel][+resume]: what the menus may offer (never matched by the runs' own \.cancellable / \.resumable).
   item.contextValue = ['loop', loop.canCancel ? '+cancel' : '', loop.canResume ? '+resume' : ''].join('');
@@ -146,17 +146,6 @@ function loopItem(loop: LoopSummary, subRuns: number): vscode.TreeItem {
   return item;
 }
 
-function durationOf(run: Run): number {
-  if (run.startedAt && run.finishedAt) return Math.max(0, Date.parse(run.finishedAt) - Date.parse(run.startedAt));
-  return run.elapsedMs;
-}
-
-export function formatDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
 
 function lookIcon(look: ReturnType<typeof runLook>): vscode.ThemeIcon {
   const color = look.tone === 'passed' ? 'testing.iconPassed' : look.tone === 'failed' ? 'testing.iconFailed' : look.tone === 'warning' ? 'editorWarning.foreground' : undefined;

@@ -10,6 +10,7 @@ import { engine } from '../engine';
 import { testItemState } from '../../model/verdict';
 import { signalFrom } from './abort';
 import { PrdVerifyError, type PrdVerification, type PrdVerifier } from './verify-prd';
+import { skippedOutputText, testMessageText, verifyFailedText } from './test-message-text';
 
 /** What the last result of a criterion was in the Testing view, for the API and tests. */
 export type CriterionTestState = 'passed' | 'failed' | 'skipped' | 'errored';
@@ -212,7 +213,7 @@ export class CriteriaTests implements vscode.Disposable {
           });
         } catch (error) {
           const cancelled = isCancellation(error);
-          const message = error instanceof PrdVerifyError ? error.message : `verification failed: ${error instanceof Error ? error.message : String(error)}`;
+          const message = verifyFailedText(error instanceof PrdVerifyError ? error.message : `the verification stopped: ${error instanceof Error ? error.message : String(error)}`);
           if (!cancelled && !(error instanceof PrdVerifyError)) this.log.error(`Testing view run of ${prd.label} failed: ${describeError(error)}`);
           for (const item of criteria) {
             if (reported.has(item.id)) continue;
@@ -250,14 +251,13 @@ export class CriteriaTests implements vscode.Disposable {
       this.states.set(item.id, 'passed');
       return;
     }
-    const text = [`${result.outcome}: ${result.evidence}`, ...(result.repairTarget ? [`Must become true: ${result.repairTarget}`] : []), ...(result.failureLabel ? [`(${result.failureLabel})`] : [])].join('\n');
     if (state === 'skipped') {
-      run.appendOutput(`${criterion.id} UNKNOWN: ${result.evidence}`.replace(/\r?\n/g, '\r\n') + '\r\n', where, item);
+      run.appendOutput(skippedOutputText(criterion.id, result).replace(/\r?\n/g, '\r\n') + '\r\n', where, item);
       run.skipped(item);
       this.states.set(item.id, 'skipped');
       return;
     }
-    const message = new vscode.TestMessage(state === 'errored' ? `${text}\nA CRITICAL criterion must PASS: UNKNOWN is not a pass.` : text);
+    const message = new vscode.TestMessage(testMessageText(result, state));
     message.location = where;
     if (state === 'errored') run.errored(item, message, result.durationMs);
     else run.failed(item, message, result.durationMs);

@@ -4,6 +4,7 @@ import type { Logger } from '../../model/log';
 import type { Outcome } from '../../model';
 import { signalFrom } from './abort';
 import { PrdVerifyError, type PrdVerification, type PrdVerifier } from './verify-prd';
+import { outcomeLabel } from '../../model/labels';
 
 /**
  * "Ideal State: Verify Criteria" — verifies the active PRD (or the one passed in), with a
@@ -34,7 +35,7 @@ export function registerVerifyCommand(verifier: PrdVerifier, onVerified: (v: Prd
               signal: abort.signal,
               onResult: (result, criterion) => {
                 done += 1;
-                progress.report({ message: `${done} done · ${criterion.id} ${result.outcome}` });
+                progress.report({ message: `${done} done · ${criterion.id} ${outcomeLabel(result.outcome)}` });
               },
             });
           } finally {
