@@ -1,4 +1,4 @@
-import type { CriterionResult } from '../model';
+import type { CriterionResult } from '../../model';
 import { firstLine, type ReportInput } from './report-types';
 
 /**

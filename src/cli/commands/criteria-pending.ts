@@ -1,30 +1,18 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { allowProposedCommand, proposedCommands, removePendingProposal } from '../app/proposals';
-import { acceptProposal, previewPending } from '../app/proposals-accept';
-import { openControllingTerminal, type TerminalOpen, type TerminalPort } from './terminal';
-import type { VerifyIo } from './verify';
+import { allowProposedCommand, proposedCommands, removePendingProposal } from '../../app/proposals';
+import { acceptProposal, previewPending } from '../../app/proposals-accept';
+import { openControllingTerminal, type TerminalOpen, type TerminalPort } from '../shared/terminal';
+import { defineCommand } from '../shared/command';
+import type { CliIo } from '../shared/io';
+import { CRITERIA_PENDING_USAGE } from '../shared/usage';
 
-export const CRITERIA_PENDING_USAGE = `Usage: ideal-state criteria pending [--workspace DIR]
 
-Shows each criteria proposal an agent made through the MCP server that waits for a person,
-exactly as it would be written, and asks on this terminal whether to add it; then asks about
-each command such criteria would run, which never runs until a person allows it here. It asks
-on the controlling terminal (/dev/tty) and refuses without one: an agent's shell has none.
-`;
+const CRITERIA_PENDING = defineCommand({ name: 'ideal-state criteria pending', usage: CRITERIA_PENDING_USAGE, options: { workspace: { type: 'string' } }, positionals: false });
 
-export async function criteriaPendingCommand(argv: string[], io: VerifyIo, open: () => TerminalOpen = openControllingTerminal): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
-  } catch (error) {
-    io.err(`ideal-state criteria pending: ${(error as Error).message}\n\n${CRITERIA_PENDING_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(CRITERIA_PENDING_USAGE);
-    return 0;
-  }
+export async function criteriaPendingCommand(argv: string[], io: CliIo, open: () => TerminalOpen = openControllingTerminal): Promise<number> {
+  const parsed = CRITERIA_PENDING.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const opened = open();
   if (!opened.ok) {
@@ -41,7 +29,7 @@ export async function criteriaPendingCommand(argv: string[], io: VerifyIo, open:
 
 const yes = (answer: string) => /^(y|yes)$/i.test(answer.trim());
 
-async function review(workspace: string, terminal: TerminalPort, io: VerifyIo): Promise<number> {
+async function review(workspace: string, terminal: TerminalPort, io: CliIo): Promise<number> {
   const term = { say: (text: string) => terminal.write(`${text}\n`), ask: (question: string) => terminal.ask(question) };
   const previews = await previewPending(workspace, { today: new Date().toISOString().slice(0, 10), accepted: 'accepted by a person on a terminal (ideal-state criteria pending)' });
   let added = 0;

@@ -1,25 +1,22 @@
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks, type LockedPrd, type PreparedLock } from '../app/gate';
-import { candidateSummary, nameOnePrdMessage, type LockCandidate } from '../app/gate/lock-choice';
-import { undecidableLines } from '../app/gate/undecidable';
-import { LOCK_NAMES } from '../app/gate/lock';
-import { lockHistoryLine } from '../app/gate/lock-events';
-import { gateStateFolder, stateFolderRefusals } from '../app/gate/state-folder';
-import { openControllingTerminal, type TerminalOpen } from './terminal';
-import { doneWords, probePrd, PROBE_WORDS } from '../app/probe';
-import type { VerifyIo } from './verify';
 
-export const CRITERIA_USAGE = `  criteria lock [FILE…]      lock a PRD's criteria: the done gate holds an agent to them. Without
-                             FILE: the one unfinished PRD with criteria, else asks which (without
-                             a terminal: exit 2, naming them). Asks y/N for each PRD on the terminal
-  criteria approve [FILE…]   approve changes to locked criteria and their inputs as a new
-                             criteria version, logged in the PRD; asks on the terminal
-  criteria status [--json]   what is locked, and what changed since (exit 1 when something did)
-                             lock and approve ask on the controlling terminal and refuse without
-                             one (exit 3): an agent's shell has none. There is no --yes.`;
+import { approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldRecord, lockFilePath, lockStatus, prepareLock, whoLocks, type LockedPrd, type PreparedLock } from '../../app/gate';
+import { candidateSummary, nameOnePrdMessage, type LockCandidate } from '../../app/gate/lock-choice';
+import { undecidableLines } from '../../app/gate/undecidable';
+import { LOCK_NAMES } from '../../app/gate/lock';
+import { lockHistoryLine } from '../../app/gate/lock-events';
+import { gateStateFolder, stateFolderRefusals } from '../../app/gate/state-folder';
+import { openControllingTerminal, type TerminalOpen } from '../shared/terminal';
+import { doneWords, probePrd, PROBE_WORDS } from '../../app/probe';
+import { defineCommand, USAGE_EXIT } from '../shared/command';
+import type { CliIo } from '../shared/io';
+import { CRITERIA_USAGE } from '../shared/usage';
 
-export interface CriteriaIo extends VerifyIo {
+
+const CRITERIA_HELP = `Usage:\n${CRITERIA_USAGE}\n  --workspace DIR            the workspace (default: the current directory)`;
+const CRITERIA = defineCommand({ name: 'ideal-state criteria', usage: CRITERIA_USAGE, help: CRITERIA_HELP, options: { workspace: { type: 'string' }, json: { type: 'boolean', default: false } } });
+
+export interface CriteriaIo extends CliIo {
   /** The controlling terminal (tests give a scripted one); default: /dev/tty. */
   terminal?: () => TerminalOpen;
   env?: NodeJS.ProcessEnv;
@@ -27,18 +24,13 @@ export interface CriteriaIo extends VerifyIo {
 
 /** Exit codes: 0 done, 1 declined (or, for status, something changed), 2 bad usage, 3 no terminal to ask. */
 export async function criteriaCommand(argv: string[], io: CriteriaIo): Promise<number> {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { workspace: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } }));
-  } catch (error) {
-    io.err(`ideal-state criteria: ${(error as Error).message}\n\n${CRITERIA_USAGE}`);
-    return 2;
-  }
+  const parsed = CRITERIA.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   const [action, ...files] = positionals;
-  if (values.help || action === undefined) {
-    (values.help ? io.out : io.err)(`Usage:\n${CRITERIA_USAGE}\n  --workspace DIR            the workspace (default: the current directory)`);
-    return values.help ? 0 : 2;
+  if (action === undefined) {
+    io.err(CRITERIA_HELP);
+    return USAGE_EXIT;
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
   const env = io.env ?? process.env;

@@ -1,4 +1,4 @@
-import { redactEvidence } from '../verify/secret-env';
+import { redactEvidence } from '../../verify/secret-env';
 import type { ReportInput } from './report-types';
 
 /**

@@ -1,6 +1,6 @@
-import { criterionData, formatDiagnostic, checkIsa, checkPrd, recogniseFormat } from '../prd';
-import { isInputLimit } from '../prd/limits';
-import { readPrdFile } from '../app/read-prd-file';
+import { criterionData, formatDiagnostic, checkIsa, checkPrd, recogniseFormat } from '../../prd';
+import { isInputLimit } from '../../prd/limits';
+import { readPrdFile } from '../../app/read-prd-file';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
@@ -66,4 +66,4 @@ function isaCheck(file: string, text: string, json: boolean, io: Output): number
 }
 
 // Moved to src/app/read-prd-file.ts (the MCP server reads PRDs too; src/mcp may not import src/cli).
-export { readPrdFile } from '../app/read-prd-file';
+export { readPrdFile } from '../../app/read-prd-file';

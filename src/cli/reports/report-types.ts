@@ -1,5 +1,5 @@
-import type { VerifySetResult } from '../verify/types';
-import type { CriterionInfo } from '../app/verify-source';
+import type { VerifySetResult } from '../../verify/types';
+import type { CriterionInfo } from '../../app/verify-source';
 
 /** What every CI report is made from: one verification of one requirements file. */
 export interface ReportInput {

@@ -1,7 +1,7 @@
-import type { VerifyIo } from './verify';
+import type { CliIo } from '../shared/io';
 
 /** A subcommand as the process runs it: its arguments and the terminal, its exit code. */
-export type Command = (argv: string[], io: VerifyIo) => Promise<number>;
+export type Command = (argv: string[], io: CliIo) => Promise<number>;
 
 /**
  * The `ideal-state` process around a command (the whole command line, dist/cli.mjs, or the lean

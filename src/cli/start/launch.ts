@@ -5,8 +5,8 @@ import { codeCacheDir, requireWithCodeCache } from './code-cache';
 
 /**
  * `ideal-state`, the bin (dist/cli.js): a few lines that pick the command line to load.
- * `gate` and `verify` load the lean one (dist/cli-lean.cjs, src/cli/lean.ts) with V8's code
- * cache (src/cli/code-cache.ts); every other command loads the whole one (dist/cli.mjs and its
+ * `gate` and `verify` load the lean one (dist/cli-lean.cjs, src/cli/start/lean.ts) with V8's code
+ * cache (src/cli/start/code-cache.ts); every other command loads the whole one (dist/cli.mjs and its
  * chunks, split per subcommand).
  */
 const command = process.argv[2] ?? '';

@@ -1,17 +1,13 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { formatFigures, LearningService } from '../learning';
-import { Store } from '../store/store';
-import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage } from './store-warnings';
+import { formatFigures, LearningService } from '../../learning';
+import { Store } from '../../store/store';
+import { printStoreWarnings, STORE_BUSY_EXIT_CODE, storeBusyMessage } from '../../app/store-warnings';
+import { LEARNING_USAGE } from '../shared/usage';
+import { productVersion } from '../shared/version';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
-export const LEARNING_USAGE = `  ratings import FILE        add a PAI ratings.jsonl to the store (bad lines reported, re-import adds nothing)
-  ratings export [--out F]   the store's ratings as PAI ratings.jsonl
-  ratings stats [--json]     count, rolling average of the last 10, trend ↑ ↓ →
-  reflections import FILE    add a PAI algorithm-reflections.jsonl
-  reflections export [--out F]
-  reflections mine [--json]  cluster reflections into themes`;
 
 export interface LearningArgs {
   readonly store: string;
@@ -79,12 +75,4 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   const temp = `${target}.${process.pid}.tmp`;
   await fs.writeFile(temp, text, 'utf8');
   await fs.rename(temp, target);
-}
-
-export async function productVersion(): Promise<string> {
-  try {
-    return (JSON.parse(await fs.readFile(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }

@@ -1,58 +1,41 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../algorithm/capabilities';
-import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../algorithm/roles';
-import { formatProblem, type DataFileProblem } from '../model/data-file';
-import { loadEffortTable, resolveEffortLevel } from '../model/effort-table';
-import { MemoryLogger } from '../model/log';
-import type { EffortLevel } from '../model';
-import { SETTINGS } from '../model/settings';
-import { checkModels, type CheckReport } from '../llm/check-model';
-import { formatCheckReport } from '../llm/check-model-text';
-import { isCancellation } from '../model/errors';
-import type { ResolvedModels } from '../llm/resolve';
-import { defaultCliStoreFile, Store } from '../store/store';
-import { printStoreWarnings, storeWarningsJson } from './store-warnings';
-import { lessonsOf, models } from './run';
-import { cliWorkspaceConfig } from './trust';
-import type { WorkspaceConfig } from '../node/workspace-config';
+import { loadCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../../algorithm/capabilities';
+import { loadRoles, ROLE_IDS, WORKSPACE_ROLES_DIR } from '../../algorithm/roles';
+import { formatProblem, type DataFileProblem } from '../../model/data-file';
+import { loadEffortTable, resolveEffortLevel } from '../../model/effort-table';
+import { MemoryLogger } from '../../model/log';
+import type { EffortLevel } from '../../model';
+import { SETTINGS } from '../../model/settings';
+import { checkModels, type CheckReport } from '../../llm/check-model';
+import { formatCheckReport } from '../../llm/check-model-text';
+import { isCancellation } from '../../model/errors';
+import type { ResolvedModels } from '../../llm/resolve';
+import { defaultCliStoreFile, Store } from '../../store/store';
+import { printStoreWarnings, storeWarningsJson } from '../../app/store-warnings';
+import { defineCommand } from '../shared/command';
+import type { CliIo } from '../shared/io';
+import { lessonsOf, models } from '../shared/models';
+import { cliWorkspaceConfig } from '../shared/workspace-config';
+import type { WorkspaceConfig } from '../../node/workspace-config';
+import { MODELS_USAGE } from '../shared/usage';
+import { MODEL_OPTIONS, WORKSPACE_OPTIONS } from '../shared/options';
 
-type Output = { out: (s: string) => void; err: (s: string) => void; signal?: AbortSignal };
-
-export const MODELS_USAGE = `  models check [--effort LEVEL] [--model M] [--provider P] [--json]
-                 one tiny call of each shape the product makes (structured output, a tool call)
-                 on the model of every role, resolved as \`run\` resolves them: what works, what
-                 was adapted, what to change. Exit 0 every role works, 1 one does not, 2 usage
-                 or configuration error. --effort defaults to STANDARD; --provider openai|anthropic.
-                 The workspace's models file, capabilities and roles count once trusted (ideal-state
-                 trust), or with --trust-workspace for this invocation.`;
 
 const OPTIONS = {
-  workspace: { type: 'string' },
-  store: { type: 'string' },
-  json: { type: 'boolean', default: false },
+  ...WORKSPACE_OPTIONS,
+  ...MODEL_OPTIONS,
   effort: { type: 'string' },
-  model: { type: 'string' },
-  provider: { type: 'string' },
-  script: { type: 'string' },
-  'trust-workspace': { type: 'boolean', default: false },
 } as const;
 
+const MODELS = defineCommand({ name: 'ideal-state', usage: MODELS_USAGE, options: OPTIONS });
+
 /** `ideal-state models check …`: Check Model on the command line. `argv` follows `models`. */
-export async function modelsCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (error) {
-    io.err(`ideal-state: ${(error as Error).message}\n\n${MODELS_USAGE}`);
-    return 2;
-  }
+export async function modelsCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const parsed = MODELS.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values: v, positionals } = parsed;
-  if (positionals.length !== 1 || positionals[0] !== 'check') {
-    io.err(`ideal-state: models takes one command, check\n\n${MODELS_USAGE}`);
-    return 2;
-  }
+  if (positionals.length !== 1 || positionals[0] !== 'check') return MODELS.usageError(io, 'models takes one command, check');
   const workspace = path.resolve(v.workspace ?? process.cwd());
   const effort = loadEffortTable(await readOverride(workspace, SETTINGS.effortLevelsFile.default));
   warn(effort.problems, io);
@@ -91,7 +74,7 @@ export async function modelsCommand(argv: string[], io: Output, env: NodeJS.Proc
 }
 
 /** The check with the workspace's capabilities (each role's tier) and roles (each role's temperature), as a run reads them. */
-async function check(resolved: ResolvedModels, level: EffortLevel, config: WorkspaceConfig, io: Output, logger: MemoryLogger, json: boolean): Promise<CheckReport | undefined> {
+async function check(resolved: ResolvedModels, level: EffortLevel, config: WorkspaceConfig, io: CliIo, logger: MemoryLogger, json: boolean): Promise<CheckReport | undefined> {
   const capabilities = loadCapabilities(await config.read(WORKSPACE_CAPABILITIES_FILE));
   const roleFiles = (await Promise.all(ROLE_IDS.map((id) => config.read(`${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((f) => f !== undefined);
   const roles = loadRoles(roleFiles);
@@ -117,6 +100,6 @@ async function readOverride(workspace: string, rel: string): Promise<{ file: str
   return text === undefined ? undefined : { file: rel, text };
 }
 
-function warn(problems: readonly DataFileProblem[], io: Output): void {
+function warn(problems: readonly DataFileProblem[], io: CliIo): void {
   for (const p of problems) io.err(`warning: ${formatProblem(p)}`);
 }

@@ -1,29 +1,22 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { loadCapabilities, shippedCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../algorithm/capabilities';
-import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../algorithm/phase-graph';
-import { loadRoles, ROLE_IDS, shippedRoles } from '../algorithm/roles';
-import { formatProblem } from '../model/data-file';
-import { EFFORT_LEVELS } from '../model';
-import { SETTINGS } from '../model/settings';
-import { shellWord } from '../app/gate/held';
-import { needsTrust, TRUST_GATED_FILES, trustStateOf, withoutTrust, withTrust, type TrustRecords } from '../app/trust';
-import { DEFAULT_KEY_ENV, isAllowedKeyEnv, parseLlmConfig } from '../llm/config';
-import { cliTrustFile, contentHash, readTrustRecords, writeTrustRecords } from '../node/trust-store';
-import { trustKey, WorkspaceConfig } from '../node/workspace-config';
+import { loadCapabilities, shippedCapabilities, WORKSPACE_CAPABILITIES_FILE } from '../../algorithm/capabilities';
+import { loadPhaseGraph, WORKSPACE_PHASE_GRAPH_FILE } from '../../algorithm/phase-graph';
+import { loadRoles, ROLE_IDS, shippedRoles } from '../../algorithm/roles';
+import { formatProblem } from '../../model/data-file';
+import { EFFORT_LEVELS } from '../../model';
+import { SETTINGS } from '../../model/settings';
+import { needsTrust, TRUST_GATED_FILES, trustStateOf, withoutTrust, withTrust, type TrustRecords } from '../../app/trust';
+import { DEFAULT_KEY_ENV, isAllowedKeyEnv, parseLlmConfig } from '../../llm/config';
+import { cliTrustFile, contentHash, readTrustRecords, writeTrustRecords } from '../../node/trust-store';
+import { trustKey } from '../../node/workspace-config';
 
-type Output = { out: (s: string) => void; err: (s: string) => void };
+import { defineCommand } from '../shared/command';
+import type { CliIo } from '../shared/io';
+import { TRUST_USAGE } from '../shared/usage';
 
-export const TRUST_USAGE = `  trust [FILE…]              trust the current content of the workspace's configuration
-                             (default: every one present): .ideal-state/models.yaml,
-                             capabilities.yaml, phase-graph.yaml and roles/*.yaml. Shows each file,
-                             its SHA-256 and what it names (servers, key variables, tools, prompts);
-                             remembered under the user data folder, like \`direnv allow\`. Until then
-                             run and models check ignore the file and say so; a changed file is
-                             untrusted again. --trust-workspace on those commands: this once.
-  trust --list               every trusted file: trusted, changed or missing
-  trust --revoke [FILE…]     forget the trust (default: every file of the workspace)`;
+type Output = Pick<CliIo, 'out' | 'err'>;
+
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -32,35 +25,12 @@ const OPTIONS = {
   revoke: { type: 'boolean', default: false },
 } as const;
 
-/**
- * The workspace's configuration as `run` and `models check` may use it, telling the user on
- * standard error what it left out and the command that trusts it.
- */
-export function cliWorkspaceConfig(workspace: string, env: NodeJS.ProcessEnv, trustWorkspace: boolean, io: Pick<Output, 'err'>): WorkspaceConfig {
-  return new WorkspaceConfig({
-    workspace,
-    trustFile: cliTrustFile(env),
-    trustWorkspace,
-    onNotice: (message) => io.err(`warning: ${message}`),
-    trustCommand: (relative) => trustCommandFor(workspace, relative),
-  });
-}
-
-/** The command a user runs to trust a file, with `--workspace` unless it is the current folder. */
-export function trustCommandFor(workspace: string, relative: string): string {
-  const elsewhere = path.resolve(workspace) !== process.cwd();
-  return `ideal-state trust ${relative}${elsewhere ? ` --workspace ${shellWord(path.resolve(workspace))}` : ''}`;
-}
+const TRUST = defineCommand({ name: 'ideal-state', usage: TRUST_USAGE, options: OPTIONS });
 
 /** `ideal-state trust …`; `argv` follows `trust`. */
 export async function trustCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (error) {
-    io.err(`ideal-state: ${(error as Error).message}\n\n${TRUST_USAGE}`);
-    return 2;
-  }
+  const parsed = TRUST.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values: v, positionals } = parsed;
   if (v.list && (v.revoke || positionals.length > 0)) {
     io.err('ideal-state: trust --list takes no file and no --revoke');

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { checkShardSet, listArtifacts, LoopInputError, mergeShards, parseShardFile, renderLoopPrd, specKey, type MergedLoop } from '../app/loop';
-import { DEFAULT_PRD_FOLDER } from '../app/defaults';
-import type { LoopShardFile } from '../model';
-import { loadDefinitions } from '../model/definitions';
-import { templateCriteria } from '../model/isc-registry';
-import { MAX_SHARDS } from '../model/loop';
-import { SETTINGS } from '../model/settings';
-import { nodeTextFiles } from '../node/node-text-files';
-import { hashFiles, writeFileAtomically } from './loop-files';
+import { checkShardSet, listArtifacts, LoopInputError, mergeShards, parseShardFile, renderLoopPrd, specKey, type MergedLoop } from '../../app/loop';
+import { DEFAULT_PRD_FOLDER } from '../../app/defaults';
+import type { LoopShardFile } from '../../model';
+import { loadDefinitions } from '../../model/definitions';
+import { templateCriteria } from '../../model/isc-registry';
+import { MAX_SHARDS } from '../../model/loop';
+import { SETTINGS } from '../../model/settings';
+import { nodeTextFiles } from '../../node/node-text-files';
+import { hashFiles, writeFileAtomically } from './files';
 
 /** The largest shard file read (a shard of 100,000 artifacts with clipped evidence is well under it). */
 export const MAX_SHARD_FILE_BYTES = 64 * 1024 * 1024;
