@@ -9,7 +9,7 @@ import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, F
 import type { LearnedCriterion } from '../learning/memory';
 import type { AlgorithmState, RunStep } from '../model/algorithm-state';
 import type { SpecialistView } from './views';
-import type { EventDraft } from './context';
+import type { EventDraft } from './event-draft';
 
 /**
  * What the engine needs from the world, each a small interface received in its

@@ -1,5 +1,5 @@
 import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../model';
-import type { Coverage } from './verdict';
+import type { Coverage } from './coverage';
 import type { ProcessRunner } from './process-runner';
 import type { ApprovedIgnores } from './search-rules';
 

@@ -1,5 +1,8 @@
 import type { AnyCriterion, FailureLabel, Outcome, VerificationMethod } from '../model';
+import type { Coverage } from './coverage';
 import type { VerifyHost } from './types';
+
+export type { Coverage } from './coverage';
 
 /**
  * What a verifier says about one criterion, before the engine adds the id and the time.
@@ -31,15 +34,6 @@ export interface Verdict {
   redactions?: number;
 }
 
-/**
- * What a PASS depends on, for staleness: any change in the workspace, these exact files,
- * or any file matching these globs (workspace-relative, forward slashes).
- */
-export interface Coverage {
-  workspace?: boolean;
-  paths?: string[];
-  globs?: string[];
-}
 
 export const WHOLE_WORKSPACE: Coverage = { workspace: true };
 
