@@ -6,7 +6,7 @@ import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
-import type { RunsSupport } from './isc-table';
+import type { RunsSupport } from './runs';
 import type { LoopSupport } from './loop';
 import type { LockSupport } from './lock';
 import type { RunService } from './run/run-service';

@@ -20,7 +20,7 @@ import { EditorSettings } from './settings';
 import { SessionsHost } from './runs/sessions-host';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
-import { registerRunsSupport } from './isc-table';
+import { registerRunsSupport } from './runs';
 import { registerAgentSupport } from './agents';
 import { registerLoopSupport } from './loop';
 import { registerLockSupport } from './lock';

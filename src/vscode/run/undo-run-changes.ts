@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
+import type { Run } from '../../model';
 import type { Logger } from '../../model/log';
 import type { StoreHost } from '../store-host';
 import { engine } from '../engine';
 import { EditorWorkspace } from './editor-workspace';
-import { pickRun } from './run-control-commands';
+import { pickRun, runChoice } from '../runs/pick-run';
 import type { RunService } from './run-service';
 
 /** For automation and tests: which run, and that the confirmation was given. */
@@ -46,9 +47,9 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
     let runId: string | undefined;
     if (automated && args.runId) runId = args.runId;
     else {
-      const undoable = [];
+      const undoable: Run[] = [];
       for (const run of await service.runsWithChanges()) if ((await pending(run.id)).length > 0) undoable.push(run);
-      runId = (await pickRun(undoable, 'Undo Run Changes', 'No run has changes left to undo in this workspace.'))?.id;
+      runId = await pickRun('Undo Run Changes', undefined, () => undoable.map(runChoice), 'No run has changes left to undo in this workspace.');
     }
     if (!runId) return undefined;
     if (service.activeRuns().some((r) => r.runId === runId)) {
