@@ -145,6 +145,6 @@ export interface SecretSource {
   get(name: string): Promise<string | undefined>;
 }
 
-/** Roles that call models (DESIGN §5). */
+/** Roles that call models. */
 export const MODEL_ROLES = ['manager', 'specialist', 'verifier'] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];

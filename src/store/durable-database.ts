@@ -45,8 +45,8 @@ const PRAGMAS = 'PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA 
 const MAX_PREPARED = 256;
 
 /**
- * A sql.js database made durable without exporting the whole file per commit
- * (DESIGN §8): each commit is applied in memory inside a transaction and appended,
+ * A sql.js database made durable without exporting the whole file per commit: each commit
+ * is applied in memory inside a transaction and appended,
  * synced, to a journal before it is acknowledged; the journal is folded into the
  * database file (written elsewhere, then renamed) when the store is idle.
  */

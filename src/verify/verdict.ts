@@ -7,7 +7,7 @@ export type { Coverage } from './coverage';
 /**
  * What a verifier says about one criterion, before the engine adds the id and the time.
  *
- * Failure labels (seed 003's taxonomy), chosen by what the loop should do next:
+ * Failure labels, chosen by what the loop should do next:
  * - REQUIREMENT_COVERAGE — the check ran and the state is not there (non-zero exit, no
  *   match, missing file, diagnostics present, a judge's FAIL/PARTIAL): EXECUTE more work.
  * - CONSTRAINT_VIOLATION — an anti-criterion's bad thing is present.
