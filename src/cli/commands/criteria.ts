@@ -122,7 +122,7 @@ async function lock(workspace: string, files: readonly string[], env: NodeJS.Pro
 }
 
 /**
- * Probe the probes (issue 28 §5): each locked PRD's runnable checks run once on the workspace as
+ * Probe the probes: each locked PRD's runnable checks run once on the workspace as
  * it is (its commands asked about on this terminal, as `ideal-state verify` asks); a criterion
  * whose check already passes is said here and noted in the PRD. A probe that cannot run changes
  * nothing about the lock.

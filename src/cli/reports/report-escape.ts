@@ -2,7 +2,7 @@ import { redactEvidence } from '../../verify/secret-env';
 import type { ReportInput } from './report-types';
 
 /**
- * Escaping for each place a report's text goes (issue 24): a criterion's text and a command's
+ * Escaping for each place a report's text goes: a criterion's text and a command's
  * output are the workspace's words, so they must never end a table cell, open a link or an
  * image, or drive the terminal.
  */

@@ -13,7 +13,7 @@ export function terminalApprover(io: Pick<CliIo, 'err'>): Approver {
         const command = request.kind === 'command' && request.remembersDenial === true;
         const answer = (await rl.question(config ? 'Approve this configuration change? [y]es / [n]o (asked for each one): ' : `Approve? [y]es / [n]o / [a]lways for this run${command ? ' / ne[v]er (deny always)' : ''}: `, { signal })).trim().toLowerCase();
         if (config) return answer.startsWith('y') ? 'approve' : 'deny';
-        // "Deny always" (issue 28 §3): a verification command is remembered as denied for this workspace and never asked about again (offered only where the denial is remembered).
+        // "Deny always": a verification command is remembered as denied for this workspace and never asked about again (offered only where the denial is remembered).
         if (command && (answer === 'v' || answer === 'never')) return 'never';
         return answer.startsWith('a') ? 'always' : answer.startsWith('y') ? 'approve' : 'deny';
       } finally {

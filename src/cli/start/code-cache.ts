@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 
 /**
- * V8's code cache for the lean command line (issue 26): a stop hook starts `ideal-state gate`
+ * V8's code cache for the lean command line: a stop hook starts `ideal-state gate`
  * cold at every stop, and on Node 20 an ES module cannot use a code cache, so most of its start
  * was V8 compiling the same code again. The lean commands are one CommonJS file compiled here
  * with the cache V8 made for it the first time (its bytecode), which V8 takes only for the same

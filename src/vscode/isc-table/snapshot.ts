@@ -26,7 +26,7 @@ export interface SnapshotInput {
   abilities: TableAbilities;
   /** The criteria lock of the run's PRD (absent: the run has no PRD). */
   lock?: TableLock;
-  /** Criteria with a "Probe" note in the run's PRD: their check passed before any work (issue 28 §5). */
+  /** Criteria with a "Probe" note in the run's PRD: their check passed before any work. */
   probedIds?: ReadonlySet<string>;
 }
 
