@@ -147,7 +147,7 @@ const cliTarget = (outdir) => ({
   ...node,
   format: 'esm',
   splitting: true,
-  entryPoints: { cli: 'src/cli/bin.ts' },
+  entryPoints: { cli: 'src/cli/start/bin.ts' },
   outdir,
   outExtension: { '.js': '.mjs' },
   chunkNames: 'cli-[hash]',
@@ -158,20 +158,20 @@ const cliTarget = (outdir) => ({
 });
 
 /**
- * `dist/cli.js`, the bin: the launcher (src/cli/launch.ts), a few KB of CommonJS that loads the
+ * `dist/cli.js`, the bin: the launcher (src/cli/start/launch.ts), a few KB of CommonJS that loads the
  * lean command line for `gate` and `verify`, else `cli.mjs`.
  */
-const launchTarget = (outdir) => ({ ...node, entryPoints: { cli: 'src/cli/launch.ts' }, outdir, banner: { js: '#!/usr/bin/env node' }, plugins: [nodeModulesAsTheyAre] });
+const launchTarget = (outdir) => ({ ...node, entryPoints: { cli: 'src/cli/start/launch.ts' }, outdir, banner: { js: '#!/usr/bin/env node' }, plugins: [nodeModulesAsTheyAre] });
 
 /**
- * `dist/cli-lean.cjs`: `gate` and `verify` in one CommonJS file (src/cli/lean.ts), which the
+ * `dist/cli-lean.cjs`: `gate` and `verify` in one CommonJS file (src/cli/start/lean.ts), which the
  * launcher compiles with V8's code cache (an ES module cannot use one on Node 20). Every
  * `import()` becomes a `require`, so the file needs no module loader; its metafile is what
  * test/unit/cli-lean.test.ts reads for what the lean commands can load.
  */
 const leanTarget = (outdir) => ({
   ...node,
-  entryPoints: { 'cli-lean': 'src/cli/lean.ts' },
+  entryPoints: { 'cli-lean': 'src/cli/start/lean.ts' },
   outdir,
   outExtension: { '.js': '.cjs' },
   supported: { 'dynamic-import': false },

@@ -79,7 +79,7 @@ if (!rg) {
   process.exit(1);
 }
 // Every process sees the same rg first on PATH: the gate's Grep uses it as the plain checks do.
-// The lean gate and verify keep V8's code cache in a folder of this run's own (src/cli/code-cache.ts):
+// The lean gate and verify keep V8's code cache in a folder of this run's own (src/cli/start/code-cache.ts):
 // the first run makes it, as the first stop after an install or an update does.
 // The gate's records (its block counter, the pending reports) go to a state folder of this run's
 // own, never the user's: a bench must not change what the user's own gate decides.

@@ -34,7 +34,7 @@ export {
 } from './llm';
 // Set API Key: the providers a key is for, and a key kept whole or not at all.
 export { keyNotKept, keyProviders, mintKeyUrl, sealRefusal, storeApiKey } from './llm/api-keys';
-// Check Model (issue 14 item 7): one tiny call of each shape on the models of every role.
+// Check Model: one tiny call of each shape on the models of every role.
 export { checkModels } from './llm/check-model';
 export { formatCheckReport, summarizeCheck } from './llm/check-model-text';
 export { shutdownSoon, shutdownSoonText, todayIso } from './llm/catalogue';
@@ -48,7 +48,7 @@ export { StoreRunStorage } from './algorithm/store-run-storage';
 export { SpecialistAgent } from './agent/specialist-agent';
 export { ApprovalPolicy } from './agent/approvals';
 export { checkpointedPrd, storageCheckpointer, undoDone, undoHolds, undoPlan, undoRunChanges } from './agent/checkpoint';
-// Protected control files (issue 15): where a write really lands, and whether it is in .git.
+// Protected control files: where a write really lands, and whether it is in .git.
 export { isGitPath } from './agent/control-files';
 export { landingPath } from './agent/landing-path';
 export { exportRunBundle } from './agent/bundle';
@@ -58,14 +58,14 @@ export { composeVerification } from './app/compose-verification';
 export { deniedCommands, denialReason, deniedCommandsFile, forgetDenials, recordDenials } from './app/denied-commands';
 export { AUTO, prdEffort, resolveEffort } from './app/effort';
 export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
-// The done gate's answers (issue 17), the same for the editor's tools as for MCP and the stop hook.
+// The done gate's answers, the same for the editor's tools as for MCP and the stop hook.
 export { coveringAnswer, criterionRows, verifyAnswer } from './app/done-gate';
 // Install the Done Gate for…: the hosts and the configuration folder that says one is in use.
 export { HOST_ADAPTERS } from './app/gate/hosts';
 export { proposeCriteria } from './app/propose-criteria';
 export { VerifierJudge } from './app/judge';
 export { RunSessions } from './app/run-sessions';
-// Loop mode (issue 18): the engine, the stored loops for the matrix and the Runs view, the loop PRD.
+// Loop mode: the engine, the stored loops for the matrix and the Runs view, the loop PRD.
 export { effortForIteration, listArtifacts, listLoops, LoopEngine, LoopInputError, readLoop, renderLoopPrd, startLoop } from './app/loop';
 export { NodeWorkspace } from './agent/node-workspace';
 export { verifyCriteria } from './verify/verify-criteria';
@@ -97,8 +97,8 @@ export { parseVerifySpec } from './prd';
 export { progressOf } from './app/loop';
 export { allowProposedCommand, commandsAwaitingPerson, recordProposedCommands, removePendingProposal } from './app/proposals';
 export { acceptProposal, previewPending } from './app/proposals-accept';
-// The criteria lock (issue 23): the editor's Lock, Approve and Revert call the same functions as `ideal-state criteria`.
-// Probe the probes (issue 28 §5) when a person locks criteria in the editor, as `ideal-state criteria lock` does.
+// The criteria lock: the editor's Lock, Approve and Revert call the same functions as `ideal-state criteria`.
+// Probe the probes when a person locks criteria in the editor, as `ideal-state criteria lock` does.
 export { doneWords, probedIds, probePrd, PROBE_WORDS } from './app/probe';
 export { gateStateFolder } from './app/gate/state-folder';
 export { agentBlockedOfPrd, approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldPrds, heldRecord, heldSet, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';

@@ -2,7 +2,7 @@
 // module the process loads (its URL and bytes of source) to IDEAL_STATE_LOADED_OUT, one line
 // each, so bench/gate.mjs can say how much JavaScript a command parses. Node's module hooks
 // see ES modules and the CommonJS entry; the lean command line (dist/cli-lean.cjs), which the
-// bin compiles itself with V8's code cache (src/cli/code-cache.ts), is seen where it is
+// bin compiles itself with V8's code cache (src/cli/start/code-cache.ts), is seen where it is
 // compiled (vm.Script). Each WebAssembly module compiled (sql.js, the store's SQLite, is the
 // only one the command line has) is written as a `wasm` line.
 import { appendFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * What "Approve" does, in words, for the quick pick and the ISC table's button (issue 28 §10):
+ * What "Approve" does, in words, for the quick pick and the ISC table's button:
  * a set of verification commands is one approval whose detail holds one command a line, so
  * "run these 2 commands", never "run this command" for two. Pure: the webview uses it too.
  */

@@ -3,7 +3,7 @@ import { allowList } from '../verify/allowed-commands';
 
 /**
  * Approve once, deny once, approve every request of this kind for the rest of the run, or
- * (commands only) deny this exact command always: remembered for the workspace (issue 28 §3).
+ * (commands only) deny this exact command always: remembered for the workspace.
  */
 export type ApprovalAnswer = 'approve' | 'deny' | 'always' | 'never';
 
@@ -70,7 +70,7 @@ export interface ApprovalSettings {
 export const denyAll: Approver = { ask: async () => 'deny', unattended: 'no terminal to ask' };
 
 /**
- * One run's approvals (DESIGN §9): the allow-list and auto-approve first, then "Always for
+ * One run's approvals: the allow-list and auto-approve first, then "Always for
  * this run" answers, then the person. Every decision is reported for the run's events.
  * A configuration change is always the person's, one change at a time: neither auto-approved
  * edits nor an "Always" answer reach it (an "Always" given to one approves that one only).

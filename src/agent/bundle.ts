@@ -14,7 +14,7 @@ export interface BundleResult {
 const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex');
 
 /**
- * Export Run Bundle (seed 001 §16): a folder for sharing or auditing a run —
+ * Export Run Bundle: a folder for sharing or auditing a run —
  * `manifest.json` (run id, criteria version, timestamps, exit state), the PRD, the
  * criteria, the verification reports, the run events, and `artifacts.json` with the
  * SHA-256 of every file in the bundle and of each workspace file the run changed.

@@ -22,7 +22,7 @@ export function storageCheckpointer(storage: Pick<RunStorage, 'saveCheckpoint'>,
 }
 
 /**
- * The run's PRD, checkpointed like the agent's files (issue 15 item 9): before each write the
+ * The run's PRD, checkpointed like the agent's files: before each write the
  * PRD as it was before the run is kept (first write only) with a fingerprint of what the run
  * writes, so `undo` puts it back, or removes a PRD the run created — unless someone edited it
  * after the run, which undo then says and leaves alone.

@@ -1,5 +1,5 @@
 /**
- * Files that steer what runs, as opposed to the code a task is about (issue 15 item 2).
+ * Files that steer what runs, as opposed to the code a task is about.
  * Approving the agent's edits must not approve commands: a line in `.git/config`, a hook, a
  * task that runs when the folder opens, a capabilities file that hands later runs the command
  * tool — each is a command in disguise. So the agent's write tools refuse `.git` outright and

@@ -4,9 +4,9 @@
  * never under-reports: `+++ src/greet.js (+6 −0)`.
  */
 
+import { lineHunks } from '../prd/text-changes';
+
 const CONTEXT = 2;
-/** Past this many cells the middle is shown as replaced, not aligned line by line. */
-const MAX_CELLS = 4_000_000;
 const MAX_LINES = 80;
 
 type Op = { kind: ' ' | '-' | '+'; text: string };
@@ -50,48 +50,17 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Common prefix and suffix kept, the middle aligned by longest common subsequence. */
+/** The lines in order: unchanged ones, and each hunk of the one line diff as its removed lines then its added ones. */
 function align(a: readonly string[], b: readonly string[]): Op[] {
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const head: Op[] = a.slice(0, start).map((text) => ({ kind: ' ', text }));
-  const tail: Op[] = a.slice(endA).map((text) => ({ kind: ' ', text }));
-  const midA = a.slice(start, endA);
-  const midB = b.slice(start, endB);
-  return [...head, ...middle(midA, midB), ...tail];
-}
-
-function middle(a: readonly string[], b: readonly string[]): Op[] {
-  if (a.length * b.length > MAX_CELLS || a.length === 0 || b.length === 0) {
-    return [...a.map((text): Op => ({ kind: '-', text })), ...b.map((text): Op => ({ kind: '+', text }))];
-  }
-  // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
-  const width = b.length + 1;
-  const lcs = new Uint32Array((a.length + 1) * width);
-  for (let i = a.length - 1; i >= 0; i--) {
-    for (let j = b.length - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
-    }
-  }
   const ops: Op[] = [];
   let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      ops.push({ kind: ' ', text: a[i]! });
-      i++;
-      j++;
-    } else if (lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!) ops.push({ kind: '-', text: a[i++]! });
-    else ops.push({ kind: '+', text: b[j++]! });
+  for (const h of lineHunks(a, b)) {
+    for (; i < h.a0; i++) ops.push({ kind: ' ', text: a[i]! });
+    for (const text of a.slice(h.a0, h.a1)) ops.push({ kind: '-', text });
+    for (const text of b.slice(h.b0, h.b1)) ops.push({ kind: '+', text });
+    i = h.a1;
   }
-  while (i < a.length) ops.push({ kind: '-', text: a[i++]! });
-  while (j < b.length) ops.push({ kind: '+', text: b[j++]! });
+  for (; i < a.length; i++) ops.push({ kind: ' ', text: a[i]! });
   return ops;
 }
 

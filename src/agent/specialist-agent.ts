@@ -22,7 +22,7 @@ export interface SpecialistAgentDeps {
 }
 
 /**
- * The agent loop of a specialist (DESIGN §4.5): the model works the packet with tools for
+ * The agent loop of a specialist: the model works the packet with tools for
  * at most `maxSteps` turns; cancellation reaches every model call and command. Its closing
  * answer becomes the candidate — a claim, which only the verifier can turn into a PASS.
  */

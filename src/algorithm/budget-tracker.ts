@@ -59,7 +59,7 @@ export class WaitingTime implements PersonWaits, AskingPerson {
 }
 
 /**
- * The wall-time budget of a run (DESIGN §3): elapsed share, compress past the threshold
+ * The wall-time budget of a run: elapsed share, compress past the threshold
  * (150 % by default). Time a run spent stopped (crashed, reloaded) does not count: the
  * tracker starts from the elapsed time last committed. Nor does time spent waiting for a
  * person (`waits`): it is kept apart, in `waitedMs`.

@@ -38,7 +38,7 @@ export function shippedCapabilities(): Capabilities {
   return shipped;
 }
 
-/** The capability loader (seed 002): the shipped file with a workspace override merged per level. */
+/** The capability loader: the shipped file with a workspace override merged per level. */
 export function loadCapabilities(override?: { file: string; text: string }): { capabilities: Capabilities; problems: readonly DataFileProblem[] } {
   const base = shippedCapabilities();
   if (!override) return { capabilities: base, problems: [] };

@@ -6,8 +6,10 @@ import type { PhaseGraph } from './phase-graph';
 import type { CriteriaVerifier, ModelCaller, PacketWorker, RunLearning, RunStorage } from './ports';
 import type { Roles } from './roles';
 import type { AlgorithmState } from '../model/algorithm-state';
+import type { EventDraft } from './event-draft';
 
-export type EventDraft = Omit<RunEvent, 'runId' | 'seq' | 'at' | 'inputTokens' | 'outputTokens' | 'costUsd'> & Partial<Pick<RunEvent, 'inputTokens' | 'outputTokens' | 'costUsd'>>;
+export type { EventDraft } from './event-draft';
+
 
 /** What a node handler works with: the draft state, the collaborators, and a way to record events. */
 export interface NodeContext {

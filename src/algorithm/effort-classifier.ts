@@ -20,7 +20,7 @@ const CUES: readonly { readonly name: string; readonly pattern: RegExp; readonly
 ];
 
 /**
- * The effort classifier for "Auto" (seed 002 EffortClassifier): an explicit
+ * The effort classifier for "Auto": an explicit
  * "effort EXTENDED: …" prefix wins (aliases too); otherwise cues in the request
  * (multi-step, file scope, research, integration) and its length pick a level.
  */

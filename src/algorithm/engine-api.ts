@@ -14,7 +14,7 @@ export interface AlgorithmDeps {
   readonly worker: PacketWorker;
   readonly verifier: CriteriaVerifier;
   /**
-   * The probe's verifier (issue 28 §5, src/algorithm/probe.ts): it never asks a person, and runs
+   * The probe's verifier (src/algorithm/probe.ts): it never asks a person, and runs
    * a command only when it is approved without a question. Absent: the run does not probe.
    */
   readonly prober?: CriteriaVerifier;

@@ -47,7 +47,7 @@ const BEFORE_VERIFY: readonly Phase[] = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'E
 const isCut = (error: unknown) => isNodeBudgetCut(error) || isCancellation(error);
 
 /**
- * The Algorithm (DESIGN §4) as a small runner over the phase graph: for each node it
+ * The Algorithm as a small runner over the phase graph: for each node it
  * applies the budget, runs the node's role, checks its gate, and commits the transition
  * (with its events) before the next node begins. Cancellation stops at the next safe
  * point and keeps the state; `resume` continues from the last committed step.
@@ -233,7 +233,7 @@ export class AlgorithmEngine {
     state.memo.retry = undefined;
     const reviewed = state.memo.reviewed && reviewedBy(node.gate, state, this.graphReviews);
     if (reviewed) state.memo.reviewed = reviewed;
-    // The criteria are accepted and their checks concrete: probe them once, before any work (issue 28 §5).
+    // The criteria are accepted and their checks concrete: probe them once, before any work.
     if (phase === 'BUILD' && node.next === 'EXECUTE') await this.probe(state, tracker, signal);
     if (phase === 'VERIFY') return this.afterVerify(state, tracker);
     if (phase === 'LEARN' || node.end) return this.learn(state, tracker);
@@ -268,8 +268,8 @@ export class AlgorithmEngine {
   }
 
   /**
-   * Escalations from a local to a frontier model during the node, as run events (seed 001:
-   * logged escalation), and where a role could not start on its level's model tier.
+   * Escalations from a local to a frontier model during the node, as run events (every escalation is
+   * logged, so a run's cost can be explained), and where a role could not start on its level's model tier.
    */
   private recordEscalations(state: AlgorithmState, phase: Phase, from: { escalations: number; tierNotes: number }): void {
     // A server refused a parameter and the call was made again without it (src/llm/adapt.ts).
@@ -344,7 +344,7 @@ export class AlgorithmEngine {
   }
 
   /**
-   * Probe the probes (issue 28 §5, src/algorithm/probe.ts): once per run, when BUILD's gate has
+   * Probe the probes (src/algorithm/probe.ts): once per run, when BUILD's gate has
    * accepted the criteria and their checks, each runnable check runs on the workspace as it is.
    * No model call and no question to a person: the run pays the checks' own time, bounded by
    * BUILD's share of the budget per check, and cancelling the run cancels it. A compressed run
@@ -363,7 +363,7 @@ export class AlgorithmEngine {
     });
   }
 
-  /** Decide / iterate (DESIGN §4.7). */
+  /** Decide / iterate. */
   private afterVerify(state: AlgorithmState, tracker: BudgetTracker): AlgorithmState {
     if (tracker.shouldCompress()) state.memo.compressed = true;
     // The PRD's max_iterations, when the run is on one that sets it, replaces the level's.

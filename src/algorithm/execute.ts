@@ -9,7 +9,7 @@ import type { AlgorithmState } from '../model/algorithm-state';
 import { specialistView } from './views';
 
 /**
- * EXECUTE (DESIGN §4.5): specialists work the packets, at most the level's parallelism at
+ * EXECUTE: specialists work the packets, at most the level's parallelism at
  * once. Each packet's rows are claimed before work starts and released with a final status
  * after. Claims and finished packets are progress: committed before the process next waits
  * on anything (a model, a person, a command), folded into the transition's commit when no

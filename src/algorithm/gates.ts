@@ -7,7 +7,7 @@ export type GateResult = { ok: true } | { ok: false; problems: string[] };
 const VAGUE = /\b(should|maybe|might|possibly|properly|appropriately|nice|good|better|etc|various|some|user-friendly|as needed|if possible)\b/i;
 
 /**
- * The gate of each phase (DESIGN §4): what the node's output must satisfy before the
+ * The gate of each phase: what the node's output must satisfy before the
  * run moves on. A refusal lists every problem, so the role can be told exactly what to fix.
  */
 export function checkGate(gate: GateName, state: AlgorithmState, level: EffortSpec): GateResult {
@@ -68,7 +68,7 @@ const GATE_CHECKS: Record<GateName, (state: AlgorithmState, level: EffortSpec) =
 };
 
 /**
- * The criteria a gate that just passed vouches for, which the PRD may then show (issue 15):
+ * The criteria a gate that just passed vouches for, which the PRD may then show:
  * all of them when it is the review gate (`testable`, THINK's); in a phase graph without that
  * gate, those whose text passes its check. Undefined: this gate does not review criteria.
  */

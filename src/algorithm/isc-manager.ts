@@ -2,7 +2,7 @@ import type { AnyCriterion, CriterionSource, CriterionStatus, Priority, Verifica
 import { AnyCriterion as AnyCriterionSchema } from '../model';
 
 /**
- * The ISC manager (seed 002 ISCManager) as pure functions over a criteria list: every
+ * The ISC manager as pure functions over a criteria list: every
  * change returns a new list, so the engine commits whole versions and nothing is shared.
  */
 
@@ -50,7 +50,7 @@ export function addRow(criteria: readonly AnyCriterion[], row: NewRow, at: strin
   return [...criteria, criterion];
 }
 
-/** Builds a table from rows in order (seed 002 create). */
+/** Builds a table from rows in order. */
 export function createTable(rows: readonly NewRow[], at: string): AnyCriterion[] {
   return rows.reduce<AnyCriterion[]>((all, row) => addRow(all, row, at), []);
 }
@@ -86,7 +86,7 @@ export function releaseRows(criteria: readonly AnyCriterion[], ids: readonly str
   });
 }
 
-/** Sets a row's status with its timestamp (seed 002 updateStatus). */
+/** Sets a row's status with its timestamp. */
 export function setStatus(criteria: readonly AnyCriterion[], id: string, status: CriterionStatus, now: Date): AnyCriterion[] {
   const at = now.toISOString();
   return criteria.map((c) => (c.id === id ? ({ ...c, status, updatedAt: at, ...(status === 'DONE' ? { completedAt: at } : {}) } as AnyCriterion) : c));

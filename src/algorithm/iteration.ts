@@ -3,7 +3,7 @@ import type { PhaseGraph } from './phase-graph';
 import type { StepMemo } from '../model/algorithm-state';
 
 /**
- * Fail-closed (DESIGN §4.6): complete only when the verifier's report says passed AND every
+ * Fail-closed: complete only when the verifier's report says passed AND every
  * criterion that blocks (CRITICAL, the default) has a PASS result in it. What a model says
  * about its own work never enters this.
  */
@@ -40,7 +40,7 @@ export interface DecideInput {
 const order = (p: Phase) => PHASES.indexOf(p);
 
 /**
- * The iteration manager (seed 002 IterationManager, DESIGN §4.7): loop back by failure
+ * The iteration manager: loop back by failure
  * label (unclear requirement → THINK, wrong approach → PLAN, execution error → EXECUTE),
  * re-plan when the same label fails `replan_after` iterations in a row, stop at max
  * iterations or when the run is compressed.

@@ -18,7 +18,7 @@ export function exitOf(state: AlgorithmState): { exit: RunState; reason: string 
   return { exit, reason };
 }
 
-/** The run's look back (seed 000 §4.1), from its numbers: what passed, what looped, what it cost. */
+/** The run's look back, from its numbers: what passed, what looped, what it cost. */
 export function reflectionOf(state: AlgorithmState, tracker: BudgetTracker, at: string): Reflection {
   const passed = state.report?.results.filter((r) => r.outcome === 'PASS').length ?? 0;
   const failed = state.report?.results.filter((r) => r.outcome === 'FAIL').length ?? 0;

@@ -8,7 +8,7 @@ import type { AlgorithmState } from '../model/algorithm-state';
 import type { ManagerView } from './views';
 
 /**
- * Memory into OBSERVE (issue 9 §7). Criteria learned from similar past runs are told to
+ * Memory into OBSERVE. Criteria learned from similar past runs are told to
  * the manager as suggestions, then added as INFERRED rows whose notes say where each came
  * from — in the run's PRD and ISC table, where the user drops the ones they do not want.
  * Adding rather than only offering keeps a lesson from being lost to a manager that

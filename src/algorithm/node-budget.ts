@@ -19,7 +19,7 @@ export class NodeBudgetCutError extends Error {
 }
 
 /**
- * A node's share of the budget, made real (DESIGN §3, phase-graph.yaml `budget`). The node
+ * A node's share of the budget, made real (phase-graph.yaml `budget`). The node
  * may use its share of the run's wall-time budget with the same tolerance as the run (the
  * compress threshold, 150 % by default), and never less than `minMs`. How it is held to
  * that depends on its role, so nothing a person is deciding is cut short:

@@ -24,7 +24,7 @@ export const PhaseNode = z
   .refine((n) => n.end || n.next !== undefined, { message: 'a node that is not the end needs `next`', path: ['next'] });
 export type PhaseNode = z.infer<typeof PhaseNode>;
 
-/** The phase graph file (seed 001 §8): nodes by phase, the entry, and loop-backs by failure label. */
+/** The phase graph file: nodes by phase, the entry, and loop-backs by failure label. */
 export const PhaseGraph = z
   .object({
     version: z.literal(1),

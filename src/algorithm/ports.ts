@@ -9,7 +9,7 @@ import type { AnyCriterion, Candidate, CriterionResult, Decision, EffortLevel, F
 import type { LearnedCriterion } from '../learning/memory';
 import type { AlgorithmState, RunStep } from '../model/algorithm-state';
 import type { SpecialistView } from './views';
-import type { EventDraft } from './context';
+import type { EventDraft } from './event-draft';
 
 /**
  * What the engine needs from the world, each a small interface received in its
@@ -134,7 +134,7 @@ export interface CriteriaVerification {
   readonly approvedCommands?: readonly string[];
   /**
    * The exact commands that were not approved: they stay in the PRD as the criterion's method
-   * with a "Not approved" note (issue 28 §3), and the denial is remembered where an agent cannot
+   * with a "Not approved" note, and the denial is remembered where an agent cannot
    * erase it (src/app/denied-commands.ts), so `ideal-state verify` never runs them unasked.
    */
   readonly deniedCommands?: readonly string[];

@@ -16,7 +16,7 @@ import { iterationLimitLabel, runStateLabel, verdictLabel } from '../model/label
 import { runStateIs } from '../model/run-states';
 
 /**
- * Brings the run's PRD in line with the run (DESIGN §7): criteria (added, reworded,
+ * Brings the run's PRD in line with the run: criteria (added, reworded,
  * re-verified, checked when they PASS), decisions, one LOG entry per finished iteration
  * and the status. It reconciles rather than replays, so running it again after a crash or
  * a resume changes nothing that is already there; lines it has no business with keep their bytes.
@@ -31,7 +31,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   for (const c of shownCriteria(state)) {
     const f = inFile.get(c.id);
     const checked = c.outcome === 'PASS';
-    // A denied command stays as the criterion's method (issue 28 §3); its "Not approved" note is what stops it running.
+    // A denied command stays as the criterion's method; its "Not approved" note is what stops it running.
     const verify = c.verify && shownMethod(c.verify, [...state.memo.approvedCommands, ...state.memo.deniedCommands]);
     if (!f) {
       edits.push({ kind: 'addCriterion', criterion: { id: c.id, text: c.text, checked, source: c.source, priority: c.priority, ...(verify ? { verify } : {}) }, anti: c.kind === 'anti-criterion', ...(c.domain ? { domain: c.domain } : {}) });
@@ -63,7 +63,7 @@ export function syncPrdText(current: string | undefined, state: AlgorithmState, 
   const report = state.report;
   if (report && !logged.has(String(report.iteration))) {
     const label = (r: (typeof report.results)[number]) => `${r.criterionId} (${verdictLabel(r.outcome, r.failureLabel)})`;
-    // An UNKNOWN did not fail: it goes under its own line, never under Failing (issue 28 §10).
+    // An UNKNOWN did not fail: it goes under its own line, never under Failing.
     const failing = report.results.filter((r) => r.outcome === 'FAIL' || r.outcome === 'PARTIAL').map(label);
     const unknown = report.results.filter((r) => r.outcome === 'UNKNOWN').map(label);
     const passing = report.results.filter((r) => r.outcome === 'PASS').length;
@@ -137,7 +137,7 @@ function notApprovedNotes(text: string, state: AlgorithmState, day: string): str
 }
 
 /**
- * The run's criteria the PRD may show (issue 15): the user's own (the PRD's, pinned), and the
+ * The run's criteria the PRD may show: the user's own (the PRD's, pinned), and the
  * run's once the review gate (`testable`) passed on them; a draft the gates refused, e.g. a
  * garbage model's, never reaches the user's file.
  */
@@ -148,7 +148,7 @@ export function shownCriteria(state: AlgorithmState): AnyCriterion[] {
 }
 
 /**
- * A method as the PRD may show it (issue 15): a command reaches the file only once that exact
+ * A method as the PRD may show it: a command reaches the file only once that exact
  * command was approved in this run, because the file outlives the run and `ideal-state verify`
  * runs what it names. Otherwise a CLI, Test or Task method is left out (the criterion keeps its
  * text, and verifies UNKNOWN: it names no method), and a Static check keeps its check without
@@ -248,7 +248,7 @@ function missingDecisions(doc: PrdDocument, state: AlgorithmState): Decision[] {
   return state.decisions.filter((d) => !known.has(oneLine(d.decision)));
 }
 
-/** Appends decisions the file does not show yet, in the seed's `### date: title` form. */
+/** Appends decisions the file does not show yet, in the PRD's `### date: title` form. */
 function addDecisions(text: string, doc: PrdDocument, missing: readonly Decision[]): string {
   const section = doc.sections.find((s) => s.kind === 'decisions');
   if (missing.length === 0 || !section) return text;

@@ -4,7 +4,7 @@ import type { EventDraft } from './context';
 import type { CriteriaVerifier } from './ports';
 
 /**
- * Probe the probes (issue 28 §5): when criteria are accepted — by a run, once BUILD has made
+ * Probe the probes: when criteria are accepted — by a run, once BUILD has made
  * their checks concrete and before EXECUTE changes anything, or by a person locking them
  * (src/app/probe.ts) — every runnable check is run once on the workspace as it is. A criterion
  * about new behaviour whose check already passes may be a check that cannot fail (the demo's

@@ -9,11 +9,11 @@ import { OUTPUT_SCHEMA_NAMES } from './outputs';
 export const ROLE_IDS = ['manager', 'specialist', 'verifier'] as const;
 export type RoleId = (typeof ROLE_IDS)[number];
 
-/** Which view of the run a role's prompt is built from (DESIGN §5); enforced in working-set.ts. */
+/** Which view of the run a role's prompt is built from; enforced in working-set.ts. */
 export const RoleView = z.enum(['manager', 'specialist', 'auditor']);
 export type RoleView = z.infer<typeof RoleView>;
 
-/** A role file (seed 001 §9): system prompt, the view it reads, the output schema per phase, policy. */
+/** A role file: system prompt, the view it reads, the output schema per phase, policy. */
 export const RoleFile = z
   .object({
     id: z.enum(ROLE_IDS),

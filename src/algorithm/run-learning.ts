@@ -8,7 +8,7 @@ import type { LearningService } from '../learning/service';
 /** What the run waits for while the learned-criteria pick is open ("waiting for your answer: …"). */
 export const LEARNED_QUESTION = 'your answer: keep learned criteria?';
 
-/** PAI mines its reflections after every tenth run (issue 9 §6). */
+/** PAI mines its reflections after every tenth run. */
 export const MINE_EVERY_RUNS = 10;
 
 export interface RunLearningOptions {
@@ -26,7 +26,7 @@ export function runLearning(service: LearningService, options: RunLearningOption
     memoryFor: async (request, signal, asking) => {
       signal.throwIfAborted();
       const choose = options.chooseLearned;
-      // The person's reading time is waiting, never the run's budget (issue 28 §1).
+      // The person's reading time is waiting, never the run's budget.
       const timed: ChooseLearned | undefined = choose && (async (offers, s) => {
         const answered = asking?.begin(LEARNED_QUESTION);
         try {

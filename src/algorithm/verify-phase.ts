@@ -5,7 +5,7 @@ import type { CandidateEvidence } from './ports';
 import type { AlgorithmState } from '../model/algorithm-state';
 
 /**
- * VERIFY (DESIGN §4.6): the verifier runs each criterion's method and the engine writes
+ * VERIFY: the verifier runs each criterion's method and the engine writes
  * the report. The verifier receives the criteria, and per criterion only the candidate that
  * worked it and the earlier results on it — the auditor view. Past the compress threshold,
  * criteria that passed last time keep that result and are not run again.
@@ -38,7 +38,7 @@ export async function verify(state: AlgorithmState, ctx: NodeContext): Promise<v
   });
   // What was approved to run may now be shown in the PRD (prd-sync.ts); approvals only add up over a run.
   for (const c of 'approvedCommands' in outcome ? (outcome.approvedCommands ?? []) : []) if (!state.memo.approvedCommands.includes(c)) state.memo.approvedCommands.push(c);
-  // A person's denial changes what runs, never what the PRD says (issue 28 §3): the method stays, marked "Not approved".
+  // A person's denial changes what runs, never what the PRD says: the method stays, marked "Not approved".
   const denied = new Set('deniedCommands' in outcome ? (outcome.deniedCommands ?? []) : []);
   const approvedNow = new Set('approvedCommands' in outcome ? (outcome.approvedCommands ?? []) : []);
   state.memo.deniedCommands = [...state.memo.deniedCommands.filter((c) => !approvedNow.has(c)), ...[...denied].filter((c) => !state.memo.deniedCommands.includes(c))];

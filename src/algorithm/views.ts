@@ -2,7 +2,7 @@ import type { AnyCriterion, CriterionResult, Decision, EffortLevel, FailureLabel
 import type { AlgorithmState } from '../model/algorithm-state';
 
 /**
- * The views of DESIGN §5, built in code so no role reads more than it may. Each prompt
+ * The views each role reads, built in code so no role reads more than it may. Each prompt
  * holds only the working set (current spec, active candidates, latest report, delta
  * summary) — never the whole history, so prompts stay flat as a run goes on.
  */
@@ -54,7 +54,7 @@ export interface SpecialistView {
 }
 
 /**
- * The auditor view (DESIGN §5, and src/verify's AuditorView): the current criterion, the
+ * The auditor view (src/verify's AuditorView): the current criterion, the
  * candidate that worked it with its evidence, earlier results on it. There is no field
  * for decisions or other candidates, so no code path can put them in a verifier prompt.
  */

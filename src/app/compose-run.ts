@@ -118,7 +118,7 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
     },
     (options) => new VerifierJudge(models, roles.roles.verifier, options.level, (usage) => options.onEvent?.(judgeUsageEvent(usage))),
   );
-  // The probe (issue 28 §5): the same checks, but no question to anyone. A command runs only when
+  // The probe: the same checks, but no question to anyone. A command runs only when
   // the run's approvals allow it without asking and no person denied it; any other is not probed.
   const prober = new VerificationEngineVerifier({
     workspaceRoot: files.root,

@@ -8,7 +8,7 @@ import { gateStateFolder, writeJsonAtomically } from './gate/state-folder';
 import { readStateRecord } from './state-record';
 
 /**
- * The verification commands a person did not approve (issue 28 §3), per workspace, in the
+ * The verification commands a person did not approve, per workspace, in the
  * user's state folder beside the criteria lock: outside the workspace an agent edits, so an
  * agent cannot erase a denial to get its command run. A denial changes what runs, never what
  * the PRD says: the criterion keeps its method (with a "Not approved" note) and verifies

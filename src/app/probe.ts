@@ -5,7 +5,7 @@ import { parsePrd } from '../prd/parse';
 import { verifyPrdFile, writeAtomically } from './verify-prd-file';
 
 /**
- * Probe the probes (issue 28 §5), when a person locks criteria (`ideal-state criteria lock`, the
+ * Probe the probes, when a person locks criteria (`ideal-state criteria lock`, the
  * editor's Lock Criteria): the PRD's checks run once on the workspace as it is, and each
  * criterion whose check already passes gets a "Probe" note. The run's own probe, when it accepts
  * its criteria, and the rules both follow are in src/algorithm/probe.ts.

@@ -15,7 +15,7 @@ import { readStateRecord } from './state-record';
  *   when the person says yes.
  * - `proposed-commands.json`: each command a criterion gained through a proposal. It runs
  *   only once a person allowed it on a terminal, whatever the allow-list's patterns say
- *   (`task: *` let an agent's `Task: npm: release` run the release script, issue 23).
+ *   (`task: *` let an agent's `Task: npm: release` run the release script).
  *
  * An agent running as the user can still forge these files on purpose; what they stop is an
  * agent that goes through the tools.

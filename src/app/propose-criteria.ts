@@ -4,7 +4,7 @@ import type { ProposedCriterion } from './done-gate';
 
 /** At most this many criteria in one proposal (an agent that needs more asks again). */
 export const MAX_PROPOSED_CRITERIA = 50;
-/** A criterion is 8–12 words (DESIGN §1); these bound what one field may hold. */
+/** A criterion is 8–12 words; these bound what one field may hold. */
 export const MAX_PROPOSED_TEXT = 500;
 export const MAX_PROPOSED_VERIFY = 1000;
 
@@ -28,7 +28,7 @@ export type CriteriaProposal =
 /**
  * Why a free-text field cannot go into a PRD line, or undefined when it can: a line break
  * (CR, LF, NEL, U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR) would start a line the
- * preview never showed, and other control characters hide what is written (issues 23, 24).
+ * preview never showed, and other control characters hide what is written.
  */
 export function freeTextProblem(field: string, value: string): string | undefined {
   const m = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.exec(value);

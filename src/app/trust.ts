@@ -5,7 +5,7 @@ import { ROLE_IDS, WORKSPACE_ROLES_DIR } from '../algorithm/roles';
 import { SETTINGS } from '../model/settings';
 
 /**
- * Trust in a workspace's configuration on the command line (DESIGN §14), like `direnv allow`:
+ * Trust in a workspace's configuration on the command line, like `direnv allow`:
  * a file that can send a key somewhere, run a command or steer the agent is used only after
  * the user trusted its current content. Records live outside the workspace (a cloned
  * repository or an agent edit cannot plant one) and name the file and a hash of its bytes,

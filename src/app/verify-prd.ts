@@ -27,7 +27,7 @@ export interface RefusedPrd {
 
 /**
  * The one reading of a requirements file for verification (command line, Verify Criteria,
- * the Testing view, the done gate, the MCP server): a PRD (the seed's format, PAI v2) or a
+ * the Testing view, the done gate, the MCP server): a PRD (this product's format, PAI v2) or a
  * PAI ISA, parsed and linted (an error refuses it, with its line), its criteria converted
  * (all, or the ids in `only`), its level picked.
  */

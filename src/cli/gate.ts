@@ -5,7 +5,7 @@ import { recordVerdict } from '../app/gate/block-counter';
 import { gateStartMs } from '../app/gate/gate-start';
 import { shellWord } from '../app/gate/held';
 import { gateStop, stopDeadlineSeconds } from '../app/gate/stop';
-import { gateAnswered } from './notify-sources';
+import { gateAnswered } from './shared/notify-sources';
 import { redactEvidence } from '../verify/secret-env';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { answerFor, GATE_HOSTS, hostAdapter, type GateHost, type HostAnswer } from '../app/gate/hosts';

@@ -7,7 +7,7 @@ import type { CriterionInfo } from '../app/verify-source';
 import { formatDiagnostic, type PrdDiagnostic } from '../prd/diagnostics';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
 import { formatJson, formatTable } from './verify-output';
-import { parseReports, REPORT_USAGE, writeReports } from './report';
+import { parseReports, REPORT_USAGE, writeReports } from './reports/report';
 import { verifyPrdFile } from './verify-prd';
 
 export interface VerifyIo {

@@ -1,7 +1,7 @@
 import type { Reflection } from '../model';
 import { centroid, cosine, TfIdf, topTerms, type SparseVector } from './text-similarity';
 
-/** A recurring pattern across reflections (seed 000 §4.4 MinedPattern, in the product's words). */
+/** A recurring pattern across reflections (in the product's words). */
 export interface Theme {
   /** Stable while the same words lead the theme, so a re-mine keeps the tree's ids. */
   readonly id: string;
@@ -14,7 +14,7 @@ export interface Theme {
   readonly overBudgetRate: number;
   readonly artifactTypes: readonly string[];
   readonly suggestedChange: string;
-  /** Sum of member weights: low ratings and over-budget runs count more (seed 000 §4.4). */
+  /** Sum of member weights: low ratings and over-budget runs count more. */
   readonly priority: number;
   readonly reflectionIds: readonly string[];
   readonly runIds: readonly string[];

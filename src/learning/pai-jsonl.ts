@@ -2,7 +2,7 @@ import { EffortLevel, Rating, Reflection, RUN_ID } from '../model';
 import { learningCategory as keywordCategory, reflectionId } from './reflection';
 
 /**
- * PAI's files, line for line: `MEMORY/LEARNING/SIGNALS/ratings.jsonl` (seed 004's RatingEntry)
+ * PAI's files, line for line: `MEMORY/LEARNING/SIGNALS/ratings.jsonl` (PAI's RatingEntry)
  * and `MEMORY/LEARNING/REFLECTIONS/algorithm-reflections.jsonl` (PAI's LEARN-phase entry:
  * timestamp, effort_level, task_description, criteria_count, criteria_passed,
  * criteria_failed, prd_id, implied_sentiment, reflection_q1–q3, within_budget). What PAI has

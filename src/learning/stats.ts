@@ -1,4 +1,4 @@
-/** Ratings figures by seed 004's rules: the last 10, rounded to one decimal, trend by halves. */
+/** Ratings figures by PAI's rules: the last 10, rounded to one decimal, trend by halves. */
 
 export type Trend = '↑' | '↓' | '→';
 

@@ -8,7 +8,7 @@ import type { ChatRequest, ChatResponse, LanguageModel } from './types';
 import type { RunEventContext } from './usage';
 
 /**
- * Adapting to what a server refuses instead of failing (issue 14, item 4). A 400 that names
+ * Adapting to what a server refuses instead of failing (item 4). A 400 that names
  * a parameter or feature the model does not take becomes a lesson in the model's profile;
  * the provider reads the changed capabilities on its next call, so the call is made once
  * more without it, and later calls never send it again. A server that takes no tools gets

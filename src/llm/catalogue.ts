@@ -3,7 +3,7 @@ import { parseYamlDataFile } from '../model/data-file';
 import shippedModels from './data/models.yaml';
 import { ModelRetiredError } from './errors';
 import type { LessonParam, ModelLesson } from './lesson';
-import type { ProviderKind } from './types';
+import type { ProviderKind } from './provider-kinds';
 
 /**
  * The model catalogue: what each model accepts and costs, as data (`data/models.yaml`),

@@ -81,7 +81,7 @@ export type RolePolicy = z.infer<typeof RolePolicy>;
 export const RoleSettings = z.object({ policy: RolePolicy.default('local-first') }).strict();
 export type RoleSettings = z.infer<typeof RoleSettings>;
 
-/** Picks a model per effort level and role (seed 000 §3.2, with roles; seed 001 local-first escalation). */
+/** Picks a model per effort level and role (local models first, escalating to a frontier model). */
 export const RoutingProfile = z
   .object({
     /** The route for any level not listed (defaults to the first model). */

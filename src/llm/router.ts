@@ -15,7 +15,7 @@ import { CachePace } from './prompt-cache';
 export type EscalationReason = 'invalid-output' | 'failure' | 'low-confidence' | 'policy';
 
 /**
- * A role handed from a local model to a frontier one (seed 001: logged escalation), with
+ * A role handed from a local model to a frontier one (logged escalation), with
  * what the call made on the frontier model because of it cost. Its numbers repeat that
  * call's usage record: count spending from usage records, not from escalations.
  */

@@ -1,13 +1,15 @@
 import type { z } from 'zod';
 import type { ModelProfile } from './catalogue';
 
+import type { ProviderKind } from './provider-kinds';
+
+export { PROVIDER_KINDS, type ProviderKind } from './provider-kinds';
+
 /**
  * The one interface every language model provider implements: OpenAI and compatible local
  * servers, Anthropic, VS Code's `vscode.lm` (in src/vscode) and the scripted replayer.
  */
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'vscode-lm', 'scripted'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
 /** Local models run on the user's machine (free, private, weaker); frontier models are hosted. */
 export const MODEL_CLASSES = ['local', 'frontier'] as const;
@@ -143,6 +145,6 @@ export interface SecretSource {
   get(name: string): Promise<string | undefined>;
 }
 
-/** Roles that call models (DESIGN §5). */
+/** Roles that call models. */
 export const MODEL_ROLES = ['manager', 'specialist', 'verifier'] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];

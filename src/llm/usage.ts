@@ -52,7 +52,7 @@ export interface RunEventContext {
   readonly purpose?: string;
 }
 
-/** A `model` RunEvent for one call (seed 001: run events with cost). */
+/** A `model` RunEvent for one call (run events with cost). */
 export function usageToRunEvent(record: UsageRecord, ctx: RunEventContext): RunEvent {
   const flags = [record.priced ? '' : 'unpriced', record.estimated ? 'estimated tokens' : ''].filter(Boolean).join(', ');
   const cache = record.cachedInputTokens > 0 || record.cacheWriteTokens > 0 ? ` (${record.cachedInputTokens} cached, ${record.cacheWriteTokens} written)` : '';

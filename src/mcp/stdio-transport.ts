@@ -8,7 +8,7 @@ export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
  * MCP over stdio (newline-delimited JSON-RPC, https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#stdio)
  * with a bound on one message. The SDK's StdioServerTransport closes the connection when a
  * message passes its 10 MB buffer, so one 12 MB message ended the server with exit 0 and no
- * word (issue 24). Here a message over the bound is skipped as it streams in (never held in
+ * word. Here a message over the bound is skipped as it streams in (never held in
  * memory), answered with a JSON-RPC error for its id (found by a scan of its top-level keys)
  * and logged, and the server goes on serving.
  */

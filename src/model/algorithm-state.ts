@@ -44,12 +44,12 @@ export const RunStep = z
         stopReason: z.string().optional(),
         /**
          * Exact commands approved for this run's verification (VERIFY asked, or the allow-list):
-         * the only commands the run writes into the PRD (issue 15); one it proposed and nobody
+         * the only commands the run writes into the PRD; one it proposed and nobody
          * approved stays out, so CI never runs it.
          */
         approvedCommands: z.array(z.string()).default([]),
         /**
-         * Exact commands that were not approved at the last verification that asked (issue 28 §3):
+         * Exact commands that were not approved at the last verification that asked:
          * they stay in the PRD as the criterion's method with a "Not approved" note, so what the
          * PRD says is unchanged; `ideal-state verify` refuses them (the note, and the denial in
          * the user's state folder) until a person approves.
@@ -71,7 +71,7 @@ export const RunStep = z
         maxIterations: z.number().int().positive().optional(),
         /**
          * Criteria whose check passed on the workspace as it was when the run accepted them, before
-         * any work (issue 28 §5, src/algorithm/probe.ts): a "Probe" note under each in the PRD.
+         * any work (src/algorithm/probe.ts): a "Probe" note under each in the PRD.
          * Absent: the run has not probed yet (it probes once, after BUILD).
          */
         probed: z.array(z.string()).optional(),

@@ -9,7 +9,7 @@ export type Priority = z.infer<typeof Priority>;
 export const CriterionSource = z.enum(['EXPLICIT', 'INFERRED', 'IMPLICIT']);
 export type CriterionSource = z.infer<typeof CriterionSource>;
 
-/** The work state of a row (seed 002 ISCRow.status). The verified result lives in `outcome`. */
+/** The work state of a row. The verified result lives in `outcome`. */
 export const CriterionStatus = z.enum(['PENDING', 'ACTIVE', 'DONE', 'BLOCKED', 'ADJUSTED']);
 export type CriterionStatus = z.infer<typeof CriterionStatus>;
 

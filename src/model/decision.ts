@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** An entry in a run's decisions log (seed 000 PRDDecision, seed 003 manager authority). */
+/** An entry in a run's decisions log (what the manager decided, and why). */
 export const Decision = z
   .object({
     id: z.string().min(1),

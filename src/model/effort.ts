@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The seven effort levels, smallest first (DESIGN §3). */
+/** The seven effort levels, smallest first. */
 export const EFFORT_LEVELS = ['INSTANT', 'FAST', 'STANDARD', 'EXTENDED', 'ADVANCED', 'DEEP', 'COMPREHENSIVE'] as const;
 export const EffortLevel = z.enum(EFFORT_LEVELS);
 export type EffortLevel = z.infer<typeof EffortLevel>;

@@ -26,7 +26,7 @@ export type TemplateAntiCriterion = z.infer<typeof TemplateAntiCriterion>;
 export const ScaleTier = z.enum(['SIMPLE', 'MEDIUM', 'LARGE', 'MASSIVE']);
 export type ScaleTier = z.infer<typeof ScaleTier>;
 
-/** An ISC template for one artifact type (seed 000 §1.2–1.3). */
+/** An ISC template for one artifact type. */
 export const IscDefinition = z
   .object({
     artifactType: z.string().regex(ARTIFACT_TYPE, 'artifact types look like code.feature'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EffortLevel } from './effort';
 
-/** A user's 1–10 judgement of a run, in seed 004's ratings.jsonl layout plus the run it belongs to. */
+/** A user's 1–10 judgement of a run, in PAI's ratings.jsonl layout plus the run it belongs to. */
 export const Rating = z
   .object({
     id: z.string().min(1),
@@ -28,7 +28,7 @@ export type LearningCategory = z.infer<typeof LearningCategory>;
 export const ReflectionAuthor = z.enum(['manager', 'facts', 'imported']);
 export type ReflectionAuthor = z.infer<typeof ReflectionAuthor>;
 
-/** The three-question look back after a run (seed 000 §4.1). */
+/** The three-question look back after a run. */
 export const Reflection = z
   .object({
     id: z.string().min(1),

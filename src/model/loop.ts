@@ -3,13 +3,13 @@ import { EffortLevel } from './effort';
 import { Outcome } from './outcome';
 
 /**
- * Loop mode (issue 18): the Algorithm over many artifacts (workspace files) at once. A loop
+ * Loop mode: the Algorithm over many artifacts (workspace files) at once. A loop
  * owns one sub-run per artifact it works; these are the shapes the store keeps, the engine
  * reports and the editor shows (the artifacts × criteria matrix).
  */
 
 /** `--shard I/N`: the I-th (1-based) of N deterministic shards of the artifact list. */
-/** At most this many shards: a count is bounded before anything is allocated for it (issue 24). */
+/** At most this many shards: a count is bounded before anything is allocated for it. */
 export const MAX_SHARDS = 1024;
 
 export const LoopShard = z
@@ -189,7 +189,7 @@ export type LoopProgress = z.infer<typeof LoopProgress>;
 export const LoopShardFile = z
   .object({
     kind: z.literal('ideal-state.loop-shard'),
-    /** 2: each artifact carries the hash of the content it was verified at (issue 24). */
+    /** 2: each artifact carries the hash of the content it was verified at. */
     version: z.literal(2),
     /** A hash of the spec without its shard: shards of one loop share it. */
     specKey: z.string().min(1).max(64),

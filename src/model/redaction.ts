@@ -1,5 +1,5 @@
 /**
- * Redaction by value (issue 24): the process knows the credentials it holds — its own
+ * Redaction by value: the process knows the credentials it holds — its own
  * environment's secret-named variables, the models file's key variables, the editor's secret
  * storage — so every string that leaves as evidence is scrubbed of those exact values, and of
  * the shapes credentials have anyway (private-key blocks, GitHub/AWS/Slack/OpenAI/… tokens,

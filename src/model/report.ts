@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FailureLabel, Outcome } from './outcome';
 
-/** One criterion's verdict with its evidence (seed 000 VerificationResult + seed 003 report fields). */
+/** One criterion's verdict with its evidence. */
 export const CriterionResult = z
   .object({
     criterionId: z.string().min(1),

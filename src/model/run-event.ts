@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Phase } from './run';
 
-/** Something that happened in a run, with what it cost (seed 001 run events with cost). */
+/** Something that happened in a run, with what it cost. */
 export const RunEvent = z
   .object({
     runId: z.string().min(1),

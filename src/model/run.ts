@@ -5,7 +5,7 @@ export const PHASES = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE', 'VERIFY',
 export const Phase = z.enum(PHASES);
 export type Phase = z.infer<typeof Phase>;
 
-/** Where a run is; the last four are exit states (seed 003 stop conditions, DESIGN §4). */
+/** Where a run is; the last four are exit states (the conditions on which a run stops). */
 export const RunState = z.enum(['PENDING', 'RUNNING', 'NEEDS_APPROVAL', 'COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED']);
 export type RunState = z.infer<typeof RunState>;
 export { EXIT_STATES, RUN_STATES, runStateIs } from './run-states';

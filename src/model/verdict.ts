@@ -2,7 +2,7 @@ import type { Priority } from './criterion';
 import type { Outcome } from './outcome';
 
 /**
- * The one rule for "passed" (issue 28 §2), for every place a verdict is shown — the Testing
+ * The one rule for "passed", for every place a verdict is shown — the Testing
  * view, the Runs view, the ISC table's header, the status bar, the end-of-run notification
  * and the verifier's own summary: a set passes (is green) only when every CRITICAL criterion
  * PASSES, now. UNKNOWN is never a pass; a criterion with no outcome yet, or a PASS gone stale

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * How a criterion is proven (DESIGN §6). A discriminated union on `type`, so every
+ * How a criterion is proven. A discriminated union on `type`, so every
  * verifier receives exactly the fields it needs.
  */
 export const CliMethod = z
@@ -90,7 +90,7 @@ export const VERIFICATION_METHOD_TYPES = VerificationMethod.options.map((o) => o
 /**
  * The command a method runs wherever it is verified (a STATIC command runs where there are no
  * diagnostics, e.g. in CI), spelled as the approval prompt shows it; undefined when it runs none.
- * What a run may write into a PRD is decided on this (issue 15: only approved commands).
+ * What a run may write into a PRD is decided on this (only approved commands).
  */
 export function methodCommand(m: VerificationMethod): string | undefined {
   switch (m.type) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A unit of work from PLAN that owns criterion ids (DESIGN §1). */
+/** A unit of work from PLAN that owns criterion ids. */
 export const Packet = z
   .object({
     id: z.string().min(1),
@@ -27,7 +27,7 @@ export const FileEdit = z
   .strict();
 export type FileEdit = z.infer<typeof FileEdit>;
 
-/** What a specialist produced for a packet, with its assumptions and evidence (seed 003). */
+/** What a specialist produced for a packet, with its assumptions and evidence. */
 export const Candidate = z
   .object({
     id: z.string().min(1),

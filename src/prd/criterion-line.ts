@@ -158,7 +158,7 @@ export interface NewCriterionLine {
   verify?: VerificationMethod;
 }
 
-/** A criterion line in the seed's format; tags appear only for what differs from the defaults. */
+/** A criterion line in this product's format; tags appear only for what differs from the defaults. */
 export function renderCriterionLine(c: NewCriterionLine): string {
   return renderSegments({
     lead: '- [',

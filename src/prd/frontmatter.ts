@@ -25,7 +25,7 @@ const count = z.number().int().nonnegative();
 const text = z.union([z.string(), z.number(), z.date()]);
 
 /**
- * The fields a PRD's frontmatter may hold: DESIGN §7 and PAI v2. Other keys are kept as
+ * The fields a PRD's frontmatter may hold: this product's and PAI v2's. Other keys are kept as
  * they are; a known key with the wrong kind of value is a warning at its line.
  */
 export const PrdFrontmatterFields = z.looseObject({

@@ -81,7 +81,7 @@ function lintVerify(doc: PrdDocument, out: PrdDiagnostic[]): void {
 }
 
 function lintCounts(doc: PrdDocument, table: EffortTable, out: PrdDiagnostic[]): void {
-  // A loop's PRD (`loop:`) holds no criteria of its own: each artifact's are in its sub-run (issue 28 §4).
+  // A loop's PRD (`loop:`) holds no criteria of its own: each artifact's are in its sub-run.
   if (doc.meta.loopId !== undefined) return;
   const criteriaSection = doc.sections.find((s) => s.kind === 'criteria');
   const where: Range = criteriaSection ? rangeOn(criteriaSection.line, 0, doc.source.lines[criteriaSection.line]!.text.length) : rangeOn(0, 0);

@@ -30,7 +30,7 @@ export interface PrdCriterion extends PrdCriterionData {
   readonly segments: CriterionSegments;
   /** The tags as written; absent ones take the defaults above. */
   readonly tags: ParsedTags;
-  /** Which section it is in: `anti-criteria` for the seed's own section. */
+  /** Which section it is in: `anti-criteria` for this product's own section. */
   readonly section: 'criteria' | 'anti-criteria';
 }
 
@@ -69,7 +69,7 @@ export interface PrdLogEntry {
   fields: Record<string, string>;
 }
 
-/** The frontmatter read the same way whichever dialect wrote it (seed 000 §5.3 or PAI v2). */
+/** The frontmatter read the same way whichever dialect wrote it (this product's or PAI v2). */
 export interface PrdMeta {
   id?: string;
   title?: string;

@@ -15,7 +15,7 @@ export interface NewPrdInput {
 }
 
 /**
- * The Problem Space of a new PRD: the request as the person wrote it (issue 28 §10), on one
+ * The Problem Space of a new PRD: the request as the person wrote it, on one
  * line so nothing in it becomes a heading or a criterion; a template's description follows
  * as where the starting criteria came from.
  */
@@ -49,7 +49,7 @@ export function newPrdId(title: string, now: Date): string {
   return `PRD-${day(now).compact}-${prdSlug(title)}`;
 }
 
-/** A new PRD in the seed's format (DESIGN §7), ready for the user to fill in. */
+/** A new PRD in this product's format, ready for the user to fill in. */
 export function newPrdText(input: NewPrdInput, id = newPrdId(input.title, input.now)): string {
   const { iso } = day(input.now);
   const title = input.title.replace(/\s*[\r\n]+\s*/g, ' ').trim();

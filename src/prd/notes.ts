@@ -4,7 +4,7 @@ import { parsePrd } from './parse';
 
 /**
  * Notes Ideal State writes under a criterion, one indented list item each, right after the
- * criterion's line (issue 28 §3, §5):
+ * criterion's line:
  *
  *     - [ ] ISC-2: farewell refuses an empty name | Verify: CLI: node -e "…"
  *       - Not approved (sha256:1a2b3c4d5e6f): a person denied this command on 2026-11-26; …

@@ -4,7 +4,7 @@ import type { PrdDialect, PrdMeta, PrdSection } from './model';
 /**
  * PAI's own PRDs (PRDFORMAT v2: `task`, `slug`, `effort`, `phase`, `progress`, `mode`,
  * `started`, `updated`; sections Context, Criteria, Decisions, Verification) read into
- * the same model as the seed's format.
+ * the same model as this product's format.
  */
 export function detectDialect(frontmatter: Frontmatter | undefined, sections: readonly PrdSection[]): PrdDialect {
   const data = frontmatter?.data ?? {};

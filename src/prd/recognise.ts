@@ -24,7 +24,7 @@ const ISA_KEY = /^(?:principal_stated_goal|frozen|effort_source|resumed_from_pha
 
 /**
  * Which reader a requirements file needs: PAI's ISA (LifeOS ISAFormat v2.x) or a PRD (the
- * seed's format or PAI v3.7's PRD v2.0, which parsePrd reads). `prd: true` always means a
+ * this product's format or PAI v3.7's PRD v2.0, which parsePrd reads). `prd: true` always means a
  * PRD; a file named ISA.md, an ISA-only frontmatter key (`principal_stated_goal`, `frozen`,
  * `effort_source`, …), an ISA-only section (`## Claims`, `## Test Strategy`, …) or an
  * ISA-only id (`ISC-2.1`, `C1`, `A3`, `ISC-4: Anti:`) means an ISA. The frontmatter may come

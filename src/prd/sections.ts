@@ -79,7 +79,7 @@ const FIELD = withTrimmedLast(FIELD_RE);
 const H3 = withTrimmedLast(H3_RE);
 const DATED = /^(\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?)?)[ \t]*:?[ \t]*(.*)$/;
 
-/** `### 2026-02-17: Title` with `- **Decision:**` bullets (seed), or `- 2026-02-24 02:00: Chose X` (PAI v2). */
+/** `### 2026-02-17: Title` with `- **Decision:**` bullets (this product's), or `- 2026-02-24 02:00: Chose X` (PAI v2). */
 export function decisions(lines: readonly Line[]): PrdDecision[] {
   const out: PrdDecision[] = [];
   let current: PrdDecision | undefined;
@@ -105,7 +105,7 @@ export function decisions(lines: readonly Line[]): PrdDecision[] {
   return out;
 }
 
-/** `### Iteration 1 — 2026-02-17` with `- Key: value` bullets (seed), or one bullet per entry (PAI's CHANGELOG). */
+/** `### Iteration 1 — 2026-02-17` with `- Key: value` bullets (this product's), or one bullet per entry (PAI's CHANGELOG). */
 export function logEntries(lines: readonly Line[]): PrdLogEntry[] {
   const out: PrdLogEntry[] = [];
   let current: PrdLogEntry | undefined;

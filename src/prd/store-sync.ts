@@ -37,7 +37,7 @@ export interface PrdStoreSyncInput {
 type SyncStore = Pick<Store, 'runs' | 'criteria' | 'prdIndex' | 'batch' | 'readOnly'>;
 
 /**
- * Brings a saved PRD's criteria into the store (DESIGN §5, §7). The run is the one named by
+ * Brings a saved PRD's criteria into the store. The run is the one named by
  * the frontmatter's `run_id`, else the one the PRD index links to this path, else a new one
  * linked through the index — the file itself is never rewritten to hold the id.
  * Criteria that differ from the run's latest version become the next version, with a

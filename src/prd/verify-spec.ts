@@ -2,7 +2,7 @@ import type { VerificationMethod } from '../model';
 
 /**
  * The `Verify: Type: argument` part of a criterion line, both ways. Types are read in any
- * case; they are written as the seed spells them (`CLI`, `Grep`, `Custom`, …).
+ * case; they are written as the PRD format spells them (`CLI`, `Grep`, `Custom`, …).
  *
  * The fields a method has beyond its argument follow it as ` | name: value` options, named
  * as in the method's schema, so what a run writes into a PRD reads back as the same method

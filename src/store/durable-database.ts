@@ -7,12 +7,10 @@ import { JournalWriter } from './journal';
 import { journalDamageWarning, replayJournal, runStatement, type JournalRecord } from './recovery';
 import { loadSqlJs } from './sqljs';
 import { WriterLock, type LockOwner } from './writer-lock';
+import type { SqlParam, SqlStatement, StoreWarning } from './sql-types';
 
-export type SqlParam = string | number | null;
-export interface SqlStatement {
-  readonly sql: string;
-  readonly params?: readonly SqlParam[];
-}
+export type { SqlParam, SqlStatement, StoreWarning, StoreWarningKind } from './sql-types';
+
 
 export interface Migration {
   readonly version: number;
@@ -20,13 +18,6 @@ export interface Migration {
   readonly sql: string;
 }
 
-export type StoreWarningKind = 'corrupt-database' | 'corrupt-journal' | 'torn-journal' | 'read-only' | 'newer-schema' | 'pending-write';
-export interface StoreWarning {
-  readonly kind: StoreWarningKind;
-  readonly message: string;
-  /** Where a damaged file was moved (or, for a journal, a copy of it kept), so nothing is ever silently deleted. */
-  readonly movedTo?: string;
-}
 
 export interface DurableDatabaseOptions {
   /** The database file; its journal and lock live beside it. */
@@ -54,8 +45,8 @@ const PRAGMAS = 'PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA 
 const MAX_PREPARED = 256;
 
 /**
- * A sql.js database made durable without exporting the whole file per commit
- * (DESIGN §8): each commit is applied in memory inside a transaction and appended,
+ * A sql.js database made durable without exporting the whole file per commit: each commit
+ * is applied in memory inside a transaction and appended,
  * synced, to a journal before it is acknowledged; the journal is folded into the
  * database file (written elsewhere, then renamed) when the store is idle.
  */

@@ -1,5 +1,5 @@
 import type { Database } from 'sql.js';
-import type { SqlParam, SqlStatement, StoreWarning } from './durable-database';
+import type { SqlParam, SqlStatement, StoreWarning } from './sql-types';
 import { readJournal } from './journal';
 
 export interface JournalRecord {

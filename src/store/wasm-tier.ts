@@ -1,7 +1,7 @@
 let baselineOnly = false;
 
 /**
- * This process is gone in a second (src/cli/one-shot.ts): the store's SQLite compiles with V8's
+ * This process is gone in a second (src/cli/start/one-shot.ts): the store's SQLite compiles with V8's
  * baseline compiler only. The optimizing tier would compile it again on background threads,
  * which on Node 20 doubled the store's CPU time and added some 30 MB to the peak RSS
  * (bench/gate.mjs).

@@ -1,4 +1,4 @@
-/** The verification engine's public surface (DESIGN §6): what the editor, the CLI and the agent use. */
+/** The verification engine's public surface: what the editor, the CLI and the agent use. */
 export { verifyCriteria, summarize } from './verify-criteria';
 export { verificationCancelled } from './errors';
 export { runCommand, DEFAULT_OUTPUT_BYTES, type RunCommandOptions, type RunCommandResult } from './run-command';

@@ -20,7 +20,7 @@ export function findRipgrep(hostPath: string | undefined, env: NodeJS.ProcessEnv
 /**
  * Where VS Code keeps its ripgrep under its `appRoot` (`vscode.env.appRoot`): newer
  * versions ship `@vscode/ripgrep-universal/bin/<platform>-<arch>/rg`, older ones
- * `@vscode/ripgrep/bin/rg` (DESIGN §10). The first that exists, if any.
+ * `@vscode/ripgrep/bin/rg`. The first that exists, if any.
  */
 export function bundledRipgrep(appRoot: string, platform: string = process.platform, arch: string = process.arch): string | undefined {
   const exe = platform === 'win32' ? 'rg.exe' : 'rg';

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { scrubEnvironment } from './secret-env';
-import type { ProcessRunner } from './process-runner';
+import type { ProcessRunner, RipgrepRun, RipgrepRunOptions } from './process-runner';
+
+export type { RipgrepRun, RipgrepRunOptions } from './process-runner';
 import { MatchCollector, type SearchOutcome, type SearchRequest } from './search-types';
 
 /**
@@ -49,22 +51,6 @@ export function ripgrepArgs(request: SearchRequest): string[] {
   ];
 }
 
-/** One ripgrep process as it ran: what it printed, reduced to counts and first lines per file. */
-export type RipgrepRun =
-  | { kind: 'closed'; code: number | null; perFile: [file: string, count: number, lines: number[]][]; stderr: string }
-  | { kind: 'spawn-error'; message: string }
-  | { kind: 'timeout' }
-  | { kind: 'cancelled' };
-
-/** What starts ripgrep: its arguments and folder, how long it may take, the line numbers kept per file. */
-export interface RipgrepRunOptions {
-  rg: string;
-  args: string[];
-  cwd: string;
-  timeoutMs: number;
-  signal?: AbortSignal;
-  keep: number;
-}
 
 /** Runs ripgrep (--null --line-number output) and reads its matches; never throws. */
 export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepRun> {

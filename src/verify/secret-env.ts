@@ -1,7 +1,7 @@
 /**
  * The environment a verification command gets: the caller's, minus anything that looks
  * like a credential and minus the variables that load code into a program (isLoaderVariable). A PRD's command is the workspace's code; it has no business with the
- * user's API keys or tokens (DESIGN §9). Names catch `GITHUB_TOKEN`; values catch what a
+ * user's API keys or tokens. Names catch `GITHUB_TOKEN`; values catch what a
  * name hides: `DATABASE_URL=postgres://u:pw@host/db`, a pasted `sk-…` key, a private key.
  */
 import { isSecretName as secretName, processSecrets, type Redacted } from '../model/redaction';

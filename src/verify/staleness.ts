@@ -3,8 +3,8 @@ import { compileGlob, type GlobRule } from './glob';
 import type { Coverage } from './verdict';
 
 /**
- * Which results a file change makes stale (DESIGN: a PASS becomes stale when a file it
- * covered changes; issue 28: so does any other outcome). The rules, from each verifier's coverage:
+ * Which results a file change makes stale (a PASS becomes stale when a file it
+ * covered changes, and so does any other outcome). The rules, from each verifier's coverage:
  * - GREP expecting a match: a change to one of the files that matched (a match elsewhere
  *   cannot take the PASS away); GREP expecting none (anti-criteria too): a change to any
  *   file its glob covers (whole workspace without a glob), since a new match may appear;
@@ -34,7 +34,7 @@ export class StalenessTracker {
   }
 
   /**
-   * Records a result: every outcome is watched (issue 28 §9: staleness holds for every outcome —
+   * Records a result: every outcome is watched (staleness holds for every outcome —
    * a FAIL a change may have fixed is as stale as a PASS it may have broken). A non-PASS whose
    * verifier named nothing it read depends on the whole workspace.
    */

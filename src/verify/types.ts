@@ -1,5 +1,5 @@
 import type { AnyCriterion, CriterionResult, Outcome, VerificationMethod } from '../model';
-import type { Coverage } from './verdict';
+import type { Coverage } from './coverage';
 import type { ProcessRunner } from './process-runner';
 import type { ApprovedIgnores } from './search-rules';
 
@@ -36,7 +36,7 @@ export interface DiagnosticEntry {
   source?: string;
 }
 
-/** A model judge for CUSTOM criteria; it sees only the auditor view (DESIGN §5). */
+/** A model judge for CUSTOM criteria; it sees only the auditor view. */
 export interface CriterionJudge {
   readonly label: string; // shown in evidence, e.g. "openai: gpt-5-mini" or "scripted: demo"
   /** Set when this judge judges nothing (a scripted demo): why; its Custom criteria are then UNKNOWN saying "no model judges this criterion". */

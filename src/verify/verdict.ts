@@ -1,10 +1,13 @@
 import type { AnyCriterion, FailureLabel, Outcome, VerificationMethod } from '../model';
+import type { Coverage } from './coverage';
 import type { VerifyHost } from './types';
+
+export type { Coverage } from './coverage';
 
 /**
  * What a verifier says about one criterion, before the engine adds the id and the time.
  *
- * Failure labels (seed 003's taxonomy), chosen by what the loop should do next:
+ * Failure labels, chosen by what the loop should do next:
  * - REQUIREMENT_COVERAGE — the check ran and the state is not there (non-zero exit, no
  *   match, missing file, diagnostics present, a judge's FAIL/PARTIAL): EXECUTE more work.
  * - CONSTRAINT_VIOLATION — an anti-criterion's bad thing is present.
@@ -31,15 +34,6 @@ export interface Verdict {
   redactions?: number;
 }
 
-/**
- * What a PASS depends on, for staleness: any change in the workspace, these exact files,
- * or any file matching these globs (workspace-relative, forward slashes).
- */
-export interface Coverage {
-  workspace?: boolean;
-  paths?: string[];
-  globs?: string[];
-}
 
 export const WHOLE_WORKSPACE: Coverage = { workspace: true };
 

@@ -5,7 +5,7 @@ import { allowList, type AllowList } from './allowed-commands';
 /**
  * `.ideal-state/verify-commands.yaml`: the PRD commands `ideal-state verify` may run where
  * there is no terminal to ask (CI). It is committed with the code and reviewed like it, so a
- * command a model wrote into a PRD does not run in CI until a person put it here (issue 15).
+ * command a model wrote into a PRD does not run in CI until a person put it here.
  *
  *   commands:
  *     - npm test

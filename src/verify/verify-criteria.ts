@@ -99,7 +99,7 @@ async function approve(criteria: readonly AnyCriterion[], host: VerifyHost, sign
 
 /** Extra time the engine gives a verifier past its own timeout before it gives up on it. */
 const ENGINE_GRACE_MS = 5000;
-/** The longest a method may ask for by its own `timeoutMs` (issue 27: a model wrote 3068515762312072 ms, which Node turns into 1 ms). */
+/** The longest a method may ask for by its own `timeoutMs` (a model wrote 3068515762312072 ms, which Node turns into 1 ms). */
 export const MAX_METHOD_TIMEOUT_MS = 60 * 60_000;
 /** setTimeout's largest delay; anything above it fires at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1 - ENGINE_GRACE_MS;

@@ -6,7 +6,7 @@ import type { LearningSupport } from './learning';
 import type { PrdSync } from './prd/prd-sync';
 import type { EngineUpdate, MergeResult } from '../prd';
 import type * as vscode from 'vscode';
-import type { RunsSupport } from './isc-table';
+import type { RunsSupport } from './runs';
 import type { LoopSupport } from './loop';
 import type { LockSupport } from './lock';
 import type { RunService } from './run/run-service';
@@ -50,7 +50,7 @@ export interface IdealStateApi {
   readonly iscTable: Pick<RunsSupport, 'tables' | 'runs' | 'watch'>;
   /** Loops of this window (their changes, the ones going, Restricted Mode), their matrices, and the hook that answers their approvals. */
   readonly loops: { readonly service: Pick<LoopSupport['service'], 'onDidChange' | 'activeLoops' | 'simulateTrust' | 'progress' | 'list'>; readonly matrices: LoopSupport['matrices']; answerApprovalsWith: LoopSupport['engine']['answerApprovalsWith'] };
-  /** The criteria lock (issue 23): what its dialogs asked, a hook that answers them instead of a person, and Restricted Mode. */
+  /** The criteria lock: what its dialogs asked, a hook that answers them instead of a person, and Restricted Mode. */
   readonly lock?: { readonly dialogs: Pick<LockSupport['locks']['dialogs'], 'asked' | 'answerWith'>; simulateTrust: LockSupport['locks']['simulateTrust']; state: LockSupport['locks']['state']; acceptProposal: LockSupport['locks']['acceptProposal'] };
 }
 

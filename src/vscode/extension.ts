@@ -20,7 +20,7 @@ import { EditorSettings } from './settings';
 import { SessionsHost } from './runs/sessions-host';
 import { StoreHost } from './store-host';
 import { registerVerify } from './verify';
-import { registerRunsSupport } from './isc-table';
+import { registerRunsSupport } from './runs';
 import { registerAgentSupport } from './agents';
 import { registerLoopSupport } from './loop';
 import { registerLockSupport } from './lock';
@@ -46,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): IdealStateApi | Publ
   const runs = registerRuns({ settings, definitions, stores, models, sessions, processes }, log.child('run'));
   // Loop mode: the Algorithm over many files, its sub-runs on this window's single-writer path (src/vscode/loop).
   const loops = registerLoopSupport(context, { settings, definitions, stores, models, sessions, runs: runs.service, proposals: runs.proposals, tasks: runs.tasks, processes }, log.child('loop'));
-  // The criteria lock from the editor (issue 23): Lock Criteria, Approve Criteria Changes, the ISC table's badge and buttons.
+  // The criteria lock from the editor: Lock Criteria, Approve Criteria Changes, the ISC table's badge and buttons.
   const locks = registerLockSupport(context, log.child('lock'));
   const tables = registerRunsSupport(context, { stores, definitions, verifier: verify.verifier, learning, service: runs.service, sessions, staleness: verify.staleness, loops: loops.service, locks }, log.child('runs'));
 

@@ -7,7 +7,7 @@ import type { RipgrepRun, RipgrepRunOptions } from '../verify/search-ripgrep';
 import { engine } from './engine';
 
 /**
- * Where this window's checks start their processes (issue 26): a criterion's commands and
+ * Where this window's checks start their processes: a criterion's commands and
  * ripgrep, and a run's agent commands, start from a small process of their own
  * (dist/process-host.cjs, as the MCP server's do), not from the extension host. A fork copies
  * the forking process's page tables and waits until the child has started its program: the

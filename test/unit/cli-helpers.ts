@@ -35,10 +35,12 @@ export function testUserFolders(): { readonly IDEAL_STATE_STATE_DIR: string; rea
  * URLs from this environment unless `env` gives them, and the test's own state and data
  * folders (testUserFolders) unless `env` names others. `interrupt` sends SIGINT once stderr matches it.
  */
-export function runCli(args: readonly string[], options: { env?: Record<string, string>; cli?: string; interrupt?: RegExp } = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], options: { env?: Record<string, string>; cli?: string; interrupt?: RegExp; input?: string } = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(OPENAI|ANTHROPIC)_/.test(k)));
-    const proc = spawn(process.execPath, [options.cli ?? BUILT_CLI, ...args], { env: { ...clean, ...testUserFolders(), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [options.cli ?? BUILT_CLI, ...args], { env: { ...clean, ...testUserFolders(), ...options.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Standard input as a hook host gives it (none: closed at once, as /dev/null would be).
+    proc.stdin.end(options.input ?? '');
     let out = '';
     let err = '';
     let sent = false;

@@ -24,6 +24,9 @@ function metafile(): Record<string, Output> {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { outputs: Record<string, Output> }).outputs;
 }
 
+/** Where each command's module is: the gate and verify beside the start-up, the others in src/cli/commands. */
+const sourceOf = (command: string) => (command === 'gate' || command === 'verify' ? `src/cli/${command}.ts` : `src/cli/commands/${command}.ts`);
+
 /** The output files loaded when `ideal-state <command>` runs, and the source files in them. */
 function loadedBy(command: string): { files: string[]; inputs: string[]; bytes: number } {
   const outputs = metafile();
@@ -38,8 +41,8 @@ function loadedBy(command: string): { files: string[]; inputs: string[]; bytes: 
     seen.add(file);
     for (const i of outputs[file]!.imports) if (i.kind === 'import-statement') visit(i.path);
   };
-  visit(entryOf('src/cli/bin.ts'));
-  visit(entryOf(`src/cli/${command}.ts`));
+  visit(entryOf('src/cli/start/bin.ts'));
+  visit(entryOf(sourceOf(command)));
   const files = [...seen];
   // node_modules is a link in a worktree: its inputs may be spelt ../main/node_modules/…
   const inputs = files.flatMap((f) => Object.keys(outputs[f]!.inputs)).map((i) => i.replace(/^(\.\.\/)+[^/]+\/node_modules\//, 'node_modules/'));
@@ -47,7 +50,7 @@ function loadedBy(command: string): { files: string[]; inputs: string[]; bytes: 
 }
 
 /**
- * What the lean command line (dist/cli-lean.cjs: `gate` and `verify`, src/cli/lean.ts) runs when
+ * What the lean command line (dist/cli-lean.cjs: `gate` and `verify`, src/cli/start/lean.ts) runs when
  * it loads: its source files reached from the entry by static imports. A dynamic import is in the
  * same file but runs only when its code does (esbuild wraps it; out/cli-lean-metafile.json).
  */
@@ -61,7 +64,7 @@ function leanLoads(): string[] {
     seen.add(input);
     for (const i of inputs[input]!.imports) if (i.kind === 'import-statement' || i.kind === 'require-call') visit(i.path);
   };
-  visit('src/cli/lean.ts');
+  visit('src/cli/start/lean.ts');
   return [...seen].map((i) => i.replace(/^(\.\.\/)+[^/]+\/node_modules\//, 'node_modules/'));
 }
 
@@ -72,7 +75,7 @@ describe('command line: what each subcommand loads (issue 26)', () => {
   for (const command of ['gate', 'verify', 'mcp']) {
     it(`ideal-state ${command} loads no model SDK, no provider and no model catalogue`, () => {
       const { inputs } = loadedBy(command);
-      assert.ok(inputs.includes(`src/cli/${command}.ts`), `src/cli/${command}.ts is among what ${command} loads`);
+      assert.ok(inputs.includes(sourceOf(command)), `${sourceOf(command)} is among what ${command} loads`);
       assert.deepEqual(modelCode(inputs), []);
     });
   }

@@ -22,11 +22,14 @@ describe("command lines in tests: never the user's own state or data folder", ()
     const userState = await gateStateFolder(ws, process.env);
     const userStore = path.dirname(defaultCliStoreFile(ws, process.env));
 
-    const first = await runCli(['gate', '--host', 'claude-code', '--workspace', ws]);
-    assert.match(first.out, /block 1 of 3/, first.err);
+    // What Claude Code sends a Stop hook (https://code.claude.com/docs/en/hooks#stop-input).
+    const stop = JSON.stringify({ session_id: 'folders', transcript_path: path.join(ws, 'transcript.jsonl'), cwd: ws, hook_event_name: 'Stop', stop_hook_active: false });
+    const first = await runCli(['gate', '--host', 'claude-code', '--workspace', ws], { input: stop });
+    assert.match(first.out, /block 1 of 3/, `${first.out}\n${first.err}`);
     // The test's folder holds the count: the second stop in a row is the second block.
-    const second = await runCli(['gate', '--host', 'claude-code', '--workspace', ws]);
-    assert.match(second.out, /block 2 of 3/, second.err);
+    // Claude Code says a stop follows a block (stop_hook_active) in the same session.
+    const second = await runCli(['gate', '--host', 'claude-code', '--workspace', ws], { input: JSON.stringify({ ...JSON.parse(stop), stop_hook_active: true }) });
+    assert.match(second.out, /block 2 of 3/, `${second.code} ${second.out}\n${second.err}`);
     assert.equal(fs.existsSync(userState), false, `the gate wrote into the user's state folder: ${userState}`);
     assert.equal(fs.existsSync(userStore), false, `the gate wrote into the user's data folder: ${userStore}`);
   });

@@ -1,4 +1,4 @@
-import { requireWithCodeCache } from '../../src/cli/code-cache';
+import { requireWithCodeCache } from '../../src/cli/start/code-cache';
 
 // `node code-cache.child.js FILE DIR`: loads FILE with the code cache in DIR (or none: "-") and
 // prints how the cache was used and what the file exports; the cache is written as this exits.

@@ -3,9 +3,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { codeCacheDir } from '../../src/cli/code-cache';
+import { codeCacheDir } from '../../src/cli/start/code-cache';
 
-/** The lean command line's code cache (src/cli/code-cache.ts, issue 26), each use in its own process as the bin's. */
+/** The lean command line's code cache (src/cli/start/code-cache.ts, issue 26), each use in its own process as the bin's. */
 describe('command line: the code cache of the lean gate and verify', () => {
   const child = path.join(__dirname, 'code-cache.child.js');
   const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-code-cache-'));

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { gateVerdict, type GateVerification } from '../../src/app/gate';
-import { prdCheck } from '../../src/cli/prd-check';
+import { prdCheck } from '../../src/cli/commands/prd-check';
 import { verifyPrdFile } from '../../src/cli/verify-prd';
 import { keyRange } from '../../src/prd/frontmatter';
 import { applyEdits, checkIsa, isaCompletionProblems, joinLines, parseIsa, parsePrd, planProbe, recogniseFormat, writeIsaOutcomes, type IsaDocument } from '../../src/prd';

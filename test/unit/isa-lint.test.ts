@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { prdCheck } from '../../src/cli/prd-check';
+import { prdCheck } from '../../src/cli/commands/prd-check';
 import { checkIsa } from '../../src/prd';
 import { isaFixture, isaFixtureNames } from './isa-helpers';
 

@@ -81,6 +81,22 @@ describe('layers', () => {
     assert.deepEqual(upward, []);
   });
 
+  it('has no circle in the import graph of src (type imports and re-exports included)', () => {
+    const graph = importGraph();
+    assert.ok(graph.size > 100, 'the graph holds the source files');
+    assert.deepEqual(circles(graph), []);
+  });
+
+  it('finds a circle when there is one (the check above can fail)', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    assert.deepEqual(circles(graph), ['a → b → c → a']);
+  });
+
   it('keeps src/mcp off src/cli: both are adapters over src/app (issue 23)', () => {
     const sideways = sourceFiles(path.join(ROOT, 'src', 'mcp')).flatMap((file) =>
       [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)]
@@ -91,3 +107,43 @@ describe('layers', () => {
     assert.deepEqual(sideways, []);
   });
 });
+
+const IMPORT = /^\s*(?:import|export)\b[^'";]*?\bfrom\s*['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/gm;
+
+/** Each source file under src and the source files it imports (statically, by type, by re-export or when it runs). */
+function importGraph(): Map<string, string[]> {
+  const resolve = (from: string, spec: string): string | undefined => {
+    const base = path.resolve(path.dirname(from), spec.replace(/\.js$/, ''));
+    return [`${base}.ts`, path.join(base, 'index.ts')].find((f) => fs.existsSync(f));
+  };
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(path.join(ROOT, 'src'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(IMPORT)].map((m) => resolve(file, (m[1] ?? m[2])!)).filter((t): t is string => t !== undefined);
+    graph.set(path.relative(ROOT, file), [...new Set(targets.map((t) => path.relative(ROOT, t)))]);
+  }
+  return graph;
+}
+
+/** Every circle of the graph, once each, written from its first file in sorted order. */
+function circles(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') {
+        const loop = stack.slice(stack.indexOf(next));
+        const first = loop.indexOf([...loop].sort()[0]!);
+        const turned = [...loop.slice(first), ...loop.slice(0, first)];
+        found.add([...turned, turned[0]].join(' → '));
+      } else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return [...found].sort();
+}

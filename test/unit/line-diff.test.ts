@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { diffSummary } from '../../src/agent/tools';
 import { diffTotals, lineDiff } from '../../src/agent/line-diff';
+import { applyTextChanges, lineHunks, textChanges } from '../../src/prd/text-changes';
 
 const GREET = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n";
 const WITH_FAREWELL = `${GREET}\nexport function farewell(name) {\n  if (!name) throw new Error('name is required');\n  return \`Goodbye, \${name}!\`;\n}\n`;
@@ -39,4 +40,26 @@ describe('the line diff an approval shows', () => {
   it('counts from the lines of a summary without totals (an older stored approval)', () => {
     assert.deepEqual(diffTotals('--- a\n+++ a\n-x\n+y\n+z'), { added: 2, removed: 1 });
   });
+});
+
+describe('one line diff: an approval\'s diff and a PRD\'s minimal edits align lines the same way', () => {
+  const cases: [string, string][] = [
+    ['a\nb\nc\nd\n', 'a\nB\nc\nD\ne\n'],
+    ['keep\nx\ny\nkeep2\n', 'keep\ny\nx\nkeep2\n'],
+    ['', 'new\nfile\n'],
+    ['gone\nall\n', ''],
+    [GREET, WITH_FAREWELL],
+  ];
+  for (const [before, after] of cases) {
+    it(`${JSON.stringify(before).slice(0, 24)} → ${JSON.stringify(after).slice(0, 24)}`, () => {
+      const lines = (t: string) => (t === '' ? [] : t.replace(/\n$/, '').split('\n'));
+      const hunks = lineHunks(lines(before), lines(after));
+      const d = lineDiff('f', before, after);
+      assert.equal(d.removed, hunks.reduce((n, h) => n + h.a1 - h.a0, 0), 'removed lines are the hunks\' old lines');
+      assert.equal(d.added, hunks.reduce((n, h) => n + h.b1 - h.b0, 0), 'added lines are the hunks\' new lines');
+      const changes = textChanges(before, after);
+      assert.equal(changes.length, hunks.length, 'one text change per hunk');
+      assert.equal(applyTextChanges(before, changes), after);
+    });
+  }
 });

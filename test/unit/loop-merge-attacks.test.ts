@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loopCommand } from '../../src/cli/loop';
+import { loopCommand } from '../../src/cli/commands/loop';
 import { tempDir } from './algorithm-helpers';
 import { LOOP_TEMPLATE, loopWorkspace } from './loop-helpers';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { artifactCriteria, listArtifacts, parseShard, shardIndexOf, shardOf } from '../../src/app/loop';
-import { loopCommand } from '../../src/cli/loop';
+import { loopCommand } from '../../src/cli/commands/loop';
 import { tempDir } from './algorithm-helpers';
 import { goodPage, LOOP_TEMPLATE, loopWorkspace, subRunSteps } from './loop-helpers';
 

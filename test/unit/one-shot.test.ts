@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { cachedDataVersionTag } from 'node:v8';
 
 /**
- * A one-shot command (src/cli/one-shot.ts) runs zod without its JIT and compiles the store's
+ * A one-shot command (src/cli/start/one-shot.ts) runs zod without its JIT and compiles the store's
  * SQLite with V8's baseline tier only, and sets no V8 flag before that: a flag set at the start
  * would make V8 refuse the code cache of every Node module loaded after it (issue 26). What the
  * process ran with is read at its exit: zod's shared config, and V8's code-cache tag, which

@@ -1,5 +1,5 @@
 import type { CriterionResult } from '../../src/model';
-import type { ReportInput } from '../../src/cli/report-types';
+import type { ReportInput } from '../../src/cli/reports/report-types';
 import { summarize } from '../../src/verify';
 
 /** The texts an attacker writes: a spoofed PASS cell in several escapings, a link, a remote image, HTML, controls. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { markdownReport } from '../../src/cli/report-markdown';
+import { markdownReport } from '../../src/cli/reports/report-markdown';
 import { HOSTILE_TEXTS, hostileInput } from './report-helpers';
 
 /**

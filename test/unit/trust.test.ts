@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describeConfigFile } from '../../src/cli/trust';
+import { describeConfigFile } from '../../src/cli/commands/trust';
 import { needsTrust, NO_TRUST, TRUST_GATED_FILES, trustStateOf, withoutTrust, withTrust } from '../../src/app/trust';
 import { isAllowedKeyEnv, parseLlmConfig } from '../../src/llm/config';
 import { cliTrustFile, contentHash, readTrustRecords, TrustStoreError, writeTrustRecords } from '../../src/node/trust-store';

@@ -2,7 +2,7 @@ import { approveEffect } from '../../src/agent/approval-words';
 import { diffTotals } from '../../src/agent/line-diff';
 import { h, replaceChildren } from '../shared/dom';
 import './approvals.css';
-import type { ApprovalAnswer, PendingApproval, ShownTable } from './protocol';
+import type { ApprovalAnswer, TableApproval, ShownTable } from './protocol';
 
 export interface ApprovalActions {
   decide(approvalId: string, answer: ApprovalAnswer): void;
@@ -20,7 +20,7 @@ const SUMMARY_LINES = 12;
  * steers what runs) is badged as one, says what it can change, and has no "Always": each is
  * approved on its own. Everything shown is text.
  */
-export function renderApprovals(root: HTMLElement, approvals: readonly PendingApproval[], actions: ApprovalActions): void {
+export function renderApprovals(root: HTMLElement, approvals: readonly TableApproval[], actions: ApprovalActions): void {
   root.hidden = approvals.length === 0;
   if (approvals.length === 0) {
     replaceChildren(root);
@@ -39,7 +39,7 @@ export function renderApprovals(root: HTMLElement, approvals: readonly PendingAp
   );
 }
 
-function approvalCard(a: PendingApproval, actions: ApprovalActions): HTMLElement {
+function approvalCard(a: TableApproval, actions: ApprovalActions): HTMLElement {
   const answer = (value: ApprovalAnswer) => () => {
     // One answer per card: the first one wins anyway, this just says it was heard.
     card.querySelectorAll<HTMLButtonElement>('button[data-answer]').forEach((b) => (b.disabled = true));
@@ -81,7 +81,7 @@ function approvalCard(a: PendingApproval, actions: ApprovalActions): HTMLElement
   return card;
 }
 
-function editSummary(a: PendingApproval): HTMLElement {
+function editSummary(a: TableApproval): HTMLElement {
   const lines = a.detail.split('\n').filter((l) => !l.startsWith('---') && !l.startsWith('+++'));
   const shown = lines.slice(0, SUMMARY_LINES);
   return h(
@@ -92,7 +92,7 @@ function editSummary(a: PendingApproval): HTMLElement {
   );
 }
 
-function commandBlock(a: PendingApproval): HTMLElement {
+function commandBlock(a: TableApproval): HTMLElement {
   return h(
     'div',
     { class: 'approval-command' },

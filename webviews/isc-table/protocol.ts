@@ -1,4 +1,6 @@
 import type { Protocol } from '../shared/protocol';
+import type { ApprovalAnswer } from '../../src/agent/approvals';
+import type { PendingApproval } from '../../src/agent/pending-approvals';
 
 /** The phases in order, for the stepper (the same list as src/model/run.ts). */
 export const TABLE_PHASES = ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE', 'VERIFY', 'LEARN'] as const;
@@ -78,32 +80,15 @@ export interface TableTime {
   waitedMs: number;
 }
 
-/** An edit, configuration change or command the agent waits to have approved. Every string is untrusted text. */
-export interface PendingApproval {
-  id: string;
-  /** `config`: a file that steers what runs (.vscode/settings.json…), approved one at a time (no "Always"). */
-  kind: 'edit' | 'config' | 'command';
-  /** One line, e.g. "Edit src/app.ts". */
-  title: string;
-  /** A line summary of an edit (`+`/`-` lines), or the exact command line(s). */
-  detail: string;
-  /** An edit's workspace-relative path. */
-  path?: string;
-  /** The edit creates the file. */
-  creates?: boolean;
-  /** A configuration change: what changing the file can do. */
-  effect?: string;
-  /** A command's exact command line(s) and the folder it runs in. */
-  command?: string;
-  cwd?: string;
-  /** A run's verification command: "Deny always" is offered (remembered for the workspace). */
-  remembersDenial?: boolean;
-  /** ISO time the agent asked. */
-  createdAt: string;
-}
+/**
+ * A pending approval (src/agent/pending-approvals.ts) as the table shows it: without its run and
+ * its whole proposed text, its line summary or exact command line(s) as `detail`. Every string is
+ * untrusted text.
+ */
+export type TableApproval = Omit<PendingApproval, 'runId' | 'proposed' | 'summary'> & { readonly detail: string };
 
 /** Approve once, deny, approve every further request of this kind in the run, or (a verification command) deny always. */
-export type ApprovalAnswer = 'approve' | 'deny' | 'always' | 'never';
+export type { ApprovalAnswer } from '../../src/agent/approvals';
 
 /** What the host can do for this run right now (buttons are shown only when they work). */
 export interface TableAbilities {
@@ -117,7 +102,7 @@ export interface TableAbilities {
 export interface TableSnapshot {
   header: TableHeader;
   rows: TableRow[];
-  approvals: PendingApproval[];
+  approvals: TableApproval[];
   abilities: TableAbilities;
   /** The criteria lock of the run's PRD (issue 23); absent when the run has no PRD. */
   lock?: TableLock;
@@ -180,7 +165,7 @@ export type TableDelta =
   /** Rows in display order when the set changed (a new criteria version). */
   | { type: 'order'; ids: string[] }
   | { type: 'header'; header: TableHeader }
-  | { type: 'approvals'; approvals: PendingApproval[] }
+  | { type: 'approvals'; approvals: TableApproval[] }
   | { type: 'abilities'; abilities: TableAbilities }
   | { type: 'lock'; lock: TableLock | undefined };
 

@@ -8,7 +8,7 @@ import { ignoredBy, SearchScope, type IgnoreLevel } from '../../verify/search-sc
 
 /**
  * Folders never walked for artifacts, whatever the glob says (besides `.git` and `.gitignore`d
- * ones). `.ideal-state` holds the PRDs, the loop's own among them: never an artifact (issue 28 §4).
+ * ones). `.ideal-state` holds the PRDs, the loop's own among them: never an artifact.
  */
 export const LOOP_EXCLUDED = ['node_modules', '.git', '.vscode-test', 'out', 'dist', '.ideal-state'] as const;
 
@@ -19,7 +19,7 @@ export class LoopInputError extends Error {
 
 /**
  * The artifacts a glob names: workspace-relative files, sorted, confined to the root. The one
- * list of them: the loop runs these, and the editor's glob box counts these (issue 28 §4). The
+ * list of them: the loop runs these, and the editor's glob box counts these. The
  * walk is GREP's (SearchScope: the gitignore dialect, `.gitignore` files honoured, symlinks
  * never followed) with `node_modules` and build folders left out.
  */

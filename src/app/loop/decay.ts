@@ -1,6 +1,6 @@
 import { EFFORT_LEVELS, type EffortLevel } from '../../model';
 
-/** Effort of iteration k: the loop's level for the first three, then one level lower, never below STANDARD (seed 000 §6.2). */
+/** Effort of iteration k: the loop's level for the first three, then one level lower, never below STANDARD. */
 export function effortForIteration(level: EffortLevel, iteration: number): EffortLevel {
   const i = EFFORT_LEVELS.indexOf(level);
   const standard = EFFORT_LEVELS.indexOf('STANDARD');

@@ -18,7 +18,7 @@ const CELL: Record<Outcome, string> = { PASS: 'PASS', FAIL: 'FAIL', PARTIAL: 'PA
 /**
  * The loop's PRD: frontmatter like every PRD (`prd: true`, id, status, effort) plus `loop:`
  * (the loop's id), the artifacts × criteria summary, rejection notices, a LOG entry per
- * iteration in the seed's format, and a link to each artifact's sub-run PRD. It has no
+ * iteration in the PRD format, and a link to each artifact's sub-run PRD. It has no
  * criterion lines of its own — each artifact's criteria live in its sub-run — so the PRD
  * parser reads it as a PRD with no criteria.
  */

@@ -5,7 +5,7 @@ import { compareFiles, LoopInputError, shardIndexOf } from './artifacts';
 import { loopReport, specKey, type MergedLoop } from './report';
 
 /**
- * `loop merge` proves what it merges (issue 24): a shard file is the output of another
+ * `loop merge` proves what it merges: a shard file is the output of another
  * machine, so it is input to check, not a result to believe. The merge re-lists the glob in
  * its own checkout and takes each artifact exactly once, each result bound to the content
  * hash it was verified at; it recomputes the spec key; it derives each artifact's status from

@@ -62,7 +62,7 @@ export async function workArtifact(
     const undo = await undoRunChanges(storage.checkpoints(runId).filter((c) => c.path !== result.run.prdPath), run.files);
     // A file edited by someone else since the sub-run is left as it is, and the notice says so.
     if (undo.left.length > 0) notice = { ...notice, reverted: false, by: `${notice.by}; not put back: ${undo.left.map((l) => `${l.path} (${l.reason})`).join(', ')}` };
-    // Nothing to put back: the notice says the sub-run changed nothing, not that a file was restored (issue 28 §4).
+    // Nothing to put back: the notice says the sub-run changed nothing, not that a file was restored.
     else if (undo.changed.length === 0) notice = { ...notice, reverted: false, unchanged: true };
     kept = undefined;
   }

@@ -4,7 +4,7 @@ import type { AuditorView } from '../types';
 import { fail, pass, unknown, type MethodOf, type VerifierContext, type Verdict } from '../verdict';
 import { cancelled } from './cancelled';
 
-/** What the verifier may show a judge beyond the criterion (DESIGN §5: never the manager's decisions). */
+/** What the verifier may show a judge beyond the criterion (never the manager's decisions). */
 export interface AuditorContext {
   criteriaVersion: number;
   candidate?: AuditorView['candidate'];

@@ -4,7 +4,7 @@ import { registerMcpServerProvider } from './mcp-provider';
 import { AgentOperations, registerLanguageModelTools, type AgentDeps } from './tools';
 
 /**
- * Ideal State as the done gate for the editor's agents (issue 17): language-model tools,
+ * Ideal State as the done gate for the editor's agents: language-model tools,
  * the @ideal-state chat participant and the bundled MCP server. Registering loads nothing:
  * the engine loads when a tool is first called.
  */

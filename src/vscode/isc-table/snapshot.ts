@@ -1,14 +1,14 @@
 // Pure: no editor imports, so the row model and the deltas are unit-tested in plain Node.
 import type { AnyCriterion, Run, RunEvent, VerificationReport, VerificationMethod } from '../../model';
-import type { PendingApproval, TableAbilities, TableDelta, TableHeader, TableLock, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
+import type { TableApproval, TableAbilities, TableDelta, TableHeader, TableLock, TableRow, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import { compareIds } from '../../../webviews/isc-table/view-model';
 import type { PrdLockState } from '../lock/criteria-locks';
+import { runStateIs } from '../../model/run-states';
 import { usageLine } from '../../model/run-usage';
 
-const EXIT_STATES = new Set(['COMPLETE', 'BUDGET_EXHAUSTED', 'BLOCKED', 'CANCELLED', 'FAILED']);
-
+/** Whether a run has ended: an exit state (src/model/run-states.ts). */
 export function isFinished(state: string): boolean {
-  return EXIT_STATES.has(state);
+  return runStateIs('exit', state);
 }
 
 export interface SnapshotInput {
@@ -20,13 +20,13 @@ export interface SnapshotInput {
   caps?: { tokens?: number; usd?: number };
   /** Criteria whose PASS a file change made stale since they were verified. */
   staleIds?: ReadonlySet<string>;
-  approvals?: readonly PendingApproval[];
+  approvals?: readonly TableApproval[];
   /** A run going in this window: its time as of now (the stored elapsed time is as of the last step). */
   live?: LiveTime;
   abilities: TableAbilities;
   /** The criteria lock of the run's PRD (absent: the run has no PRD). */
   lock?: TableLock;
-  /** Criteria with a "Probe" note in the run's PRD: their check passed before any work (issue 28 §5). */
+  /** Criteria with a "Probe" note in the run's PRD: their check passed before any work. */
   probedIds?: ReadonlySet<string>;
 }
 

@@ -4,8 +4,8 @@ import type { Run } from '../../model';
 import { engine } from '../engine';
 
 /**
- * The criteria of a run's PRD whose check passed before any work (a "Probe" note under them,
- * issue 28 §5) — written by the run's own probe when it accepted them or by a person's lock —
+ * The criteria of a run's PRD whose check passed before any work (a "Probe" note under them)
+ * — written by the run's own probe when it accepted them or by a person's lock —
  * for the ISC table's marker. The PRD is the one place both write, so the table reads it there.
  * No PRD, one outside the open folders, or one that cannot be read: nothing is marked.
  */

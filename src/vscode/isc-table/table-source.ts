@@ -26,7 +26,7 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
   const time = control.time?.(runId);
   // The lock badge of the run's PRD (and, its criteria shown unlocked for the first time, the offer to lock them).
   const lock = locks ? await locks.state(run, criteria.length) : undefined;
-  // Criteria whose check passed before any work (the PRD's "Probe" notes, issue 28 §5).
+  // Criteria whose check passed before any work (the PRD's "Probe" notes).
   const probed = await probedOf(run);
   return tableSnapshot({
     run,
@@ -44,7 +44,7 @@ export async function loadTableSnapshot(stores: StoreHost, inputs: TableInputCac
       verify: steering.canVerify() && !live && !store.readOnly,
       edit: !store.readOnly,
       cancel: control.canCancel(run),
-      // A verification or a PRD saved outside a run never ran a step: nothing to resume (issue 28 §5).
+      // A verification or a PRD saved outside a run never ran a step: nothing to resume.
       resume: control.canResume(run) && store.steps.count('run_id = ?', [runId]) > 0,
       rate: isFinished(run.state) && store.ratings.count('run_id = ?', [runId]) === 0,
     },

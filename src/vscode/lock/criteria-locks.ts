@@ -15,7 +15,7 @@ export const APPROVE_CHOICE = 'Approve';
 export const ACCEPT_CHOICE = 'Add Criteria';
 export const DROP_CHOICE = 'Drop Proposal';
 
-/** A proposal an agent made through the MCP server that waits for a person (issue 23 §8), as the table shows it. */
+/** A proposal an agent made through the MCP server that waits for a person, as the table shows it. */
 export interface PendingShown {
   id: string;
   header: string;
@@ -50,7 +50,7 @@ export interface PrdLockState {
 const RESTRICTED = 'Locking and approving criteria writes your state folder and the PRD, so it is off in Restricted Mode. Trust this workspace first.';
 
 /**
- * The editor's side of the criteria lock (issue 23): "Ideal State: Lock Criteria", "Approve
+ * The editor's side of the criteria lock: "Ideal State: Lock Criteria", "Approve
  * Criteria Changes" and the ISC table's Lock / Approve / Revert. Each shows the person what it
  * will do in a modal, then does it through `src/app/gate` — the same functions as
  * `ideal-state criteria` — so the lock lands in the user's state folder, where the done gate
@@ -231,7 +231,7 @@ export class CriteriaLocks implements vscode.Disposable {
   }
 
   /**
-   * Probe the probes (issue 28 §5): each newly locked PRD's runnable checks run once on the
+   * Probe the probes: each newly locked PRD's runnable checks run once on the
    * workspace as it is, asking nobody (a command runs only if the allow-list lets it; any other
    * is not probed). A criterion whose check already passes gets a Probe note in the PRD and is
    * named here. A probe that cannot run changes nothing about the lock.

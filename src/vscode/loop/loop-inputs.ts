@@ -25,7 +25,7 @@ export class LoopInputRefused extends Error {
 /**
  * How many files the loop will run over: the engine's own list (listArtifacts, the same matcher
  * and excludes; `.ideal-state/**` never an artifact), so the box never counts a different set
- * than the loop runs (issue 28 §4). A glob the engine refuses gives its message.
+ * than the loop runs. A glob the engine refuses gives its message.
  */
 export async function countMatches(glob: string, token?: vscode.CancellationToken): Promise<number | { refused: string }> {
   const folder = vscode.workspace.workspaceFolders?.[0];

@@ -141,7 +141,7 @@ export class ModelsHost {
   }
 
   /**
-   * With no models file (issue 6 §4): a model VS Code provides, and an OpenAI-compatible
+   * With no models file: a model VS Code provides, and an OpenAI-compatible
    * server if one answers on its usual local port (Ollama, LM Studio, vLLM, llama.cpp),
    * join the defaults and are routed first (local first, escalating to the editor's model).
    */
@@ -169,7 +169,7 @@ export class ModelsHost {
    * The model that serves every role: the one picked with Select Model
    * (`idealState.models.default`) while it is available, unless the models file routes the
    * roles itself; else the configuration's default route (the models file's, or with
-   * nothing configured what issue 6 §4 finds: a model from VS Code, a local server); else a
+   * nothing configured what a first start finds: a model from VS Code, a local server); else a
    * hosted model whose key is set; else a message saying how to get one.
    */
   async selected(): Promise<SelectedModel> {

@@ -7,7 +7,7 @@ export const ALWAYS = 'Always for this run';
 export const SHOW_DIFF = 'Show Diff';
 export const DENY = 'Deny';
 /**
- * A run's verification commands only (issue 28 §3): remembered in the user's state folder
+ * A run's verification commands only: remembered in the user's state folder
  * (src/app/denied-commands.ts), never asked about or run again until a person removes it.
  * An edit has no remembered denial, nor has an agent's own command.
  */

@@ -9,7 +9,6 @@ import { EditorTaskRunner } from '../verify/task-runner';
 import { registerDecideApproval } from './decide-approval-command';
 import { ProposalDocuments } from './proposal-documents';
 import { registerRunAlgorithm } from './run-algorithm-command';
-import { registerCancelRun, registerResumeRun } from './run-control-commands';
 import { registerRunOnPrd } from './run-on-prd-command';
 import { RunService } from './run-service';
 import { registerRunStatusBar } from './run-status-bar';
@@ -26,8 +25,6 @@ export function registerRuns(hosts: { settings: Settings; definitions: Definitio
     service,
     registerRunAlgorithm(service, hosts.definitions, log),
     registerRunOnPrd(service, hosts.definitions, log),
-    registerResumeRun(service, log),
-    registerCancelRun(service),
     registerDecideApproval(service),
     registerUndoRunChanges(service, hosts.stores, log),
     registerRunStatusBar(service),

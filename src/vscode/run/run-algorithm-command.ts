@@ -31,7 +31,7 @@ export function registerRunAlgorithm(service: RunService, definitions: Definitio
     if (!request) return undefined;
     const template = automated ? findTemplate(args.template, loaded.isc) : await askTemplate(loaded.isc);
     if (template === undefined) return undefined;
-    // A template's criteria are the run's starting criteria (DESIGN §4.1: OBSERVE starts from the matching template and refines it).
+    // A template's criteria are the run's starting criteria (OBSERVE starts from the matching template and refines it).
     const seed = template ? { from: `ISC template ${template.artifactType}`, criteria: engine().templateCriteria(template, new Date().toISOString()) } : undefined;
     return withRunProgress(service, `Ideal State: ${effort === AUTO ? 'Auto' : effort} run`, log, (onStarted) => service.start({ request, effort, ...(seed ? { seed } : {}) }, onStarted));
   });

@@ -153,7 +153,7 @@ export class RunService implements vscode.Disposable {
     return store.runs
       // These stopped on the way; a cancelled run keeps its state for Resume Run. The other exit states are final.
       .list(RUN_STATES.resumable)
-      // A verification or a PRD saved outside a run is PENDING with no step: nothing to resume (issue 28 §5).
+      // A verification or a PRD saved outside a run is PENDING with no step: nothing to resume.
       .filter((r) => !going.has(r.id) && store.steps.count('run_id = ?', [r.id]) > 0)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }

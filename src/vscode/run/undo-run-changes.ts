@@ -3,7 +3,7 @@ import type { Logger } from '../../model/log';
 import type { StoreHost } from '../store-host';
 import { engine } from '../engine';
 import { EditorWorkspace } from './editor-workspace';
-import { pickRun } from './run-control-commands';
+import { pickRun, runChoice } from '../runs/pick-run';
 import type { RunService } from './run-service';
 import { undoableSteps } from '../../agent/undo-order';
 
@@ -49,7 +49,7 @@ export function registerUndoRunChanges(service: RunService, stores: StoreHost, l
     const undoable = undoableSteps(await Promise.all(runs.map(async (run) => ({ run, pending: await pending(run.id) }))));
     let runId: string | undefined;
     if (automated && args.runId) runId = args.runId;
-    else runId = (await pickRun(undoable.map((u) => u.run), 'Undo Run Changes', 'No run has changes left to undo in this workspace.'))?.id;
+    else runId = await pickRun('Undo Run Changes', undefined, () => undoable.map((u) => runChoice(u.run)), 'No run has changes left to undo in this workspace.');
     if (!runId) return undefined;
     if (service.activeRuns().some((r) => r.runId === runId)) {
       void vscode.window.showWarningMessage('Ideal State: this run is still going. Cancel it first, then undo its changes.');

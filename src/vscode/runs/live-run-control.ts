@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { runStateIs } from '../../model/run-states';
 import type { Run } from '../../model';
-import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+import type { ApprovalAnswer, TableApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import { deniedAlwaysMessage } from '../run/approval-buttons';
 import type { RunService } from '../run/run-service';
 import { engine } from '../engine';
@@ -55,7 +55,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
     return budget && { elapsedMs: budget.elapsedMs, waitedMs: budget.waitedMs, ...(budget.waitingMs !== undefined ? { waitingMs: budget.waitingMs } : {}), ...(budget.waitingFor ? { waitingFor: budget.waitingFor } : {}) };
   }
 
-  approvals(runId: string): PendingApproval[] {
+  approvals(runId: string): TableApproval[] {
     return this.service.approvals.list(runId).map((a) => ({
       id: a.id,
       kind: a.kind,

@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
-import { runStateIs, stateWords } from '../../model/run-states';
+import { runStateIs } from '../../model/run-states';
 import type { Logger } from '../../model/log';
 import { engine } from '../engine';
 import type { IscTables } from '../isc-table/isc-tables';
 import type { StoreHost } from '../store-host';
 import type { RunControl } from './run-control';
 import type { RunWatch } from './run-watch';
-import { formatDuration, type RunsNode } from './runs-tree';
-import { recordKind } from './runs-tree-model';
-import type { Run } from '../../model';
+import { automation, pickRun, runChoice } from './pick-run';
 
 interface Deps {
   stores: StoreHost;
@@ -18,62 +16,20 @@ interface Deps {
   log: Logger;
 }
 
-
-/** For automation and tests: which run, and the answers the dialogs would ask for. */
-export interface RunCommandArgs {
-  runId: string;
-  /** Export Run Bundle: the folder the bundle goes into (instead of the folder dialog). */
-  folder?: string;
-  /** Delete Run: the confirmation given — the run alone, or the run and its PRD file. */
-  confirmed?: 'run' | 'run-and-prd';
-}
-
 /** What Delete Run did, for automation and tests. */
 export interface DeleteRunResult {
   deleted: boolean;
   prdDeleted: boolean;
 }
 
-/** A run id from a command argument: the id itself (palette, links, table), a Runs view node, or automation args. */
-function runIdOf(arg: unknown): string | undefined {
-  if (typeof arg === 'string') return arg;
-  if (typeof arg !== 'object' || arg === null) return undefined;
-  if ((arg as RunsNode).kind === 'run') return (arg as Extract<RunsNode, { kind: 'run' }>).run.id;
-  const runId = (arg as Partial<RunCommandArgs>).runId;
-  return typeof runId === 'string' ? runId : undefined;
-}
-
-function automation(arg: unknown): Partial<RunCommandArgs> {
-  return typeof arg === 'object' && arg !== null && (arg as RunsNode).kind === undefined ? (arg as Partial<RunCommandArgs>) : {};
-}
-
-/** Open ISC Table, Export Run Bundle, Delete Run, and Cancel/Resume for the run a Runs view item or the table names. */
+/** Open ISC Table, Export Run Bundle and Delete Run for the run a Runs view item or the table names (Cancel and Resume: run-control-commands.ts). */
 export function registerRunCommands(deps: Deps): vscode.Disposable {
-  const pickRun = async (title: string, arg: unknown, filter: (run: Run, steps: () => number) => boolean = () => true, none = 'there are no runs in this workspace yet. Start one with "Ideal State: Run Algorithm".'): Promise<string | undefined> => {
-    const id = runIdOf(arg);
-    if (id) return id;
-    const store = await deps.stores.get();
-    const runs = store.runs.list().filter((r) => filter(r, () => store.steps.count('run_id = ?', [r.id])));
-    if (runs.length === 0) {
-      void vscode.window.showInformationMessage(`Ideal State: ${none}`);
-      return undefined;
-    }
-    const pick = await vscode.window.showQuickPick(
-      runs.map((r) => ({ label: r.request, description: `${stateWords(r.state)} · ${r.effort} · ${formatDuration(r.elapsedMs)}`, detail: `${r.id} · ${r.createdAt.slice(0, 16).replace('T', ' ')}`, id: r.id })),
-      { title, placeHolder: 'Which run?', matchOnDetail: true },
-    );
-    return pick?.id;
-  };
-
-  const report = (result: { ok: boolean; message: string }) => {
-    if (result.ok) void vscode.window.showInformationMessage(`Ideal State: ${result.message}`);
-    else void vscode.window.showWarningMessage(`Ideal State: ${result.message}`);
-    return result;
-  };
+  const pick = (title: string, arg: unknown) =>
+    pickRun(title, arg, async () => (await deps.stores.get()).runs.list().map(runChoice), 'there are no runs in this workspace yet. Start one with "Ideal State: Run Algorithm".');
 
   return vscode.Disposable.from(
     vscode.commands.registerCommand('idealState.openIscTable', async (arg?: unknown) => {
-      const runId = await pickRun('Open ISC Table', arg);
+      const runId = await pick('Open ISC Table', arg);
       if (!runId) return;
       if (!(await deps.stores.get()).runs.get(runId)) {
         void vscode.window.showWarningMessage(`Ideal State: there is no run ${runId} in this workspace's store.`);
@@ -81,32 +37,8 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
       }
       deps.tables.open(runId);
     }),
-    vscode.commands.registerCommand('idealState.cancelRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Cancel Run', arg, (r) => runStateIs('going', r.state), 'no run is going in this workspace.');
-      if (!runId) return undefined;
-      const result = report(await deps.control.cancel(runId));
-      deps.watch.touch(runId);
-      return result;
-    }),
-    vscode.commands.registerCommand('idealState.resumeRunInView', async (arg?: unknown) => {
-      const runId = await pickRun('Resume Run', arg, (r, steps) => runStateIs('resumable', r.state) && !recordKind(r, { steps: steps(), reports: 0 }), 'there is no stopped or cancelled run to resume in this workspace.');
-      if (!runId) return undefined;
-      const store = await deps.stores.get();
-      const run = store.runs.get(runId);
-      const record = run && recordKind(run, { steps: store.steps.count('run_id = ?', [run.id]), reports: store.reports.count('run_id = ?', [run.id]) });
-      const result = !run
-        ? { ok: false, message: `there is no run ${runId} in this workspace's store.` }
-        : record
-          ? { ok: false, message: `${runId} is a ${record === 'verification' ? 'verification' : 'PRD saved outside a run'}, finished as it is: there is no run to resume. "Ideal State: Run Algorithm on This PRD" starts one.` }
-        : !deps.control.canResume(run)
-          ? { ok: false, message: `${runId} is ${stateWords(run.state)}${runStateIs('going', run.state) ? ' and going in this window' : ''}; only a run that stopped on the way or was cancelled can be resumed.` }
-          : await deps.control.resume(runId);
-      report(result);
-      deps.watch.touch(runId);
-      return result;
-    }),
     vscode.commands.registerCommand('idealState.exportRunBundle', async (arg?: unknown): Promise<string | undefined> => {
-      const runId = await pickRun('Export Run Bundle', arg);
+      const runId = await pick('Export Run Bundle', arg);
       const folder = vscode.workspace.workspaceFolders?.[0];
       if (!runId) return undefined;
       if (!folder || folder.uri.scheme !== 'file') {
@@ -131,7 +63,7 @@ export function registerRunCommands(deps: Deps): vscode.Disposable {
     }),
     vscode.commands.registerCommand('idealState.deleteRun', async (arg?: unknown): Promise<DeleteRunResult> => {
       const nothing: DeleteRunResult = { deleted: false, prdDeleted: false };
-      const runId = await pickRun('Delete Run', arg);
+      const runId = await pick('Delete Run', arg);
       if (!runId) return nothing;
       const store = await deps.stores.get();
       const run = store.runs.get(runId);

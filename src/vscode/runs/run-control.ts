@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { Run } from '../../model';
-import type { ApprovalAnswer, PendingApproval, RequestResult } from '../../../webviews/isc-table/protocol';
+import type { ApprovalAnswer, TableApproval, RequestResult } from '../../../webviews/isc-table/protocol';
 import type { LiveTime } from '../isc-table/snapshot';
 
 /**
@@ -18,7 +18,7 @@ export interface RunControl {
   /** A run going in this window: its time as of now, waiting for a person apart (see LiveTime). */
   time?(runId: string): LiveTime | undefined;
   /** The run's edits and commands waiting for a person, oldest first. */
-  approvals(runId: string): PendingApproval[];
+  approvals(runId: string): TableApproval[];
   /** Answers one of them; the first answer from any surface wins. */
   decide(runId: string, approvalId: string, answer: ApprovalAnswer): Promise<RequestResult>;
   /** Opens a pending edit's real diff (the file beside the proposal). */

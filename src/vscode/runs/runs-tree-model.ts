@@ -15,7 +15,7 @@ export type RunsNode =
   | { kind: 'loop'; loop: LoopSummary; runs: RunSummary[] }
   | { kind: 'run'; run: RunSummary };
 
-/** A loop (issue 18) as the Runs view shows it: one node holding its artifacts' sub-runs. */
+/** A loop as the Runs view shows it: one node holding its artifacts' sub-runs. */
 export interface LoopSummary {
   id: string;
   /** "docs.page over docs/**\/*.md". */
@@ -50,7 +50,7 @@ export interface RunSummary {
   /** Edits and commands of the run waiting for a person in this window. */
   pendingApprovals: number;
   /**
-   * Not a run of the Algorithm but a record the store keeps for a PRD (issue 28 §5): a
+   * Not a run of the Algorithm but a record the store keeps for a PRD: a
    * verification (Verify Criteria, `ideal-state verify`) or a PRD saved outside a run. It never
    * ran a step, so it is finished, shown with its outcome, and never resumed.
    */
@@ -71,7 +71,7 @@ export function spendWords(spent: RunUsage | undefined): { short: string; lines:
   return { short: spent.usd > 0 ? `$${spent.usd.toFixed(spent.usd >= 1 ? 2 : 4)}` : '', lines: [`spent ${usageLine(spent)}`, ...phases.map(([phase, u]) => `  ${phase}: ${usageLine(u!)}`)] };
 }
 
-/** What a stored run is: a run of the Algorithm (it committed a step) or a record of a PRD (issue 28 §5). */
+/** What a stored run is: a run of the Algorithm (it committed a step) or a record of a PRD. */
 export function recordKind(run: { readonly state: RunState }, facts: { readonly steps: number; readonly reports: number }): RunSummary['record'] {
   if (facts.steps > 0 || run.state !== 'PENDING') return undefined;
   return facts.reports > 0 ? 'verification' : 'prd';
