@@ -63,8 +63,14 @@ function commandLine() {
   return { program: 'npx', args: ['--yes', `ideal-state@${version}`], said: `npx ideal-state@${version}` };
 }
 
+// Loop mode: a shard of a loop, or the merge of its shards (action/loop.mjs).
+if (input('loop-glob') || input('merge')) {
+  const { loopMode } = await import('./loop.mjs');
+  process.exit(loopMode({ input, fail, output, cli: commandLine(), workspace: process.cwd() }));
+}
+
 const prd = input('prd');
-if (!prd) fail(2, 'the prd input is empty: name the PRD to verify (e.g. prd: .ideal-state/prds/PRD-20261122-release.md)');
+if (!prd) fail(2, 'the prd input is empty: name the PRD to verify (e.g. prd: .ideal-state/prds/PRD-20261122-release.md), or loop-glob for a loop, or merge for its shards');
 const workspace = process.cwd();
 if (!existsSync(resolve(workspace, prd))) fail(2, `${prd} does not exist in ${workspace}: the prd input is relative to the working directory`);
 

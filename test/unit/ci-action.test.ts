@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { parse } from 'yaml';
 import { BUILT_CLI } from './cli-helpers';
+import { badPage, goodPage, LOOP_TEMPLATE } from './loop-helpers';
 
 /**
  * The CI action (action.yml, action/verify.mjs) run as the runner runs it: its inputs as
@@ -107,7 +108,7 @@ function runAction(ws: string, inputs: Record<string, string>) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, summary: fs.readFileSync(summary, 'utf8'), outputs: parsed as Record<string, string> };
 }
 
-const DEFAULTS = { reports: 'markdown,sarif,junit', 'reports-dir': 'ideal-state-reports', 'upload-sarif': 'true', 'run-commands': 'false', 'allow-criteria-changes': 'false', 'criteria-from': '', 'working-directory': '.' };
+const DEFAULTS = { reports: 'markdown,sarif,junit', 'reports-dir': 'ideal-state-reports', 'upload-sarif': 'true', 'run-commands': 'false', 'allow-criteria-changes': 'false', 'criteria-from': '', 'working-directory': '.', 'loop-glob': '', 'loop-isc': '', 'loop-effort': '', shard: '', 'loop-out': '', merge: '', 'started-by': '' };
 
 describe('the CI action: action.yml and its entry run as the runner runs it', function () {
   this.timeout(60_000);
@@ -117,7 +118,7 @@ describe('the CI action: action.yml and its entry run as the runner runs it', fu
     const validate = new Ajv({ allErrors: true, strict: false }).compile(ACTION_METADATA);
     assert.ok(validate(metadata), JSON.stringify(validate.errors, null, 2));
     const step = metadata.runs.steps.find((s) => s.id === 'verify')!;
-    const entry = fs.readFileSync(ENTRY, 'utf8');
+    const entry = fs.readFileSync(ENTRY, 'utf8') + fs.readFileSync(path.join(REPO, 'action', 'loop.mjs'), 'utf8');
     for (const id of Object.keys(metadata.inputs)) {
       assert.equal(step.env?.[`INPUT_${id.toUpperCase()}`], `\${{ inputs.${id} }}`, `input ${id} passed to the entry`);
       if (id !== 'working-directory') assert.match(entry, new RegExp(`(input|truthy)\\('${id}'\\)`), `the entry reads ${id}`);
@@ -167,6 +168,53 @@ describe('the CI action: action.yml and its entry run as the runner runs it', fu
     assert.match(r.stdout, /a criterion changed since main/);
     const allowed = runAction(ws, { ...DEFAULTS, prd: PRD, 'criteria-from': 'main', 'allow-criteria-changes': 'true' });
     assert.equal(allowed.code, 0, allowed.stdout + allowed.stderr);
+  });
+
+  it('loop mode: each shard verifies its part, the merge combines them; the summary says the state and the job fails unless COMPLETE', () => {
+    const ws = workspace();
+    fs.mkdirSync(path.join(ws, 'docs'));
+    // The loop tests' template: each page holds the lines "done" and "footer", a heading of its name, no TODO.
+    fs.mkdirSync(path.join(ws, '.ideal-state', 'isc'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.ideal-state', 'isc', 'test.loop-page.yaml'), JSON.stringify(LOOP_TEMPLATE));
+    for (const p of ['alpha', 'beta', 'gamma', 'delta']) fs.writeFileSync(path.join(ws, 'docs', `${p}.md`), goodPage(p));
+    const loop = { ...DEFAULTS, 'loop-glob': 'docs/*.md', 'loop-isc': 'test.loop-page', 'started-by': 'schedule:nightly' };
+    const shard = (i: number) => runAction(ws, { ...loop, shard: `${i}/2`, 'loop-out': `shards/shard-${i}.json` });
+    const passing = [shard(1), shard(2)];
+    for (const r of passing) {
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.equal(r.outputs.state, 'COMPLETE');
+      assert.match(r.summary, /^### ✅ Ideal State loop: COMPLETE/m);
+      assert.equal(fs.existsSync(r.outputs['loop-file']!), true);
+    }
+    const merged = runAction(ws, { ...DEFAULTS, merge: 'shards', 'started-by': 'schedule:nightly' });
+    assert.equal(merged.code, 0, merged.stdout + merged.stderr);
+    assert.match(merged.summary, /COMPLETE[\s\S]*2 shards merged: 4\/4 artifacts passing/);
+    assert.match(fs.readFileSync(merged.outputs['prd-file']!, 'utf8'), /^started_by: schedule:nightly$/m, 'the loop PRD records the schedule that started it');
+
+    // A page is left unfinished: its shard is FAILED, its job fails naming it, and so does the merge.
+    fs.writeFileSync(path.join(ws, 'docs', 'gamma.md'), badPage('gamma'));
+    const after = [shard(1), shard(2)];
+    const failed = after.find((r) => r.code !== 0)!;
+    assert.ok(failed, 'one shard fails');
+    assert.equal(failed.code, 1, failed.stdout + failed.stderr);
+    assert.equal(failed.outputs.state, 'FAILED');
+    assert.equal(failed.outputs.passed, 'false');
+    assert.match(failed.summary, /^### ❌ Ideal State loop: FAILED[\s\S]*\| docs\/gamma\.md \|/m);
+    assert.match(failed.stdout, /^::error title=Ideal State::the loop over shard \d\/2 of docs\/\*\.md is FAILED, not COMPLETE/m);
+    const mergedAfter = runAction(ws, { ...DEFAULTS, merge: 'shards' });
+    assert.equal(mergedAfter.code, 1, mergedAfter.stdout + mergedAfter.stderr);
+    assert.match(mergedAfter.summary, /FAILED[\s\S]*3\/4 artifacts passing[\s\S]*docs\/gamma\.md/);
+  });
+
+  it('loop mode refuses bad input with one error line, exit 2', () => {
+    const ws = workspace();
+    assert.match(runAction(ws, { ...DEFAULTS, 'loop-glob': 'docs/*.md' }).stdout, /^::error title=Ideal State::loop-isc is empty/m);
+    const shard = runAction(ws, { ...DEFAULTS, 'loop-glob': 'docs/*.md', 'loop-isc': 'x', shard: 'two' });
+    assert.equal(shard.code, 2);
+    assert.match(shard.stdout, /shard is "two": write I\/N/);
+    const merge = runAction(ws, { ...DEFAULTS, merge: 'nowhere' });
+    assert.equal(merge.code, 2);
+    assert.match(merge.stdout, /merge: .*nowhere does not exist/);
   });
 
   it('bad input is one error line and exit 2, before anything runs', () => {

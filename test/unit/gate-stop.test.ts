@@ -6,6 +6,7 @@ import { readStopPayload } from '../../src/app/gate/hosts';
 import { gateStop, stopDeadlineSeconds, type StopInput } from '../../src/app/gate/stop';
 import type { WatchState } from '../../src/app/gate/stop-watch';
 import { claudeCode } from '../../src/app/gate/hosts/claude-code';
+import { gateEvents } from '../../src/app/notify/gate-events';
 
 const PRD = [
   '---',
@@ -104,6 +105,35 @@ describe('the gate stop as one app function: payload in, answer out', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-stop-'));
     const out = await gateStop(input(dir, JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 'p', prompt: 'hello' })), { warn: () => undefined, watch: watchState(), rearm: () => undefined });
     assert.deepEqual(out, { kind: 'exit', code: 0 });
+  });
+
+  it('let through at the block limit when the deadline comes first: the answer is not delayed, and gate.released is settled for after it', async function () {
+    this.timeout(30_000);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-stop-'));
+    fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
+    fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261129-slow.md'), PRD.replace(/- \[ \] ISC-1:.*/, '- [ ] ISC-1: The slow suite passes | Verify: CLI: sleep 20\n- [ ] ISC-2: The slower suite passes | Verify: CLI: sleep 21'));
+    const stdin = JSON.stringify({ hook_event_name: 'Stop', session_id: 'late', stop_hook_active: true, cwd: dir });
+    const late = (maxBlocks: number) => gateStop(input(dir, stdin, { host: 'claude-code', yes: true, deadlineSeconds: 4, maxBlocks }), { warn: () => undefined, watch: watchState(), rearm: () => undefined });
+
+    const released = await late(0);
+    assert.equal(released.kind, 'answer');
+    if (released.kind !== 'answer') return;
+    assert.equal(JSON.parse(released.answer.stdout!).decision, undefined, 'the stop goes through, unverified');
+    const settled = released.settled;
+    assert.ok(settled, 'settled for the notification sent after the answer');
+    assert.equal(settled.unverified?.prd, '.ideal-state/prds/PRD-20261129-slow.md');
+    assert.ok(settled.unverified?.ids.includes('ISC-2'), `ISC-2 was still running: ${JSON.stringify(settled.unverified)}`);
+    const events = gateEvents(settled.checks, settled.heldBy, settled.verdict, settled);
+    assert.deepEqual(events.map((e) => e.event), ['gate.released']);
+    const data = events[0]!.data as { why: string; summary: string; prds: { prd: string; failing: { id: string; outcome: string }[] }[] };
+    assert.equal(data.why, 'block-limit');
+    assert.match(data.summary, /verification did not finish in time/);
+    assert.ok(data.prds[0]!.failing.some((f) => f.id === 'ISC-2' && f.outcome === 'UNVERIFIED'));
+
+    // Blocked at the deadline (the limit not reached): nothing is released, nothing to tell.
+    const blocked = await late(3);
+    assert.equal(blocked.kind === 'answer' && JSON.parse(blocked.answer.stdout!).decision, 'block');
+    assert.equal(blocked.kind === 'answer' ? blocked.settled : 'no answer', undefined);
   });
 
   it('the deadline is --deadline when given, else the host\'s own', () => {

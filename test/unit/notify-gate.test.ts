@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { verifySignature } from '../../src/app/notify/sign';
+import { lockCriteria } from '../../src/app/gate/lock';
 import { BUILT_CLI } from './cli-helpers';
+import { claudeStop, decision, DEMO_PRD, demoWorkspace, edit, runGate } from './gate-lock-helpers';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/unit/fixtures/gate');
 const SECRET = 'gate-hook-secret-value';
@@ -82,5 +84,63 @@ describe('the gate notifies from a detached process', function () {
     assert.deepEqual(payload.data.prds[0]!.failing.map((f) => f.id), ['ISC-1']);
     // The queued payload is gone once sent.
     assert.deepEqual(fs.readdirSync(path.join(root, 'state', 'notify-queue')), []);
+  });
+});
+
+/**
+ * criteria.tampered end to end: a person locked a PRD's criteria, the agent re-labelled a
+ * CRITICAL one NICE, and the gate, run as its host runs it, blocks the stop and tells the
+ * person's webhook (the user-level notifications file) which criterion was changed, signed.
+ */
+describe('the gate notifies of a TAMPERED criterion', function () {
+  this.timeout(60_000);
+  let root: string;
+  let server: http.Server;
+  const received: { body: string; signature: string | undefined; event: string | undefined }[] = [];
+
+  before(async () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-notify-tampered-'));
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ body, signature: req.headers['x-ideal-state-signature-256'] as string | undefined, event: req.headers['x-ideal-state-event'] as string | undefined });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  after(() => {
+    server.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('criteria.tampered arrives signed, naming the changed criterion, while the stop is blocked', async () => {
+    const ws = demoWorkspace();
+    const state = path.join(root, 'state');
+    fs.mkdirSync(state);
+    await lockCriteria(ws, { by: 'a person', how: 'terminal', now: new Date(), env: { ...process.env, IDEAL_STATE_STATE_DIR: state } });
+    edit(ws, DEMO_PRD, (t) => t.replace('ISC-DEMO-004: A changelog', 'ISC-DEMO-004: [NICE] A changelog'));
+    const config = path.join(root, 'config');
+    fs.mkdirSync(path.join(config, 'ideal-state'), { recursive: true });
+    const port = (server.address() as AddressInfo).port;
+    fs.writeFileSync(path.join(config, 'ideal-state', 'notifications.yaml'), `webhooks:\n  - url: http://127.0.0.1:${port}/hook\n    events: [criteria.tampered]\n    secretEnv: GATE_HOOK_SECRET\n`);
+    const run = await runGate(['--host', 'claude-code', '--no-store', '--workspace', ws], claudeStop(ws), { state, env: { XDG_CONFIG_HOME: config, GATE_HOOK_SECRET: SECRET } });
+    const d = decision(run);
+    assert.equal(d.blocked, true, run.err);
+    assert.match(d.text, /ISC-DEMO-004 TAMPERED/);
+    for (let i = 0; i < 300 && received.length < 1; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(received.length, 1, 'one delivery, for the one webhook listening to criteria.tampered');
+    const r = received[0]!;
+    assert.equal(r.event, 'criteria.tampered');
+    assert.ok(verifySignature(r.body, SECRET, r.signature), 'signed with the secret');
+    assert.equal(verifySignature(r.body.replace('ISC-DEMO-004', 'ISC-DEMO-005'), SECRET, r.signature), false, 'a changed body fails the signature');
+    const payload = JSON.parse(r.body) as { event: string; data: { host: string; prd: string; changes: { id: string; summary: string }[] } };
+    assert.equal(payload.event, 'criteria.tampered');
+    assert.equal(payload.data.host, 'claude-code');
+    assert.equal(payload.data.prd, DEMO_PRD);
+    assert.deepEqual(payload.data.changes.map((c) => c.id), ['ISC-DEMO-004']);
+    assert.match(payload.data.changes[0]!.summary, /ISC-DEMO-004 was changed \(priority CRITICAL → NICE\)/);
+    assert.deepEqual(fs.readdirSync(path.join(state, 'notify-queue')), []);
   });
 });

@@ -62,10 +62,17 @@ describe('a schedule on GitHub Actions', () => {
     assert.ok(parseCron(doc.on.schedule[0]!.cron).ok, 'the cron written is valid');
     assert.deepEqual(doc.jobs.shard!.strategy!.matrix.shard, [1, 2, 3]);
     assert.equal(doc.jobs.merge!.needs, 'shard');
-    const runs = Object.values(doc.jobs).flatMap((j) => j.steps.map((s) => s.run ?? '')).join('\n');
-    assert.match(runs, /loop --glob "\$IDEAL_STATE_LOOP_GLOB" --isc "\$IDEAL_STATE_LOOP_ISC" --verify-only --shard "\$\{\{ matrix\.shard \}\}\/\$IDEAL_STATE_LOOP_SHARDS"/);
-    assert.match(runs, /loop merge shards\/shard-\*\.json --out loop-report\.json --prd --started-by "schedule:\$IDEAL_STATE_SCHEDULE"/);
-    assert.match(text, /IDEAL_STATE_CLI: npx --yes ideal-state@1\.2\.3/);
+    // Both jobs run this product's action, pinned at the release that wrote the workflow, in its loop mode.
+    type Step = { uses?: string; run?: string; with?: Record<string, string> };
+    const ours = (job: string) => (doc.jobs[job]!.steps as Step[]).filter((s) => s.uses === 'ideal-state/ideal-state@v1.2.3');
+    assert.equal(ours('shard').length, 1);
+    assert.deepEqual(ours('shard')[0]!.with, { 'loop-glob': '${{ env.IDEAL_STATE_LOOP_GLOB }}', 'loop-isc': '${{ env.IDEAL_STATE_LOOP_ISC }}', shard: '${{ matrix.shard }}/${{ env.IDEAL_STATE_LOOP_SHARDS }}', 'loop-out': 'shards/shard-${{ matrix.shard }}.json', 'started-by': 'schedule:${{ env.IDEAL_STATE_SCHEDULE }}' });
+    assert.deepEqual(ours('merge').map((s) => s.with), [{ merge: 'shards', 'started-by': 'schedule:${{ env.IDEAL_STATE_SCHEDULE }}' }]);
+    // Every input the workflow gives is one the action declares.
+    const action = parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'action.yml'), 'utf8')) as { inputs: Record<string, unknown> };
+    for (const s of [...ours('shard'), ...ours('merge')]) for (const k of Object.keys(s.with!)) assert.ok(k in action.inputs, `action.yml declares ${k}`);
+    assert.doesNotMatch(text, /npx|IDEAL_STATE_CLI/, 'no job runs the command line by itself');
+    assert.ok(Object.values(doc.jobs).every((j) => j.steps.every((s) => s.run === undefined)), 'no shell step');
     // No YAML aliases: every step is written out where it runs.
     assert.doesNotMatch(text, /[&*]a\d/);
   });

@@ -10,6 +10,7 @@ import { gateWorkspace, heldSet, recordBaseline, shellWord } from './held';
 import { answerFor, HOST_NAMES, hostAdapter, hostWill, readStopPayload, type GateHost, type GateVerdict, type HostAdapter, type HostAnswer, type StopRequest } from './hosts';
 import { stopIsElsewhere } from './hosts/project';
 import { dropLoaderVariables } from './loader-variables';
+import type { GateUnverified } from '../notify/gate-events';
 import { leaveGateOutcome } from './outcome-record';
 import { keepLastSessionEntry, sessionMark } from './session-log';
 import { stateFolderRefusal, withStateRefusal } from './state-refused';
@@ -73,6 +74,8 @@ export interface StopSettled {
   readonly agentBlocked: boolean;
   readonly workspace: string;
   readonly env: NodeJS.ProcessEnv;
+  /** The deadline came first: what was not verified (the checks are then empty). */
+  readonly unverified?: GateUnverified;
 }
 
 export type StopOutcome = { kind: 'answer'; answer: HostAnswer; settled?: StopSettled } | { kind: 'exit'; code: number };
@@ -182,7 +185,10 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
     const timedOut = limitReached ? { kind: 'allow' as const, note: `${late.summary}\nThe agent was kept working ${before} times in a row (--max-blocks ${maxBlocks}) and may stop now, unverified.` } : late;
     outcome(timedOut.kind === 'block' ? 'blocked' : 'released', [], true);
     await record(timedOut);
-    return answer(timedOut);
+    // Let through unverified: the person is told, as of any release with criteria unmet.
+    const unverified = { prd: watch.verifying, summary: late.summary, ids: unfinishedOf(watch).map((u) => u.id) };
+    const settled: StopSettled | undefined = timedOut.kind === 'allow' ? { checks: [], heldBy: 'none', verdict: timedOut, host: request.host, agentBlocked: false, workspace, env, unverified } : undefined;
+    return { ...answer(timedOut), ...(settled ? { settled } : {}) };
   }
   // Nothing was ever locked or baselined, and there is no PRD: let it stop, and say why once.
   const nothing: GateDecision = { kind: 'allow', note: `Ideal State: no open PRD with criteria in ${workspace} and nothing locked; nothing to verify.` };

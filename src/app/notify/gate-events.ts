@@ -10,8 +10,21 @@ import type { EventData } from './payload';
  */
 export type GateEvent = { event: 'criteria.tampered'; data: EventData<'criteria.tampered'> } | { event: 'gate.released'; data: EventData<'gate.released'> };
 
-export function gateEvents(checks: readonly PrdCheck[], heldBy: VerdictContext['heldBy'], final: GateDecision, context: { host: string; agentBlocked: boolean }): GateEvent[] {
+/** The host's deadline came before the checks finished: the PRD being verified, what the answer said, the criteria not yet verified. */
+export interface GateUnverified {
+  readonly prd: string;
+  readonly summary: string;
+  readonly ids: readonly string[];
+}
+
+export function gateEvents(checks: readonly PrdCheck[], heldBy: VerdictContext['heldBy'], final: GateDecision, context: { host: string; agentBlocked: boolean; unverified?: GateUnverified }): GateEvent[] {
   const events: GateEvent[] = [];
+  // Let through at the block limit with its checks unfinished: unverified is not done either.
+  const late = context.unverified;
+  if (late && final.kind === 'allow') {
+    const failing = late.ids.map((id) => ({ id, outcome: 'UNVERIFIED', evidence: 'its check had not finished when the host\'s deadline came' }));
+    return [{ event: 'gate.released', data: { host: context.host, why: 'block-limit', summary: late.summary, prds: [{ prd: late.prd, failing }] } }];
+  }
   for (const c of checks) {
     if (c.changes.length > 0) events.push({ event: 'criteria.tampered', data: { host: context.host, prd: c.shown, changes: c.changes.map((x) => ({ id: x.id, summary: x.summary })) } });
   }

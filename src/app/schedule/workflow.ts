@@ -3,29 +3,33 @@ import { ScheduleSpec, type ListedSchedule } from './schedule';
 
 /**
  * A schedule on GitHub Actions: `on.schedule` with the cron, the loop's shards as a matrix of
- * verify-only jobs, each uploading its shard file, and a merge job that combines them into one
- * report and the loop PRD (as docs/loop.md's sharded workflow does by hand). The loop's glob and
- * template go through the workflow's `env`, never into the shell text, so a glob with a quote or
- * a `$(…)` in it is an argument, not a command. The schedule's name in `env` is what
- * `schedule list` reads back and what `--started-by` records.
+ * verify-only jobs, each running this product's action (action.yml) in its loop mode and
+ * uploading its shard file, and a merge job where the action combines them into one report and
+ * the loop PRD (as docs/loop.md's sharded workflow does by hand). The action is pinned at the
+ * release of the command line that wrote the workflow, the ref form docs/ci.md uses. The loop's
+ * glob and template go through the workflow's `env` into the action's inputs, never into shell
+ * text, so a glob with a quote or a `$(…)` in it is an argument, not a command. The schedule's
+ * name in `env` is what `schedule list` reads back and what `started-by` records.
  */
 
 export const WORKFLOW_FOLDER = '.github/workflows';
 export const workflowFile = (name: string) => `${WORKFLOW_FOLDER}/ideal-state-${name}.yml`;
 
-const ENV = { name: 'IDEAL_STATE_SCHEDULE', glob: 'IDEAL_STATE_LOOP_GLOB', isc: 'IDEAL_STATE_LOOP_ISC', shards: 'IDEAL_STATE_LOOP_SHARDS', effort: 'IDEAL_STATE_LOOP_EFFORT', cli: 'IDEAL_STATE_CLI' } as const;
+/** This product's repository on GitHub, where action.yml is: `uses: <it>@v<version>`. */
+export const ACTION_REPOSITORY = 'ideal-state/ideal-state';
+
+const ENV = { name: 'IDEAL_STATE_SCHEDULE', glob: 'IDEAL_STATE_LOOP_GLOB', isc: 'IDEAL_STATE_LOOP_ISC', shards: 'IDEAL_STATE_LOOP_SHARDS', effort: 'IDEAL_STATE_LOOP_EFFORT' } as const;
 
 export interface WorkflowOptions {
-  /** The command line's version the jobs run (`npx ideal-state@VERSION`), the one that wrote it. */
+  /** The release of the action the jobs run (`uses: …@v<version>`), the command line's that wrote it. */
   readonly version: string;
 }
 
 /** The workflow file's text: a header comment, then the workflow. */
 export function renderWorkflow(spec: ScheduleSpec, options: WorkflowOptions): string {
-  const cli = `npx --yes ideal-state@${options.version}`;
-  const startedBy = `--started-by "schedule:$${ENV.name}"`;
+  const action = `${ACTION_REPOSITORY}@v${options.version}`;
+  const startedBy = `schedule:\${{ env.${ENV.name} }}`;
   const setup = [{ uses: 'actions/checkout@v4' }, { uses: 'actions/setup-node@v4', with: { 'node-version': 22 } }];
-  const effort = spec.effort ? ` --effort "$${ENV.effort}"` : '';
   const workflow = {
     name: `Ideal State schedule ${spec.name}`,
     on: { schedule: [{ cron: spec.cron }], workflow_dispatch: null },
@@ -36,7 +40,6 @@ export function renderWorkflow(spec: ScheduleSpec, options: WorkflowOptions): st
       [ENV.isc]: spec.isc,
       [ENV.shards]: String(spec.shards),
       ...(spec.effort ? { [ENV.effort]: spec.effort } : {}),
-      [ENV.cli]: cli,
     },
     jobs: {
       shard: {
@@ -47,11 +50,18 @@ export function renderWorkflow(spec: ScheduleSpec, options: WorkflowOptions): st
           ...setup,
           {
             name: 'Verify the shard',
-            shell: 'bash',
-            // Exit 1 (an artifact fails) must not stop the upload: the merge job decides.
-            run: `$${ENV.cli} loop --glob "$${ENV.glob}" --isc "$${ENV.isc}"${effort} --verify-only --shard "\${{ matrix.shard }}/$${ENV.shards}" --out "shards/shard-\${{ matrix.shard }}.json" ${startedBy} || [ $? -eq 1 ]`,
+            uses: action,
+            with: {
+              'loop-glob': `\${{ env.${ENV.glob} }}`,
+              'loop-isc': `\${{ env.${ENV.isc} }}`,
+              ...(spec.effort ? { 'loop-effort': `\${{ env.${ENV.effort} }}` } : {}),
+              shard: `\${{ matrix.shard }}/\${{ env.${ENV.shards} }}`,
+              'loop-out': 'shards/shard-${{ matrix.shard }}.json',
+              'started-by': startedBy,
+            },
           },
-          { uses: 'actions/upload-artifact@v4', with: { name: 'loop-shard-${{ matrix.shard }}', path: 'shards/shard-${{ matrix.shard }}.json' } },
+          // A shard with a failing artifact fails its job, and its file still goes to the merge.
+          { uses: 'actions/upload-artifact@v4', if: 'always()', with: { name: 'loop-shard-${{ matrix.shard }}', path: 'shards/shard-${{ matrix.shard }}.json' } },
         ],
       },
       merge: {
@@ -61,8 +71,8 @@ export function renderWorkflow(spec: ScheduleSpec, options: WorkflowOptions): st
         steps: [
           ...setup,
           { uses: 'actions/download-artifact@v4', with: { pattern: 'loop-shard-*', path: 'shards', 'merge-multiple': true } },
-          { name: 'Merge the shards (fails when an artifact fails its criteria)', shell: 'bash', run: `$${ENV.cli} loop merge shards/shard-*.json --out loop-report.json --prd ${startedBy}` },
-          { uses: 'actions/upload-artifact@v4', if: 'always()', with: { name: 'loop-report', path: 'loop-report.json\n.ideal-state/prds/loop-merged-*.md\n' } },
+          { name: 'Merge the shards (fails when an artifact fails its criteria)', uses: action, with: { merge: 'shards', 'started-by': startedBy } },
+          { uses: 'actions/upload-artifact@v4', if: 'always()', with: { name: 'loop-report', path: 'ideal-state-reports/loop-report.json\n.ideal-state/prds/loop-merged-*.md\n' } },
         ],
       },
     },

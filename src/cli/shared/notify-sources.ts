@@ -2,7 +2,7 @@ import type { Approver } from '../../agent/approvals';
 import type { RunResult } from '../../algorithm/engine-api';
 import type { LoopResult } from '../../app/loop';
 import { loopFinishedData, runFinishedData } from '../../app/notify/events';
-import { gateEvents } from '../../app/notify/gate-events';
+import { gateEvents, type GateUnverified } from '../../app/notify/gate-events';
 import { logLine } from '../../app/notify/notifier';
 import type { PrdCheck, VerdictContext, GateDecision } from '../../app/gate/verdict';
 import type { LoopStartedBy } from '../../model/loop';
@@ -74,7 +74,7 @@ export function withApprovalNotice(approver: Approver, workspace: string, warn: 
 
 /** After the gate's answer is printed: its events, from a detached process (the host is never held). */
 /** The gate's stderr is read by its host (a block's reason): what goes wrong here goes to the notifications log instead. */
-export async function gateAnswered(checks: readonly PrdCheck[], heldBy: VerdictContext['heldBy'], final: GateDecision, context: { host: string; agentBlocked: boolean; workspace: string; env: NodeJS.ProcessEnv }): Promise<void> {
+export async function gateAnswered(checks: readonly PrdCheck[], heldBy: VerdictContext['heldBy'], final: GateDecision, context: { host: string; agentBlocked: boolean; workspace: string; env: NodeJS.ProcessEnv; unverified?: GateUnverified }): Promise<void> {
   const warn = (line: string) => void logLine(line, context.env);
   try {
     for (const e of gateEvents(checks, heldBy, final, context)) await notifyDetached(e.event, e.data as never, {}, { workspace: context.workspace, warn, env: context.env });
