@@ -131,7 +131,9 @@ describe("test harness: the user's own folders", () => {
       assert.deepEqual(standIn.left(), []);
       const env: NodeJS.ProcessEnv = { ...process.env, ...standIn.env };
       delete env.IDEAL_STATE_STATE_DIR;
-      const gate = spawnSync(process.execPath, [BUILT_CLI, 'gate', '--host', 'claude-code', '--workspace', ws], { encoding: 'utf8', env, input: '' });
+      // What Claude Code sends a Stop hook (https://code.claude.com/docs/en/hooks#stop-input).
+      const stop = JSON.stringify({ session_id: 'harness', transcript_path: path.join(ws, 'transcript.jsonl'), cwd: ws, hook_event_name: 'Stop', stop_hook_active: false });
+      const gate = spawnSync(process.execPath, [BUILT_CLI, 'gate', '--host', 'claude-code', '--workspace', ws], { encoding: 'utf8', env, input: stop });
       assert.match(gate.stdout, /"decision":"block"/, gate.stderr);
       const left = standIn.left();
       assert.ok(left.some((f) => /^state\/ideal-state\/.*gate-state\.json$/.test(f)), left.join('\n'));
