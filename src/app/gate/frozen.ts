@@ -5,6 +5,7 @@ import type { ApprovedIgnores } from '../../verify/search-rules';
 import { ProcessHost } from '../../verify/process-host';
 import type { ProcessRunner } from '../../verify/process-runner';
 import { takeSnapshot } from './snapshot';
+import { removeOwnerSync } from './snapshot-sweep';
 import { HostWhenReady } from './host-when-ready';
 import { guardLinked, type LinkedGuard } from './linked-guard';
 import { fingerprint, OwnWrites, workspaceChanges, type Fingerprint } from './workspace-fingerprint';
@@ -75,7 +76,9 @@ export async function freezeWorkspace(workspace: string, options: FreezeOptions)
   };
   // A gate ended by its watchdog (process.exit) leaves no copy behind.
   const onExit = () => {
-    if (taken.ok) rmSync(taken.snapshot.root, { recursive: true, force: true });
+    if (!taken.ok) return;
+    rmSync(taken.snapshot.root, { recursive: true, force: true });
+    removeOwnerSync(taken.snapshot.root);
   };
   process.once('exit', onExit);
   const dispose = async () => {
