@@ -109,12 +109,12 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
   const frozen = values['in-place'] || values['no-commands'] ? undefined : await freezeForVerify(workspace, io.err);
   if (frozen?.note) io.err(frozen.note);
   const result = await verifyPrdFile({
-    ...(frozen ? { frozen: { root: frozen.root }, ...(frozen.processes ? { processes: frozen.processes } : {}) } : {}),
+    ...(frozen ? { frozen: { root: frozen.root } } : {}),
     file,
     workspace,
     ...(values.effort !== undefined ? { select: { effort: values.effort } } : {}),
     commands: { yes: values.yes, off: values['no-commands'], ...(io.ask ? { ask: io.ask } : {}) },
-    checks: { timeoutSeconds, ...(io.signal ? { signal: io.signal } : {}), ...(values.rg ? { rg: values.rg } : {}) },
+    checks: { timeoutSeconds, ...(io.signal ? { signal: io.signal } : {}), ...(values.rg ? { rg: values.rg } : {}), ...(frozen?.processes ? { processes: frozen.processes } : {}) },
     ...(values.write ? { write: { by: () => 'ideal-state verify' } } : {}),
     // The answer does not wait for SQLite: the report is left as a pending record beside the
     // store (one small file, flushed and renamed into place) that its next writable open folds in.
