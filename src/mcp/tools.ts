@@ -3,6 +3,7 @@ import { coveringAnswer, CriteriaAnswer, ProposedCriterion, ToolVerifyAnswer, ve
 import { addPendingProposal, recordProposedCommands } from '../app/proposals';
 import { MAX_PROPOSED_CRITERIA, proposeCriteria, type CriteriaProposal } from '../app/propose-criteria';
 import { readPrdFile } from '../app/read-prd-file';
+import { freezeForVerify } from '../app/gate/freeze-verify';
 import { verifyPrdFile, writeAtomically } from '../app/verify-prd-file';
 import { checkPrd, formatDiagnostic } from '../prd';
 import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
@@ -89,19 +90,28 @@ export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyI
   ctx.folder?.cancel();
   const named = await resolvePrd(ctx.workspace, input.prd);
   const only = input.criteria && input.criteria.length > 0 ? input.criteria : undefined;
+  // In a snapshot, from a detached process host, as the stop gate and `ideal-state verify` run
+  // their checks (freeze-verify.ts): a check cannot tell this verification from the gate's.
+  const frozen = await freezeForVerify(ctx.workspace, ctx.log);
+  if (frozen?.note) ctx.log(frozen.note);
+  const processes = frozen?.processes ?? ctx.processes;
   const result = await verifyPrdFile({
+    ...(frozen ? { frozen: { root: frozen.root } } : {}),
     file: named.file,
     workspace: ctx.workspace,
     ...(only ? { select: { only } } : {}),
     // No terminal: only the commands the workspace's committed allow-list names run.
     commands: {},
-    checks: { timeoutSeconds: input.timeoutSeconds ?? 120, ...(session.signal ? { signal: session.signal } : {}), ...(ctx.processes ? { processes: ctx.processes } : {}) },
+    checks: { timeoutSeconds: input.timeoutSeconds ?? 120, ...(session.signal ? { signal: session.signal } : {}), ...(processes ? { processes } : {}) },
     ...(session.progress ? { progress: { onResult: (done: number, total: number, id: string) => session.progress!(done, total, `${id} verified (${done} of ${total})`) } } : {}),
     // The answer does not wait for SQLite: the report is left beside the store, folded in by its
     // next writable open (this server's own when it is idle, the criteria tool's, any command's).
     report: { store: ctx.store, later: true },
     warn: ctx.log,
-  }).finally(() => ctx.folder?.schedule());
+  }).finally(() => {
+    ctx.folder?.schedule();
+    return frozen?.dispose();
+  });
   if (result.kind === 'bad-input') throw new ToolRefusal([`${named.relative} cannot be verified: ${result.summary.split(named.file).join(named.relative)}`, ...result.problems.map((d) => formatDiagnostic(named.relative, d))].join('\n'));
   if (result.kind === 'refused' && only && / has no criterion /.test(result.message)) throw new BadArgument(`criteria: ${result.message.split(named.file).join(named.relative)}`);
   if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(named.file).join(named.relative));

@@ -47,13 +47,19 @@ interface Workspace {
   store: string;
 }
 
+/** Where release.js leaves its marker when it runs. */
+function released(dir: string): string {
+  return `${dir}-${MARKER}`;
+}
+
 function workspace(): Workspace {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-mcp-attack-'));
   fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
   fs.mkdirSync(path.join(dir, 'src'));
   fs.writeFileSync(path.join(dir, 'README.md'), '# Ideal State\n');
   fs.writeFileSync(path.join(dir, 'src', 'app.js'), 'module.exports = 1; // TODO\n');
-  fs.writeFileSync(path.join(dir, 'release.js'), `require('fs').writeFileSync('${MARKER}', 'released');\n`);
+  // The marker goes beside the workspace, not into it: the checks run in a snapshot of it, whose writes are removed with it.
+  fs.writeFileSync(path.join(dir, 'release.js'), `require('fs').writeFileSync(${JSON.stringify(released(dir))}, 'released');\n`);
   // The allow-list lets every `node` command run where there is no terminal.
   fs.writeFileSync(path.join(dir, '.ideal-state', 'verify-commands.yaml'), 'commands:\n  - node *\n');
   const prd = path.join(dir, '.ideal-state', 'prds', 'PRD-20261126-attacks.md');
@@ -187,13 +193,13 @@ describe('ideal-state mcp under attack (the SDK’s client over stdio)', functio
     const verified = await structured(c.client, 'ideal-state_verify', {});
     const row = verified.results.find((r: { id: string }) => r.id === 'ISC-3');
     assert.equal(row.outcome, 'UNKNOWN');
-    assert.equal(fs.existsSync(path.join(ws.dir, MARKER)), false, 'the command did not run');
+    assert.equal(fs.existsSync(released(ws.dir)), false, 'the command did not run');
     assert.deepEqual(verified.skippedCommands.map((s: { command: string }) => s.command), [RELEASE]);
     assert.match(verified.skippedCommands[0].reason, /an agent proposed, and runs only once a person allows it: `ideal-state criteria pending` on a terminal/);
     // The gate and `verify` without a terminal go through the same approval: not even --yes runs it.
     const cli = await runCli(['verify', ws.prd, '--workspace', ws.dir, '--yes', '--no-store'], { env: { IDEAL_STATE_STATE_DIR: ws.state } });
     assert.match(cli.out + cli.err, /ISC-3/);
-    assert.equal(fs.existsSync(path.join(ws.dir, MARKER)), false, 'not even with --yes and no terminal');
+    assert.equal(fs.existsSync(released(ws.dir)), false, 'not even with --yes and no terminal');
   });
 
   it('keeps a proposal waiting for a person; `criteria pending` refuses without a terminal and adds it on one', async function () {
@@ -220,14 +226,14 @@ describe('ideal-state mcp under attack (the SDK’s client over stdio)', functio
     assert.match(text, /Added ISC-3 through ideal-state mcp \(client "attack-client"\), accepted by a person on a terminal \(ideal-state criteria pending\)/);
     const verified = await structured(c.client, 'ideal-state_verify', {});
     assert.equal(verified.results.find((r: { id: string }) => r.id === 'ISC-3').outcome, 'UNKNOWN');
-    assert.equal(fs.existsSync(path.join(ws.dir, MARKER)), false);
+    assert.equal(fs.existsSync(released(ws.dir)), false);
 
     // The person allows the command: now the allow-list decides, and it runs.
     const allowed = await run(['criteria', 'pending', '--workspace', ws.dir], { state: ws.state, terminal: ['y'] });
     assert.equal(allowed.code, 0, allowed.out + allowed.err);
     const after = await structured(c.client, 'ideal-state_verify', {});
     assert.equal(after.results.find((r: { id: string }) => r.id === 'ISC-3').outcome, 'PASS');
-    assert.equal(fs.existsSync(path.join(ws.dir, MARKER)), true);
+    assert.equal(fs.existsSync(released(ws.dir)), true);
   });
 
   it('verify of some ids answers allCriticalPass only when every CRITICAL criterion is among them', async () => {

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { installingChecks } from './check-installs';
 import { freezeWorkspace, type FrozenWorkspace } from './frozen';
 import type { HeldSet } from './held';
 import { approvedIgnoresOf } from './lock-inputs';
@@ -14,9 +15,12 @@ export async function freezeHeld(workspace: string, held: HeldSet, options: { si
   const approved = held.kind === 'locked' || held.kind === 'baseline' ? approvedIgnoresOf(held.prds, held.kind === 'locked' ? 'locked by a person' : 'when the person last spoke') : undefined;
   // What the locked checks execute, where a person approved it: those in a linked folder are guarded too.
   const executed = held.kind === 'locked' || held.kind === 'baseline' ? [...new Set(held.prds.flatMap((p) => p.inputs.filter((i) => i.kind === 'executes').map((i) => i.name)))] : [];
+  // Checks a person locked that install dependencies rewrite node_modules themselves: not guarded (linked-guard.ts).
+  const installing = held.kind === 'locked' || held.kind === 'baseline' ? installingChecks(held.prds.flatMap((p) => p.criteria.map((c) => c.verify))) : [];
   return freezeWorkspace(workspace, {
     ...(approved ? { approvedIgnores: approved } : {}),
     executed,
+    installing,
     sinceMs: options.sinceMs,
     processHost: path.join(__dirname, 'process-host.cjs'),
     log: options.log,

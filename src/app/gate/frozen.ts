@@ -5,6 +5,7 @@ import type { ApprovedIgnores } from '../../verify/search-rules';
 import { ProcessHost } from '../../verify/process-host';
 import type { ProcessRunner } from '../../verify/process-runner';
 import { takeSnapshot } from './snapshot';
+import { removeOwnerSync } from './snapshot-sweep';
 import { HostWhenReady } from './host-when-ready';
 import { guardLinked, type LinkedGuard } from './linked-guard';
 import { fingerprint, OwnWrites, workspaceChanges, type Fingerprint } from './workspace-fingerprint';
@@ -26,7 +27,7 @@ export interface FrozenWorkspace {
   /** Where the checks read and run: the snapshot, or the workspace itself when there is none. */
   readonly root: string;
   readonly processes?: ProcessRunner;
-  /** Why the live workspace is verified instead of a snapshot. */
+  /** What the answer says of how the work was verified: in place, not in a snapshot; node_modules not guarded. */
   readonly note?: string;
   /** What it cost: milliseconds to copy, files copied, entries linked. */
   readonly cost: { snapshotMs: number; copied: number; linked: number };
@@ -53,6 +54,11 @@ export interface FreezeOptions {
    */
   executed?: readonly string[];
   /**
+   * The locked checks whose command installs dependencies (check-installs.ts): they rewrite
+   * node_modules through its link, so node_modules is not guarded, and `note` says so.
+   */
+  installing?: readonly string[];
+  /**
    * Whether a change to the live source meanwhile counts (default true). Not at a subagent's stop:
    * other agents of the same session may be working beside it, honestly; its snapshot still holds.
    */
@@ -61,11 +67,12 @@ export interface FreezeOptions {
 
 export async function freezeWorkspace(workspace: string, options: FreezeOptions): Promise<FrozenWorkspace> {
   const own = new OwnWrites(workspace);
+  const installing = options.guard === false ? [] : (options.installing ?? []);
   const live = await realpath(workspace).catch(() => path.resolve(workspace));
   // Started now, waited for by the first check that starts a process (host-when-ready.ts).
   const host = options.processHost ? new HostWhenReady(ProcessHost.startDetached(options.processHost, options.log)) : undefined;
   const taken = await takeSnapshot(workspace, { ...(options.approvedIgnores ? { approvedIgnores: options.approvedIgnores } : {}), ...(options.parent ? { parent: options.parent } : {}) });
-  const guarded = (walked: Fingerprint): Fingerprint => withGuard(walked, guardLinked(live, walked.leftOut ?? [], options.executed ?? []));
+  const guarded = (walked: Fingerprint): Fingerprint => withGuard(walked, guardLinked(live, walked.leftOut ?? [], options.executed ?? [], { installing: installing.length > 0 }));
   // A workspace that cannot be walked at all has an empty fingerprint: its checks say what is wrong.
   const before = guarded(taken.ok ? taken.snapshot.fingerprint : await fingerprint(workspace, options.approvedIgnores).catch(() => ({ entries: new Map(), changed: new Map() })));
   const changes = async () => {
@@ -75,7 +82,9 @@ export async function freezeWorkspace(workspace: string, options: FreezeOptions)
   };
   // A gate ended by its watchdog (process.exit) leaves no copy behind.
   const onExit = () => {
-    if (taken.ok) rmSync(taken.snapshot.root, { recursive: true, force: true });
+    if (!taken.ok) return;
+    rmSync(taken.snapshot.root, { recursive: true, force: true });
+    removeOwnerSync(taken.snapshot.root);
   };
   process.once('exit', onExit);
   const dispose = async () => {
@@ -84,15 +93,25 @@ export async function freezeWorkspace(workspace: string, options: FreezeOptions)
     if (taken.ok) await taken.snapshot.dispose().catch(() => undefined);
   };
   const cost = taken.ok ? { snapshotMs: taken.snapshot.ms, copied: taken.snapshot.copied, linked: taken.snapshot.linked } : { snapshotMs: 0, copied: 0, linked: 0 };
+  const notes = [
+    ...(taken.ok ? [] : [`Ideal State: the checks ran in the workspace as it is, not in a snapshot of it: ${taken.message}.`]),
+    ...(installing.length > 0 ? [unguardedNote(installing)] : []),
+  ];
+  if (installing.length > 0) options.log(unguardedNote(installing));
   return {
     root: taken.ok ? taken.snapshot.root : workspace,
     ...(host ? { processes: host } : {}),
-    ...(taken.ok ? {} : { note: `Ideal State: the checks ran in the workspace as it is, not in a snapshot of it: ${taken.message}.` }),
+    ...(notes.length > 0 ? { note: notes.join('\n') } : {}),
     cost,
     ownWrite: (file) => own.ownWrite(file),
     changes,
     dispose,
   };
+}
+
+function unguardedNote(installing: readonly string[]): string {
+  const named = installing.slice(0, 3).map((c) => `\`${c.length > 80 ? `${c.slice(0, 77)}...` : c}\``).join(', ');
+  return `Ideal State: node_modules was not guarded while the gate verified: the locked check ${named}${installing.length > 3 ? ' and others' : ''} install${installing.length === 1 ? 's' : ''} dependencies there itself, so a change to it then is not counted as the agent's.`;
 }
 
 /** A walk's fingerprint with the linked entries it guards beside its own (their keys never collide: each ends in a word in parentheses). */

@@ -13,6 +13,9 @@ import * as path from 'node:path';
  *   lock resolved, a runner's configuration), with what it resolves to, and every file of the
  *   package it resolves into (`node_modules/<name>` or `node_modules/@scope/<name>`): what a shim
  *   runs is mostly its own package's code.
+ * Not where a locked check installs dependencies (`npm ci && npm test`): its own writes to
+ * node_modules cannot be told from a watcher's, so nothing in node_modules is guarded for that
+ * stop, and the answer says so (frozen.ts); the lock still holds the manifest and lockfile it installs from.
  * Looks only (lstat and stat, no reading), at most GUARD_LIMIT entries: a few milliseconds
  * (bench/gate.mjs). What a check reads from other packages stays live; the lock's own comparison
  * of its inputs still holds.
@@ -26,7 +29,7 @@ export interface LinkedGuard {
 }
 
 /** The guarded entries for a walk's left-out entries (workspace-relative) and the workspace-relative files the locked checks execute. */
-export function guardLinked(live: string, linked: readonly string[], executed: readonly string[]): LinkedGuard {
+export function guardLinked(live: string, linked: readonly string[], executed: readonly string[], options: { installing?: boolean } = {}): LinkedGuard {
   const guard: LinkedGuard = { entries: new Map(), changed: new Map() };
   let count = 0;
   const look = (key: string, file: string, follow: boolean): Stats | undefined => {
@@ -61,14 +64,16 @@ export function guardLinked(live: string, linked: readonly string[], executed: r
     for (const f of filesUnder(folder, () => count < GUARD_LIMIT)) look(`${keyOf(f)} (package)`, f, false);
   };
 
-  for (const folder of linked.filter((l) => path.posix.basename(l) === 'node_modules')) {
+  // A locked check that installs dependencies rewrites node_modules itself (check-installs.ts): nothing in it is guarded.
+  const installed = (relative: string) => options.installing === true && relative.split('/').includes('node_modules');
+  for (const folder of linked.filter((l) => path.posix.basename(l) === 'node_modules' && !installed(l))) {
     const bin = `${folder}/.bin`;
     const binStat = look(`${bin} (linked)`, path.join(live, bin), false);
     if (!binStat?.isDirectory()) continue;
     for (const name of readdirSync(path.join(live, bin)).sort()) guardFile(`${bin}/${name}`, false);
   }
   const through = (relative: string) => linked.some((l) => relative === l || relative.startsWith(`${l}/`));
-  for (const relative of executed) if (through(relative)) guardFile(relative, true);
+  for (const relative of executed) if (through(relative) && !installed(relative)) guardFile(relative, true);
   return guard;
 }
 

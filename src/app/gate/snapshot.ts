@@ -3,6 +3,7 @@ import { constants as fsConstants, copyFileSync, mkdirSync, readlinkSync, symlin
 import * as path from 'node:path';
 import type { ApprovedIgnores } from '../../verify/search-rules';
 import { snapshotParent } from './snapshot-place';
+import { removeOwnerSync, sweepStale, writeOwner } from './snapshot-sweep';
 import { taskPool, walkSource, type Fingerprint, type WalkedSource } from './source-walk';
 
 /**
@@ -38,6 +39,8 @@ export interface WorkspaceSnapshot {
   readonly ms: number;
   /** The live source as it was copied (workspace-fingerprint.ts compares it with the source after the checks). */
   readonly fingerprint: Fingerprint;
+  /** Earlier copies in the same place whose owner process is gone, removed beside this one's checks (snapshot-sweep.ts). */
+  readonly swept: readonly string[];
   /** Removes the copy (never what its links point to). */
   dispose(): Promise<void>;
 }
@@ -78,7 +81,18 @@ export async function takeSnapshot(workspace: string, options: SnapshotOptions =
   // A copy inside the workspace would be part of what it copies, and within the agent's reach.
   if (isInside(live, parent)) return { ok: false, message: `the temporary folder ${parent} is inside the workspace` };
   const root = await fs.mkdtemp(path.join(parent, SNAPSHOT_PREFIX));
-  const dispose = () => fs.rm(root, { recursive: true, force: true, maxRetries: 2 });
+  // Its owner beside it, and the copies left by owners killed outright removed (snapshot-sweep.ts).
+  try {
+    writeOwner(root);
+  } catch {
+    // No marker: this copy is only ever removed by its own process, as before.
+  }
+  const swept = sweepStale(parent, SNAPSHOT_PREFIX, root);
+  const dispose = async () => {
+    await swept.removed;
+    await fs.rm(root, { recursive: true, force: true, maxRetries: 2 });
+    removeOwnerSync(root);
+  };
   const counts = { copied: 0, linked: 0, bytes: 0 };
   // On a memory file system a copy waits on no device: one at a time on this thread is several
   // times faster than through the thread pool (bench/gate.mjs). On a disk, many at a time.
@@ -125,7 +139,7 @@ export async function takeSnapshot(workspace: string, options: SnapshotOptions =
     await dispose().catch(() => undefined);
     return { ok: false, message: `the workspace could not be copied: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` };
   }
-  return { ok: true, snapshot: { root, workspace: live, ...counts, fingerprint: walked.fingerprint, ms: Date.now() - started, dispose } };
+  return { ok: true, snapshot: { root, workspace: live, ...counts, swept: swept.found, fingerprint: walked.fingerprint, ms: Date.now() - started, dispose } };
 }
 
 /** The task pool's shape, each task done at once on this thread (its synchronous form). */
