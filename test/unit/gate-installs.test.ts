@@ -79,10 +79,12 @@ describe('a locked check that installs dependencies is not blocked for rewriting
     const state = stateDir();
     const locked = await lockCriteria(ws, { files: [PRD], by: 'ana', how: 'terminal', now: new Date(), env: { ...process.env, IDEAL_STATE_STATE_DIR: state } });
     assert.deepEqual(locked.refused, []);
-    const run = await runGate(['--host', 'claude-code', '--workspace', ws, '--no-store', '--no-log', '--deadline', '60'], claudeStop(ws), { state });
+    const run = await runGate(['--host', 'claude-code', '--workspace', ws, '--no-store', '--deadline', '60'], claudeStop(ws), { state });
     const d = decision(run);
     assert.equal(d.blocked, false, `an honest install was blocked: ${d.text}\n${run.err}`);
     assert.ok(!fs.existsSync(path.join(ws, 'node_modules', '.bin', 'checker')), 'the check did install into the live node_modules');
     assert.match(`${d.text}\n${run.err}`, /node_modules was not guarded/);
+    // The PRD's LOG says how this stop was verified, beside its verdict.
+    assert.match(fs.readFileSync(path.join(ws, PRD), 'utf8'), /ideal-state gate \(Claude Code Stop, .*let the stop through.*\(.*node_modules was not guarded/);
   });
 });

@@ -143,6 +143,8 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
     guard: !/subagent/i.test(request.event),
   });
   if (frozen?.note) watch.notes.push(frozen.note);
+  // How the work was verified (in place, not in a snapshot; node_modules not guarded) goes into the LOG too.
+  log.how = frozen?.note;
   // The PRD being verified when the budget runs out, and its criteria not yet finished, are what the answer names.
   const verify = async (file: string, write: boolean, approvedIgnores?: ApprovedIgnores, text?: string): Promise<VerifyPrdOutcome> => {
     watch.verifying = path.relative(workspace, file).split(path.sep).join('/');
@@ -215,6 +217,8 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
 class StopLog {
   /** The live workspace changed while the gate verified its copy. */
   changedMeanwhile = false;
+  /** How the work was verified, where it is not the usual snapshot (frozen.ts's note). */
+  how: string | undefined;
   private markBlocked = false;
   private readonly mark: string;
 
@@ -250,7 +254,8 @@ class StopLog {
     this.markBlocked = !set.passed && this.state.blockedBy !== undefined;
     const letGo = this.state.limitReached || this.state.blockedBy !== undefined;
     const r = this.request;
-    return `ideal-state gate (${HOST_NAMES[r.host]} ${r.event}, ${this.mark}), which ${this.verdictWord(set.passed)}; ${hostWill(r, (set.passed || letGo) && !this.changedBlocks() && !this.refusedBlocks() ? 'allow' : 'block')}`;
+    const how = this.how ? ` (${this.how.split('\n').map((l) => l.replace(/^Ideal State: /, '').replace(/\.$/, '')).join('; ')})` : '';
+    return `ideal-state gate (${HOST_NAMES[r.host]} ${r.event}, ${this.mark}), which ${this.verdictWord(set.passed)}; ${hostWill(r, (set.passed || letGo) && !this.changedBlocks() && !this.refusedBlocks() ? 'allow' : 'block')}${how}`;
   }
 
   /** The written PRD, keeping only this session's latest entry (and BLOCKED status when the agent said so). */
