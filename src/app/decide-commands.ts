@@ -1,5 +1,5 @@
 import type { CommandApproval } from '../verify/types';
-import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
+import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-path';
 
 /**
  * The one rule for which of a PRD's commands run. Every surface that verifies (`ideal-state

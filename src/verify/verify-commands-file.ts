@@ -14,7 +14,7 @@ import { allowList, type AllowList } from './allowed-commands';
  *
  * Patterns are read by the one allow-list matcher (allowed-commands.ts).
  */
-export const VERIFY_COMMANDS_FILE = '.ideal-state/verify-commands.yaml';
+export { VERIFY_COMMANDS_FILE } from './verify-commands-path';
 
 const Pattern = z
   .string()

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
 import type { RunResult } from '../../algorithm/engine-api';
-import { runFinishedData } from '../../app/notify/events';
-import { notify } from '../../app/notify/notifier';
 import type { EventData } from '../../app/notify/payload';
 import type { NotificationEvent } from '../../app/notify/config';
 import type { Logger } from '../../model/log';
 import { SETTINGS } from '../../model/settings';
+import { engine } from '../engine';
 
 /**
  * The editor's events for the person's webhooks: a run that ended, an approval that waits.
@@ -21,7 +20,7 @@ export class EditorNotifications {
   ) {}
 
   runFinished(result: RunResult): void {
-    this.send('run.finished', runFinishedData(result));
+    this.send('run.finished', engine().runFinishedData(result));
   }
 
   approvalWaiting(request: ApprovalRequest, runId: string | undefined): void {
@@ -44,7 +43,8 @@ export class EditorNotifications {
     const fromWorkspace = inspected?.workspaceValue ?? inspected?.workspaceFolderValue;
     if (fromWorkspace) this.log.warn(`${SETTINGS.notificationsFile.key} in the workspace settings (${fromWorkspace}) is ignored: a workspace cannot add a webhook`);
     const workspace = this.folder();
-    void notify(event, data, {}, { ...(workspace ? { workspace } : {}), ...(inspected?.globalValue ? { settingFile: inspected.globalValue } : {}), warn: (line) => this.log.warn(line) }).catch((error: unknown) =>
+    // Through the engine bundle: the notifier reads its file with yaml and zod, which activation never loads.
+    void engine().notify(event, data, {}, { ...(workspace ? { workspace } : {}), ...(inspected?.globalValue ? { settingFile: inspected.globalValue } : {}), warn: (line) => this.log.warn(line) }).catch((error: unknown) =>
       this.log.warn(`the ${event} notification was not sent: ${error instanceof Error ? error.message : String(error)}`),
     );
   }

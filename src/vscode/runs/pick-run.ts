@@ -58,7 +58,7 @@ export async function pickRun(title: string, arg: unknown, choices: () => readon
   return picked?.id;
 }
 
+/** A request's first line, whole: the quick pick cuts what does not fit, and its filter finds the whole text. */
 function firstLine(text: string): string {
-  const line = text.split(/\r?\n/)[0]!;
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+  return text.split(/\r?\n/)[0]!;
 }
