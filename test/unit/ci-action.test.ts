@@ -102,7 +102,8 @@ function runAction(ws: string, inputs: Record<string, string>) {
   fs.writeFileSync(outputs, '');
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('INPUT_') && !k.startsWith('GITHUB_')));
   for (const [id, value] of Object.entries(inputs)) env[`INPUT_${id.toUpperCase()}`] = value;
-  Object.assign(env, { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: outputs, GITHUB_ACTION_PATH: REPO, GITHUB_WORKSPACE: ws, GITHUB_ACTIONS: 'true', CI: 'true', IDEAL_STATE_STATE_DIR: path.join(ws, '..', `${path.basename(ws)}-state`) });
+  // The state and data folders are the test's own, never the user's (the loop mode opens a store).
+  Object.assign(env, { GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: outputs, GITHUB_ACTION_PATH: REPO, GITHUB_WORKSPACE: ws, GITHUB_ACTIONS: 'true', CI: 'true', IDEAL_STATE_STATE_DIR: path.join(ws, '..', `${path.basename(ws)}-state`), XDG_DATA_HOME: path.join(ws, '..', `${path.basename(ws)}-data`) });
   const r = spawnSync(process.execPath, [ENTRY], { cwd: ws, env, encoding: 'utf8' });
   const parsed = Object.fromEntries(fs.readFileSync(outputs, 'utf8').split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, summary: fs.readFileSync(summary, 'utf8'), outputs: parsed as Record<string, string> };

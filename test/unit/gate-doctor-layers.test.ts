@@ -18,14 +18,21 @@ describe('command line: gate doctor reads Claude Code’s effective settings', f
   let home: string;
   let savedHome: string | undefined;
 
+  let savedStateHome: string | undefined;
+
   beforeEach(() => {
     savedHome = process.env.HOME;
+    savedStateHome = process.env.XDG_STATE_HOME;
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-doctor-home-'));
     process.env.HOME = home;
+    // Where a refused state folder variable leaves the gate: the default folder, the test's own here.
+    process.env.XDG_STATE_HOME = path.join(home, '.local', 'state');
   });
   afterEach(() => {
     if (savedHome === undefined) delete process.env.HOME;
     else process.env.HOME = savedHome;
+    if (savedStateHome === undefined) delete process.env.XDG_STATE_HOME;
+    else process.env.XDG_STATE_HOME = savedStateHome;
     fs.rmSync(home, { recursive: true, force: true });
   });
 
