@@ -1,3 +1,4 @@
+import type { StepCommit } from '../algorithm/ports';
 import type { Restatement } from '../algorithm/restatements';
 import type { AnyCriterion, Run, RunEvent, RunState, VerificationReport } from '../model';
 import { parsePrd, syncPrdToStore, type PrdStoreSync, type PrdStoreSyncInput } from '../prd';
@@ -9,12 +10,13 @@ import { storePrdVerification, type PreparedPrd } from './verify-prd';
 
 /**
  * What changed in a run, said by the one writer of its rows: the views (ISC table, Runs
- * view, status bar, Testing view, notifications) update from these and never poll the
- * store for a run of their own window.
+ * view, status bar, progress notification, Testing view, staleness, learning) update from
+ * these and never poll the store for a run of their own window. A commit is said once, as
+ * its 'step'; there is no second event for it.
  */
 export type RunDelta =
   /** The engine made a commit durable: the run row, its current criteria, the report and events it carried. */
-  | { readonly kind: 'step'; readonly runId: string; readonly run: Run; readonly criteria?: readonly AnyCriterion[]; readonly report?: VerificationReport; readonly events: readonly RunEvent[] }
+  | { readonly kind: 'step'; readonly runId: string; readonly run: Run; readonly criteria?: readonly AnyCriterion[]; readonly report?: VerificationReport; readonly events: readonly RunEvent[]; readonly subRun?: true }
   /** The run's criteria have a new version (an edit in the table, a saved PRD), or one is queued for its next step. */
   | { readonly kind: 'criteria'; readonly runId: string; readonly via: 'table' | 'prd'; readonly queued: boolean }
   /** A re-verification stored its outcomes. */
@@ -22,7 +24,7 @@ export type RunDelta =
   /** The pending approvals of the run changed. */
   | { readonly kind: 'approvals'; readonly runId: string }
   /** The run this window was running ended (or stopped); `state` is where it ended. */
-  | { readonly kind: 'ended'; readonly runId: string; readonly state: RunState }
+  | { readonly kind: 'ended'; readonly runId: string; readonly state: RunState; readonly subRun?: true }
   /** Something outside this window's sessions may have changed runs (another window, the command line). */
   | { readonly kind: 'outside'; readonly runId?: string };
 
@@ -30,6 +32,12 @@ export type RunDelta =
 export interface LiveRun {
   restate(runId: string, restatement: Restatement): void;
   cancel(): void;
+  /**
+   * A loop's sub-run: its loop shows it (the matrix, the Runs view under the loop), so its
+   * deltas say so, and what follows a person's own runs (a table opened beside the editor,
+   * the reflection, the Testing view) leaves it alone.
+   */
+  readonly subRun?: true;
 }
 
 export type CriterionEdit = TableEdit | { kind: 'queued' };
@@ -62,8 +70,18 @@ export class RunSessions {
     this.live.set(runId, run);
   }
 
+  /** A commit the engine of a going run made durable, said once: the views take the run, criteria and report from it, not from the store. */
+  step(commit: StepCommit): void {
+    const runId = commit.run.id;
+    const subRun = this.live.get(runId)?.subRun;
+    this.tell({ kind: 'step', runId, run: commit.run, ...(commit.criteria ? { criteria: commit.criteria } : {}), ...(commit.report ? { report: commit.report } : {}), events: commit.events, ...(subRun ? { subRun } : {}) });
+  }
+
   end(runId: string, state: RunState): void {
-    if (this.live.delete(runId)) this.tell({ kind: 'ended', runId, state });
+    const live = this.live.get(runId);
+    if (!live) return;
+    this.live.delete(runId);
+    this.tell({ kind: 'ended', runId, state, ...(live.subRun ? { subRun: live.subRun } : {}) });
   }
 
   isLive(runId: string): boolean {

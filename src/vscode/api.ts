@@ -40,8 +40,9 @@ export interface IdealStateApi {
   /** Engine → PRD: merges the update into the open (possibly unsaved) document as an undoable edit; the user's text wins. */
   applyPrdUpdate(uri: vscode.Uri, update: EngineUpdate): Promise<MergeResult>;
   /**
-   * Runs of the Algorithm in this window: every committed step as it happens (run id, phase,
-   * criteria rows, budget), the runs going now, their pending approvals (answered like the
+   * Runs of the Algorithm in this window: every change as their one writer tells it (each
+   * committed step once, with its run row and events; the run's end), the runs going now
+   * (phase, criteria rows, budget as of now), their pending approvals (answered like the
    * ISC table does), and two hooks for tests — answering approvals instead of a person, and
    * behaving as in Restricted Mode.
    */

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../src/algorithm/engine';
 import type { AnyCriterion } from '../../src/model';
 import { activateIdealState, extensionEngine, type IdealStateApi } from './ideal-state';
-import { BUILD, dropScripts, EXECUTE, GREET_CRITERIA, inWorkspace, OBSERVE, onceRun, PLAN, testPrd, THINK, useScript, waits } from './scripted-runs';
+import { BUILD, dropScripts, EXECUTE, GREET_CRITERIA, inWorkspace, OBSERVE, onceRun, said, PLAN, testPrd, THINK, useScript, waits } from './scripted-runs';
 
 // The editor's run commands driven through their automation arguments (the prompts they
 // skip are the quick picks and input boxes a person answers), each with a scripted model
@@ -111,7 +111,7 @@ describe('the run commands in the editor (scripted model)', function () {
     // First half: the manager answers OBSERVE, THINK and PLAN, then BUILD's answer keeps it waiting.
     await useScript('resume-first', [OBSERVE, THINK, PLAN, waits(BUILD)]);
     let cancelled = 0;
-    const cancelling = onceRun(api, (c) => c.event?.message === 'PLAN → BUILD', () => {
+    const cancelling = onceRun(api, (c) => said(c, 'PLAN → BUILD'), () => {
       // A moment into BUILD's model call, as a person pressing Cancel Run.
       setTimeout(() => void vscode.commands.executeCommand<number>('idealState.cancelRun').then((n) => (cancelled = n)), 300);
     });
@@ -197,7 +197,7 @@ describe('the run commands in the editor (scripted model)', function () {
     ]);
     const request = 'Fix greet so an empty name is refused';
     let result: RunResult | undefined;
-    const cancelling = onceRun(api, (c) => c.event?.message === 'OBSERVE → THINK', () => void vscode.commands.executeCommand('idealState.cancelRun'));
+    const cancelling = onceRun(api, (c) => said(c, 'OBSERVE → THINK'), () => void vscode.commands.executeCommand('idealState.cancelRun'));
     try {
       result = await vscode.commands.executeCommand<RunResult | undefined>('idealState.runAlgorithm', { request, effort: 'FAST', template: 'code.bugfix' });
     } finally {

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../src/agent/approvals';
 import type { RunResult } from '../../src/algorithm/engine';
-import type { RunChange } from '../../src/vscode/run/run-service';
+import type { RunDelta } from '../../src/app/run-sessions';
+import type { RunProgress } from '../../src/vscode/run/run-service';
 import { activateIdealState, extensionEngine } from './ideal-state';
 
 // The sample workspace's scripted demo (.ideal-state/demo): a scripted model, labelled as one,
@@ -56,8 +57,14 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     // Open in an editor: the run's edit must show there, saved, and be undoable.
     const document = await vscode.workspace.openTextDocument(greet);
     await vscode.window.showTextDocument(document);
-    const changes: RunChange[] = [];
-    const listening = api.runs.onDidChangeRun((c) => changes.push(c));
+    const deltas: RunDelta[] = [];
+    const progress: RunProgress[] = [];
+    const listening = api.runs.onDidChangeRun((d) => {
+      deltas.push(d);
+      // What the status bar and the progress notification show at each step, as of that step.
+      const now = d.kind === 'step' ? api.runs.activeRuns().find((r) => r.runId === d.runId) : undefined;
+      if (now) progress.push(now);
+    });
     let result: RunResult | undefined;
     try {
       result = await vscode.commands.executeCommand<RunResult | undefined>('idealState.runAlgorithm', { request: REQUEST, effort: 'STANDARD' });
@@ -84,11 +91,16 @@ describe('a run of the Algorithm in the editor (scripted model)', function () {
     assert.deepEqual([...methods.entries()].sort(), [['ISC-1', 'GREP'], ['ISC-2', 'CLI'], ['ISC-3', 'CLI'], ['ISC-4', 'CLI'], ['ISC-A-1', 'GREP']]);
     for (const [id, r] of byId) assert.equal(r.outcome, 'PASS', `${id}: ${r.evidence}`);
 
-    // Listeners heard the run move: phases in order, criteria rows, budget use, the scripted model's label.
-    const phases = [...new Set(changes.filter((c) => c.active).map((c) => c.phase))];
+    // Listeners heard the run move, each commit once: phases in order, every stored event in exactly one step, one end.
+    const steps = deltas.flatMap((d) => (d.kind === 'step' && d.runId === result.run.id ? [d] : []));
+    const phases = [...new Set(steps.map((d) => d.run.phase))];
     assert.deepEqual(phases, ['OBSERVE', 'THINK', 'PLAN', 'BUILD', 'EXECUTE', 'VERIFY', 'LEARN']);
-    const last = changes[changes.length - 1]!;
-    assert.equal(last.active, false);
+    const stored = (await api.store()).events.where('run_id = ?', [result.run.id], 'seq').map((e) => e.seq);
+    assert.deepEqual(steps.flatMap((d) => d.events.map((e) => e.seq)), stored, 'every event told once, in order');
+    assert.deepEqual(deltas.filter((d) => d.kind === 'ended'), [{ kind: 'ended', runId: result.run.id, state: 'COMPLETE' }]);
+    // At its last step: criteria rows, budget use, the scripted model's label.
+    assert.equal(progress.length, steps.length, 'the run was going at every step');
+    const last = progress[progress.length - 1]!;
     assert.equal(last.state, 'COMPLETE');
     assert.equal(last.model, 'scripted: demo-run');
     assert.deepEqual(last.criteria.map((c) => `${c.id} ${c.outcome}`), ['ISC-1 PASS', 'ISC-2 PASS', 'ISC-3 PASS', 'ISC-4 PASS', 'ISC-A-1 PASS']);

@@ -9,7 +9,7 @@ import type { RequestResult } from '../../webviews/isc-table/protocol';
 import type { DeleteRunResult } from '../../src/vscode/runs/run-commands';
 import type { RunsNode } from '../../src/vscode/runs/runs-tree';
 import { activateIdealState, type IdealStateApi } from './ideal-state';
-import { BUILD, dropScripts, EXECUTE, inWorkspace, OBSERVE, onceRun, PLAN, runEnded, THINK, until, useScript, waits } from './scripted-runs';
+import { BUILD, dropScripts, EXECUTE, inWorkspace, OBSERVE, onceRun, said, PLAN, runEnded, THINK, until, useScript, waits } from './scripted-runs';
 import { storeTableRun } from './table-seed';
 
 // The Runs view's context actions — resume, cancel, export bundle, delete — invoked as the
@@ -54,7 +54,7 @@ describe('the Runs view context actions', function () {
   it('Cancel on a running run stops it at its next safe point; it shows as resumable, and Resume goes on from there to COMPLETE', async () => {
     await useScript('view-first', [OBSERVE, THINK, waits(PLAN)]);
     // The run goes on in the background, as one started from the palette.
-    const started = new Promise<string>((resolve) => onceRun(api, (c) => c.event?.message === 'THINK → PLAN', (c) => resolve(c.runId)));
+    const started = new Promise<string>((resolve) => onceRun(api, (c) => said(c, 'THINK → PLAN'), (c) => resolve(c.runId)));
     const running = vscode.commands.executeCommand<RunResult | undefined>('idealState.runAlgorithm', { request: 'greet keeps its contract (Runs view)', effort: 'FAST' });
     const runId = await started;
 

@@ -4,7 +4,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { RunChange } from '../../src/vscode/run/run-service';
+import type { RunDelta } from '../../src/app/run-sessions';
+
+/** A committed step of a run the run service started or resumed (not a loop's sub-run). */
+export type RunStep = Extract<RunDelta, { kind: 'step' }>;
+
+/** Whether the step's commit carried an event with this message, e.g. 'PLAN → BUILD'. */
+export function said(step: RunStep, message: string): boolean {
+  return step.events.some((e) => e.message === message);
+}
 import type { IdealStateApi } from './ideal-state';
 
 export const SCRIPTS = '.ideal-state/test-scripts';
@@ -33,29 +41,29 @@ export async function dropScripts(): Promise<void> {
   fs.rmSync(inWorkspace(SCRIPTS), { recursive: true, force: true });
 }
 
-/** Calls `act` once, on the first change of a run that matches `when`; the subscription ends with it. */
-export function onceRun(api: IdealStateApi, when: (change: RunChange) => boolean, act: (change: RunChange) => void): vscode.Disposable {
+/** Calls `act` once, on the first committed step of a run that matches `when`; the subscription ends with it. */
+export function onceRun(api: IdealStateApi, when: (step: RunStep) => boolean, act: (step: RunStep) => void): vscode.Disposable {
   let done = false;
-  const subscription = api.runs.onDidChangeRun((change) => {
-    if (done || !when(change)) return;
+  const subscription = api.runs.onDidChangeRun((delta) => {
+    if (done || delta.kind !== 'step' || delta.subRun || !when(delta)) return;
     done = true;
-    act(change);
+    act(delta);
   });
   return subscription;
 }
 
-/** Resolves when a run of this id reports its end (active false). */
-export function runEnded(api: IdealStateApi, runId: string, timeoutMs = 60_000): Promise<RunChange> {
+/** Resolves when a run of this id reports its end. */
+export function runEnded(api: IdealStateApi, runId: string, timeoutMs = 60_000): Promise<Extract<RunDelta, { kind: 'ended' }>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       subscription.dispose();
       reject(new Error(`${runId} did not end within ${timeoutMs / 1000} s`));
     }, timeoutMs);
-    const subscription = api.runs.onDidChangeRun((change) => {
-      if (change.runId !== runId || change.active) return;
+    const subscription = api.runs.onDidChangeRun((delta) => {
+      if (delta.kind !== 'ended' || delta.runId !== runId) return;
       clearTimeout(timer);
       subscription.dispose();
-      resolve(change);
+      resolve(delta);
     });
   });
 }

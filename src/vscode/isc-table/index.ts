@@ -28,11 +28,11 @@ export function registerIscTables(
   const opened = new Set<string>();
   const disposable = vscode.Disposable.from(
     tables,
-    // A run that starts in this window opens its table beside the editor, without taking focus.
-    hosts.service.onDidChangeRun((change) => {
-      if (change.active && !opened.has(change.runId)) {
-        opened.add(change.runId);
-        tables.open(change.runId, { beside: true });
+    // A run that starts in this window opens its table beside the editor, without taking focus (a loop's sub-run shows under its loop instead).
+    hosts.service.onDidChangeRun((delta) => {
+      if (delta.kind === 'step' && !delta.subRun && !opened.has(delta.runId)) {
+        opened.add(delta.runId);
+        tables.open(delta.runId, { beside: true });
       }
     }),
   );

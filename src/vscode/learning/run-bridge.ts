@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
 import { runStateIs } from '../../model/run-states';
 import { describeError } from '../../model/errors';
-import type { RunChange } from '../run/run-service';
+import type { RunDelta } from '../../app/run-sessions';
+import type { RunState } from '../../model';
 import type { LearningHost } from './learning-host';
 
 /** What the bridge needs of the run commands' RunService. */
 export interface RunsToLearn {
-  readonly onDidChangeRun: vscode.Event<RunChange>;
-  activeRuns(): readonly RunChange[];
+  readonly onDidChangeRun: vscode.Event<RunDelta>;
+  activeRuns(): readonly unknown[];
 }
 
 /**
@@ -18,20 +19,22 @@ export interface RunsToLearn {
  */
 export function bridgeRunsToLearning(runs: RunsToLearn, host: LearningHost): vscode.Disposable {
   const ended = new Set<string>();
-  return runs.onDidChangeRun((change) => {
-    if (change.active) {
-      ended.delete(change.runId);
+  return runs.onDidChangeRun((delta) => {
+    // A loop's sub-run learns nothing on its own: the loop's work is not a run a person rates.
+    if ((delta.kind !== 'step' && delta.kind !== 'ended') || delta.subRun) return;
+    if (delta.kind === 'step') {
+      ended.delete(delta.runId);
       if (!host.isRunActive) host.setRunActive(true);
       return;
     }
-    if (ended.has(change.runId)) return;
-    ended.add(change.runId);
-    void reflectOn(change, host).finally(() => host.setRunActive(runs.activeRuns().length > 0));
+    if (ended.has(delta.runId)) return;
+    ended.add(delta.runId);
+    void reflectOn(delta, host).finally(() => host.setRunActive(runs.activeRuns().length > 0));
   });
 }
 
 
-async function reflectOn(change: RunChange, host: LearningHost): Promise<void> {
+async function reflectOn(change: { readonly runId: string; readonly state: RunState }, host: LearningHost): Promise<void> {
   // A cancelled run may be resumed; it is reflected on when it really ends.
   if (!runStateIs('final', change.state)) return;
   try {

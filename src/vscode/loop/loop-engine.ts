@@ -137,9 +137,10 @@ export class EditorLoopEngine implements LoopEngineCalls {
             runLog.info(`${runId} is a sub-run of ${loopId ?? 'a loop'}: cancelling the loop (Resume goes on from its stored results)`);
             cancelLoop();
           },
+          subRun: true,
         });
       }
-      sessions.tell({ kind: 'step', runId, run: commit.run, ...(commit.criteria ? { criteria: commit.criteria } : {}), ...(commit.report ? { report: commit.report } : {}), events: commit.events });
+      sessions.step(commit);
       if (runStateIs('exit', commit.run.state)) {
         live.delete(runId);
         sessions.end(runId, commit.run.state);

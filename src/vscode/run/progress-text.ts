@@ -3,7 +3,7 @@ import type { RunState } from '../../model';
 import type { RunResult } from '../../algorithm/engine-api';
 import { verdictOf, type Verdict } from '../../model/verdict';
 import { stateWords } from '../../model/run-states';
-import type { RunChange } from './run-service';
+import type { RunProgress } from '../../app/window-run';
 
 /** How often the notification and the status bar bring a going run's time up to date (between its steps). */
 export const PROGRESS_TICK_MS = 1000;
@@ -13,7 +13,7 @@ export const PROGRESS_TICK_MS = 1000;
  * while it waits for a person, "· waiting for approval 1 min 12 s" (or for the question it asked,
  * "waiting for your answer: keep learned criteria? 12 s") — time that is not in the 45 %.
  */
-export function describeProgress(change: Pick<RunChange, 'phase' | 'iteration' | 'maxIterations' | 'budget'>): string {
+export function describeProgress(change: Pick<RunProgress, 'phase' | 'iteration' | 'maxIterations' | 'budget'>): string {
   const waiting = change.budget.waitingMs !== undefined ? ` · waiting for ${change.budget.waitingFor ?? 'approval'} ${describeWait(change.budget.waitingMs)}` : '';
   return `${change.phase} ${change.iteration}/${change.maxIterations ?? '∞'} · ${change.budget.percent}%${waiting}`;
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { RunResult } from '../../algorithm/engine';
 import type { Logger } from '../../model/log';
 import { describeProgress, PROGRESS_TICK_MS, runEndMessage } from './progress-text';
-import type { RunChange, RunService } from './run-service';
+import type { RunProgress, RunService } from './run-service';
 import { RunStartError } from './run-service';
 
 /**
@@ -15,16 +15,17 @@ export async function withRunProgress(service: RunService, title: string, log: L
   try {
     result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
       let shown = '';
-      const report = (change: RunChange | undefined) => {
-        if (!change || change.runId !== runId || !change.active) return;
-        const message = `${describeProgress(change)} · ${change.model}`;
+      const report = () => {
+        const now: RunProgress | undefined = service.activeRuns().find((c) => c.runId === runId);
+        if (!now) return;
+        const message = `${describeProgress(now)} · ${now.model}`;
         if (message !== shown) progress.report({ message: (shown = message) });
       };
       // Between the run's steps — a long phase, an approval waiting — its time still moves (or its wait does).
-      const timer = setInterval(() => report(service.activeRuns().find((c) => c.runId === runId)), PROGRESS_TICK_MS);
+      const timer = setInterval(report, PROGRESS_TICK_MS);
       const subscriptions = [
         token.onCancellationRequested(() => (runId ? service.cancel(runId) : service.cancel())),
-        service.onDidChangeRun(report),
+        service.onDidChangeRun((delta) => delta.kind === 'step' && delta.runId === runId && report()),
         { dispose: () => clearInterval(timer) },
       ];
       try {

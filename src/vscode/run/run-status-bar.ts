@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { verdictOf } from '../../model/verdict';
 import { describeProgress, describeWait, PROGRESS_TICK_MS, statusVerdictText } from './progress-text';
-import type { RunChange, RunService } from './run-service';
+import type { RunProgress, RunService } from './run-service';
 
 const ISC_TABLE_COMMAND = 'idealState.openIscTable';
 
@@ -37,10 +37,11 @@ export function registerRunStatusBar(service: RunService): vscode.Disposable {
     timer ??= setInterval(render, PROGRESS_TICK_MS);
   };
 
+  // Any change to a run (a step, its end) renders again; between them the timer moves the budget on.
   return vscode.Disposable.from(item, service.onDidChangeRun(render), { dispose: () => timer && clearInterval(timer) });
 }
 
-function tooltip(run: RunChange): vscode.MarkdownString {
+function tooltip(run: RunProgress): vscode.MarkdownString {
   const verdict = verdictOf(run.criteria);
   const md = new vscode.MarkdownString(undefined, false);
   md.appendText(`Ideal State run at ${run.effort} · ${run.model}\n`);

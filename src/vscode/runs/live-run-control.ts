@@ -21,14 +21,12 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
   private readonly subscription: vscode.Disposable;
 
   constructor(private readonly service: RunService) {
-    this.subscription = vscode.Disposable.from(
-      service.onDidChangeRun((change) => this._onDidChange.fire(change.runId)),
-      service.onDidChangeApprovals((runId) => this._onDidChange.fire(runId)),
-    );
+    // A run's steps and its end reach the table and the Runs view as its deltas (RunWatch); only its approvals are said here.
+    this.subscription = service.onDidChangeApprovals((runId) => this._onDidChange.fire(runId));
   }
 
   private going(runId: string): boolean {
-    return this.service.activeRuns().some((c) => c.runId === runId && c.active) || this.service.goesElsewhere(runId);
+    return this.service.activeRuns().some((c) => c.runId === runId) || this.service.goesElsewhere(runId);
   }
 
   canCancel(run: Run): boolean {
@@ -51,7 +49,7 @@ export class LiveRunControl implements RunControl, vscode.Disposable {
   }
 
   time(runId: string): LiveTime | undefined {
-    const budget = this.service.activeRuns().find((c) => c.runId === runId && c.active)?.budget;
+    const budget = this.service.activeRuns().find((c) => c.runId === runId)?.budget;
     return budget && { elapsedMs: budget.elapsedMs, waitedMs: budget.waitedMs, ...(budget.waitingMs !== undefined ? { waitingMs: budget.waitingMs } : {}), ...(budget.waitingFor ? { waitingFor: budget.waitingFor } : {}) };
   }
 

@@ -5,7 +5,7 @@ import type { AnyCriterion, VerificationReport } from '../../model';
 import type { Coverage } from '../../verify/types';
 import type { StalenessTracker } from '../../verify/staleness';
 import { engine } from '../engine';
-import type { RunChange } from '../run/run-service';
+import type { RunDelta } from '../../app/run-sessions';
 import type { StoreHost } from '../store-host';
 import type { CriteriaTests } from './criteria-tests';
 import type { StaleMark } from '../../store/stale-marks';
@@ -56,10 +56,10 @@ export class RunStaleness implements vscode.Disposable {
     );
   }
 
-  /** Follows every run that ends in this window, and shows its results in the Testing view. */
-  followRunsOf(runs: { readonly onDidChangeRun: vscode.Event<RunChange> }): vscode.Disposable {
-    return runs.onDidChangeRun((change) => {
-      if (!change.active) void this.followRun(change.runId).catch((e: unknown) => this.log.warn(`following ${change.runId} for staleness failed: ${String(e)}`));
+  /** Follows every run that ends in this window, and shows its results in the Testing view (a loop's sub-run is its loop's). */
+  followRunsOf(runs: { readonly onDidChangeRun: vscode.Event<RunDelta> }): vscode.Disposable {
+    return runs.onDidChangeRun((delta) => {
+      if (delta.kind === 'ended' && !delta.subRun) void this.followRun(delta.runId).catch((e: unknown) => this.log.warn(`following ${delta.runId} for staleness failed: ${String(e)}`));
     });
   }
 
