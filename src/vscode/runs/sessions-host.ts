@@ -6,7 +6,8 @@ import type { StoreHost } from '../store-host';
 /**
  * This window's RunSessions (src/app/run-sessions.ts), the single writer of its runs, made
  * on first use so activation does not load the engine. Its deltas are an editor event the
- * views subscribe to from the start.
+ * views subscribe to from the start: the one event of a run's changes (RunService's
+ * `onDidChangeRun` is this event).
  */
 export class SessionsHost implements vscode.Disposable {
   private readonly _onDelta = new vscode.EventEmitter<RunDelta>();
