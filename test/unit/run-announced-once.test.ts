@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { denyAll } from '../../src/agent/approvals';
 import type { StepCommit } from '../../src/algorithm/ports';
+import { WaitingTime } from '../../src/algorithm/budget-tracker';
 import { nodeAlgorithm } from '../../src/app/node-run';
 import { RunSessions, type RunDelta } from '../../src/app/run-sessions';
 import { WindowRun, type RunProgress } from '../../src/app/window-run';
@@ -104,6 +105,32 @@ describe('a run of this window announces each commit once', () => {
           ['ended', 'run-own', undefined],
         ],
       );
+    } finally {
+      store.close();
+    }
+  });
+
+  it('works a resumed run’s budget out as of now: its elapsed time goes on from the committed resume, a wait for a person left out', async () => {
+    const store = await Store.open({ file: path.join(tempDir('once-budget'), 'db.sqlite'), checkpointIdleMs: 60_000 });
+    try {
+      const sessions = new RunSessions(async () => store);
+      let now = 1_000_000;
+      const waiting = new WaitingTime({ now: () => new Date(now) });
+      const at = new Date().toISOString();
+      const row = { id: 'run-resumed', request: 'r', effort: 'FAST' as const, state: 'CANCELLED' as const, phase: 'BUILD' as const, iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 100, elapsedMs: 20_000, waitedMs: 5_000 };
+      const run = new WindowRun(sessions, { restate: () => undefined, cancel: () => undefined }, { maxIterations: null, model: 'm', resumed: { run: row, criteria: [] }, now: () => now });
+      run.waiting = waiting;
+      assert.equal(run.progress(), undefined, 'nothing to show before the engine commits the resume');
+      run.commit({ run: { ...row, state: 'RUNNING', elapsedMs: 30_000 }, events: [] });
+      now += 10_000;
+      const done = waiting.begin('approval');
+      now += 4_000;
+      const asked = run.progress()!;
+      assert.deepEqual(asked.budget, { seconds: 100, elapsedMs: 40_000, percent: 40, waitedMs: 9_000, waitingMs: 4_000, waitingFor: 'approval' });
+      done();
+      now += 1_000;
+      assert.deepEqual(run.progress()!.budget, { seconds: 100, elapsedMs: 41_000, percent: 41, waitedMs: 9_000 });
+      assert.equal(run.progress()!.maxIterations, null);
     } finally {
       store.close();
     }
