@@ -474,7 +474,7 @@ describe('hosts: the agent against the gate itself', function () {
    * every hook off, puts a FIFO where the gate reads its task, writes an easier PRD, and after
    * the first block removes the lock. The session's gate stays as it was at start-up.
    */
-  for (const name of ['gemini', 'qwen', 'copilot'].filter(want)) {
+  for (const name of ['gemini', 'qwen', 'copilot'].filter(wantHost)) {
     it(`${name}: its hook file rewritten mid-session to switch hooks off, a FIFO, a newer easy PRD, the lock removed: the stop stays blocked`, async function () {
       const dir = attackWorkspace(`${name}-moves`);
       const home = tempDir('ideal-state-attack-home-');
@@ -522,7 +522,7 @@ describe('hosts: the agent against the gate itself', function () {
    * the workspace key that turns every hook off, the user's gate included, with the other moves.
    * The session keeps its gate; `gate doctor` says the next session would not run it.
    */
-  for (const name of ['codex', 'gemini', 'qwen'].filter(want)) {
+  for (const name of ['codex', 'gemini', 'qwen'].filter(wantHost)) {
     it(`${name} (--scope user): the workspace key that turns hooks off, written mid-session with a FIFO, an easier PRD and the lock removed: held this session; the next session does not run the gate, as gate doctor says`, async function () {
       const dir = attackWorkspace(`${name}-user`);
       const home = tempDir('ideal-state-attack-home-');
@@ -552,7 +552,7 @@ describe('hosts: the agent against the gate itself', function () {
   const editLock = (stateDir) => [
     `node -e 'const fs=require("fs"),path=require("path");const find=(d)=>fs.readdirSync(d,{withFileTypes:true}).flatMap((e)=>e.isDirectory()?find(path.join(d,e.name)):e.name==="criteria-lock.json"?[path.join(d,e.name)]:[]);for(const f of find(process.argv[1])){const l=JSON.parse(fs.readFileSync(f,"utf8"));for(const p of l.prds){p.by="your-boss";p.at="2099-01-01T00:00:00.000Z";p.inputs=[];for(const c of p.criteria)if(c.verify)c.verify="Read: README.md";}fs.writeFileSync(f,JSON.stringify(l));}' '${stateDir}'`,
   ];
-  for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot', 'opencode'].filter(want)) {
+  for (const name of ['claude-code', 'codex', 'gemini', 'qwen', 'copilot', 'opencode'].filter(wantHost)) {
     it(`${name}${name === 'claude-code' ? ' (--scope user)' : ''}: the lock rewritten in place after the first block (checks swapped, inputs dropped, dated 2099, by another name): the next stop stays blocked and says the lock was rewritten`, async function () {
       const dir = attackWorkspace(`${name}-lock-edit`);
       const home = tempDir('ideal-state-attack-home-');
