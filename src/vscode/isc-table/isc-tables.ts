@@ -65,14 +65,8 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: IscTableState | undefined): Promise<void> {
-    const runId = typeof state?.runId === 'string' ? state.runId : '';
-    if (!runId) {
-      this.log.warn('an ISC table came back after a reload without its run id; closed');
-      panel.dispose();
-      return;
-    }
-    this.log.info(`ISC table of ${runId} restored after a reload`);
-    this.panels.adopt(panel, runId);
+    const restored = this.panels.restore(panel, state?.runId, this.log, 'an ISC table came back after a reload without its run id; closed');
+    if (restored) this.log.info(`ISC table of ${restored.runId} restored after a reload`);
   }
 
   private make(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {

@@ -24,13 +24,7 @@ export class LoopMatrices implements vscode.WebviewPanelSerializer<LoopMatrixSta
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: LoopMatrixState | undefined): Promise<void> {
-    const loopId = typeof state?.loopId === 'string' ? state.loopId : '';
-    if (!loopId) {
-      this.log.warn('a loop matrix came back after a reload without its loop id; closed');
-      panel.dispose();
-      return;
-    }
-    this.panels.adopt(panel, loopId);
+    this.panels.restore(panel, state?.loopId, this.log, 'a loop matrix came back after a reload without its loop id; closed');
   }
 
   /** For the editor's tests: what an open matrix shows once every refresh asked so far is done. */

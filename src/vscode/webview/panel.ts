@@ -133,6 +133,18 @@ export class WebviewPanels<T extends OpenPanel> implements vscode.Disposable {
     return panel;
   }
 
+  /**
+   * A tab VS Code brought back after a reload, under the key its view saved in its state; a
+   * state without one (an older view, a damaged state) cannot be shown, so the tab is closed
+   * and `missing` logged rather than left blank.
+   */
+  restore(webviewPanel: vscode.WebviewPanel, key: unknown, log: Logger, missing: string): T | undefined {
+    if (typeof key === 'string' && key) return this.adopt(webviewPanel, key);
+    log.warn(missing);
+    webviewPanel.dispose();
+    return undefined;
+  }
+
   /** For the editor's tests: the key's panel once its view has loaded; `who` names it in the error. */
   async whenReady(key: string, who: string, timeoutMs = 20_000): Promise<T> {
     const deadline = Date.now() + timeoutMs;
