@@ -10,7 +10,7 @@
 // started is skipped as "not run", with why: never counted as passed, and the run fails.
 // Every request a fake refuses by its provider's rules fails the test whose host sent it.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,11 +19,12 @@ import { startAnthropic } from './fake-anthropic.mjs';
 import { startGemini } from './fake-gemini.mjs';
 import { startOpenAi } from './fake-openai.mjs';
 import { assertNoContractBreaks } from './http.mjs';
-import { ensureHost, hostsCache } from './install.mjs';
+import { hostsCache } from './install.mjs';
 import { lockAsAPerson, removeLockBundle } from './lock.mjs';
 import { serveOpencode } from './opencode-serve.mjs';
 import { haveTerminal, runInTerminal } from './terminal.mjs';
 import { BlockedScript, CheatScript, McpScript, ModelScript, REASON_MARK, shellWrite, StubbornScript } from './script.mjs';
+import { DEMO_PRD, demoWorkspace, needHost, removeMade, run, SAMPLE, tempDir, wantHost, writeJson } from './tier.mjs';
 
 const CLI = path.join(repoRoot, 'dist', 'cli.js');
 const LAUNCHER = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)}`;
@@ -206,34 +207,6 @@ const HOSTS = [
   },
 ];
 
-function run(command, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-function writeJson(file, value) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
-}
-
-/** Every temporary folder a test made, removed after it (IDEAL_STATE_HOSTS_KEEP=1 keeps them to look at). */
-const made = [];
-function tempDir(prefix) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
 function workspace(name, prd = PRD) {
   const dir = tempDir(`ideal-state-host-${name}-`);
   fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
@@ -243,19 +216,8 @@ function workspace(name, prd = PRD) {
   return dir;
 }
 
-const SAMPLE = path.join(repoRoot, 'test', 'fixtures', 'sample-workspace');
-const DEMO_PRD = '.ideal-state/prds/PRD-20261122-verify-demo.md';
-
-/** The sample workspace of issue 23 with only its verify demo PRD: ISC-DEMO-004 fails (no CHANGELOG.md). */
-function demoWorkspace(name) {
-  const dir = tempDir(`ideal-state-host-${name}-cheat-`);
-  fs.cpSync(SAMPLE, dir, { recursive: true });
-  for (const file of fs.readdirSync(path.join(dir, '.ideal-state', 'prds'))) {
-    if (file !== path.basename(DEMO_PRD)) fs.rmSync(path.join(dir, '.ideal-state', 'prds', file));
-  }
-  spawnSync('git', ['init', '-q'], { cwd: dir });
-  return dir;
-}
+/** The sample workspace with only its verify demo PRD (tier.mjs), for a host's cheat. */
+const cheatWorkspace = (name) => demoWorkspace(`ideal-state-host-${name}-cheat-`);
 
 /** The LOG's gate verdict lines, oldest first. */
 function verdicts(dir, prd = '.ideal-state/prds/PRD-20261126-hosts.md') {
@@ -292,30 +254,12 @@ async function runHost(host, installed, { dir, script, stateDir, prd, label, max
   }
 }
 
-/**
- * The host's program, or the test skipped as "not run" with why. npm test's last line counts
- * every test not run and the run exits 1 (under CI the tier fails): a tier that could install
- * none of its programs is never a green run.
- */
-function needHost(context, name) {
-  const installed = ensureHost(name);
-  if (!installed.ok) {
-    console.log(`      [hosts] ${name}: not run: ${installed.why}`);
-    context.skip();
-  }
-  return installed;
-}
-
-const only = process.env.IDEAL_STATE_HOSTS?.split(',');
-const chosen = (names) => names.filter((n) => !only || only.includes(n));
+const chosen = (names) => names.filter(wantHost);
 
 describe('hosts: the real agent programs, held by the installed gate', function () {
   this.timeout(600_000);
 
-  afterEach(function () {
-    if (process.env.IDEAL_STATE_HOSTS_KEEP) return;
-    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(removeMade);
 
   after(() => {
     removeLockBundle();
@@ -390,7 +334,7 @@ describe('hosts: the real agent programs, held by the installed gate', function 
   for (const host of HOSTS.filter((h) => chosen(HOSTS.map((h) => h.name)).includes(h.name))) {
     it(`${host.name}: the model that cannot finish runs \`gate blocked\` and stops: let through as BLOCKED, never done`, async function () {
       const installed = needHost(this, host.name);
-      const dir = demoWorkspace(host.name);
+      const dir = cheatWorkspace(host.name);
       const stateDir = tempDir('ideal-state-host-state-');
       await lockAsAPerson(dir, stateDir);
       // The host's shell inherits the host's environment, IDEAL_STATE_STATE_DIR included (Copilot CLI refuses a command line that sets a variable).
@@ -461,7 +405,7 @@ describe('hosts: the real agent programs, held by the installed gate', function 
     for (const cheat of CHEATS) {
       it(`${host.name}: with the criteria locked, the model's cheat (${cheat.name}) keeps the stop blocked, and the reason says so`, async function () {
         const installed = needHost(this, host.name);
-        const dir = demoWorkspace(host.name);
+        const dir = cheatWorkspace(host.name);
         const stateDir = tempDir('ideal-state-host-state-');
         await lockAsAPerson(dir, stateDir);
         const original = locked(dir);

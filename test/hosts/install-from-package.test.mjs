@@ -8,7 +8,7 @@
 // fix be let through, and the gate's verdict land in the PRD's LOG. The hook names the installed
 // package's own cli.js, so no file of this repository is on the path the host runs.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,21 +16,13 @@ import { repoRoot } from '../harness/paths.mjs';
 import { startAnthropic } from './fake-anthropic.mjs';
 import { startGemini } from './fake-gemini.mjs';
 import { assertNoContractBreaks } from './http.mjs';
-import { ensureHost } from './install.mjs';
 import { ModelScript, REASON_MARK } from './script.mjs';
+import { needHost, removeMade, run, tempDir, wantHost } from './tier.mjs';
 
 const PRD_PATH = '.ideal-state/prds/PRD-20261129-package.md';
 const PRD = ['---', 'prd: true', 'id: PRD-20261129-package', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# From the package', '', '## Ideal State Criteria', '- [ ] ISC-1: The workspace has a CHANGELOG.md | Verify: Read: CHANGELOG.md', '', '## LOG', ''].join('\n');
 const PROMPT = 'Finish the task in this folder.';
 const VERSION = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version;
-
-const only = process.env.IDEAL_STATE_HOSTS?.split(',');
-const made = [];
-function tempDir(prefix) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
 
 function onPath(program) {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
@@ -47,21 +39,6 @@ function npmCli() {
   const found = [path.join(path.dirname(npm), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), path.join(path.dirname(npm), 'npm-cli.js')].find((c) => fs.existsSync(c));
   assert.ok(found, `npm-cli.js beside ${npm}`);
   return found;
-}
-
-function run(command, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
 }
 
 /**
@@ -109,18 +86,11 @@ describe('hosts: the command line installed from its package, then the gate from
     assert.ok(fs.existsSync(tarball), tarball);
   });
 
-  after(() => {
-    if (process.env.IDEAL_STATE_HOSTS_KEEP) return;
-    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
-  });
+  after(removeMade);
 
-  for (const host of HOSTS.filter((h) => !only || only.includes(h.name))) {
+  for (const host of HOSTS.filter((h) => wantHost(h.name))) {
     it(`${host.name}: \`npm install -g\` of the tarball (offline), \`ideal-state gate install ${host.name} --yes\`, and the host's first "done" is blocked by that gate`, async function () {
-      const installed = ensureHost(host.name);
-      if (!installed.ok) {
-        console.log(`      [hosts] ${host.name}: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, host.name);
       // A machine with this Node, git and the tarball: no ideal-state anywhere, an empty npm cache,
       // a registry that does not answer.
       const home = tempDir(`ideal-state-package-home-${host.name}-`);

@@ -5,7 +5,7 @@
 // Driven offline by the fake provider of the hosts tier (hosts.test.mjs), which holds its API's
 // contract. A host whose program cannot be installed is "not run", with why.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,33 +14,10 @@ import { startAnthropic } from './fake-anthropic.mjs';
 import { startGemini } from './fake-gemini.mjs';
 import { startOpenAi } from './fake-openai.mjs';
 import { assertNoContractBreaks } from './http.mjs';
-import { ensureHost } from './install.mjs';
 import { McpScript, ModelScript, REASON_MARK } from './script.mjs';
+import { needHost, removeMade, run, tempDir, wantHost } from './tier.mjs';
 
 const PRD = ['---', 'prd: true', 'id: PRD-20261128-plugin', 'status: IN_PROGRESS', 'effort_level: INSTANT', '---', '', '# Plugin', '', '## Ideal State Criteria', '- [ ] ISC-1: The workspace has a CHANGELOG.md | Verify: Read: CHANGELOG.md', '', '## LOG', ''].join('\n');
-
-const only = process.env.IDEAL_STATE_HOSTS?.split(',');
-const made = [];
-function tempDir(prefix) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
-function run(command, args, options) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
 
 const PROMPT = 'Finish the task in this folder.';
 const PATH = `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`;
@@ -99,10 +76,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     assert.equal(built.status, 0, built.stderr);
   });
 
-  after(() => {
-    if (process.env.IDEAL_STATE_HOSTS_KEEP) return;
-    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(removeMade);
 
   it('the Claude Code plugin, its marketplace file, the Gemini CLI extension, the Copilot CLI and Codex plugins carry the package’s version and a command line that runs', () => {
     const market = JSON.parse(fs.readFileSync(path.join(plugins, 'claude-code', '.claude-plugin', 'marketplace.json'), 'utf8'));
@@ -128,11 +102,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
    * model says "done", and only the plugin's hooks can send it back.
    */
   async function heldSession(context, { home, extraArgs, host = CLAUDE }) {
-    const installed = ensureHost(host.name);
-    if (!installed.ok) {
-      console.log(`      [hosts] ${host.name}: not run: ${installed.why}`);
-      context.skip();
-    }
+    const installed = needHost(context, host.name);
     const dir = tempDir('ideal-state-plugin-claude-');
     fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), PRD);
@@ -164,13 +134,9 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
   }
 
 
-  if (!only || only.includes('claude-code')) {
+  if (wantHost('claude-code')) {
     it('claude-code: `claude plugin validate` passes the plugin and its marketplace', function () {
-      const installed = ensureHost('claude-code');
-      if (!installed.ok) {
-        console.log(`      [hosts] claude-code: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, 'claude-code');
       for (const dir of [path.join(plugins, 'claude-code', 'ideal-state'), path.join(plugins, 'claude-code')]) {
         const r = spawnSync(installed.bin, ['plugin', 'validate', dir], { encoding: 'utf8', env: claudeEnv(tempDir('ideal-state-plugin-home-')), timeout: 60_000 });
         assert.equal(r.status, 0, `${dir}: ${r.stdout}${r.stderr}`);
@@ -183,11 +149,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     });
 
     it('claude-code: installed from the marketplace file (`claude plugin marketplace add`, `claude plugin install`), the plugin holds every project', async function () {
-      const installed = ensureHost('claude-code');
-      if (!installed.ok) {
-        console.log(`      [hosts] claude-code: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, 'claude-code');
       const home = tempDir('ideal-state-plugin-home-');
       for (const args of [['plugin', 'marketplace', 'add', path.join(plugins, 'claude-code')], ['plugin', 'install', 'ideal-state@ideal-state']]) {
         const r = spawnSync(installed.bin, args, { encoding: 'utf8', env: claudeEnv(home), timeout: 60_000 });
@@ -197,13 +159,9 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     });
   }
 
-  if (!only || only.includes('gemini')) {
+  if (wantHost('gemini')) {
     it('gemini: the built extension, installed with `gemini extensions install`, blocks the first "done", the reason reaches the model, the stop after the fix is let through', async function () {
-      const installed = ensureHost('gemini');
-      if (!installed.ok) {
-        console.log(`      [hosts] gemini: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, 'gemini');
       const home = tempDir('ideal-state-plugin-home-');
       const r = spawnSync(installed.bin, ['extensions', 'install', path.join(plugins, 'gemini', 'ideal-state'), '--consent'], { encoding: 'utf8', env: geminiEnv(home), timeout: 120_000 });
       assert.equal(r.status, 0, `gemini extensions install: ${r.stdout}${r.stderr}`);
@@ -212,19 +170,15 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     });
   }
 
-  if (!only || only.includes('copilot')) {
+  if (wantHost('copilot')) {
     it('copilot: `copilot --plugin-dir` with the built plugin blocks the first "done", the reason reaches the model, the stop after the fix is let through', async function () {
       await heldSession(this, { home: tempDir('ideal-state-plugin-home-'), extraArgs: ['--plugin-dir', path.join(plugins, 'copilot', 'ideal-state')], host: COPILOT });
     });
   }
 
-  if (!only || only.includes('codex')) {
+  if (wantHost('codex')) {
     it('codex: installed from the marketplace file (`codex plugin marketplace add`, `codex plugin add`), the plugin blocks the first "done", the stop after the fix is let through', async function () {
-      const installed = ensureHost('codex');
-      if (!installed.ok) {
-        console.log(`      [hosts] codex: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, 'codex');
       const home = tempDir('ideal-state-plugin-home-');
       for (const args of [['plugin', 'marketplace', 'add', path.join(plugins, 'codex')], ['plugin', 'add', 'ideal-state@ideal-state']]) {
         const r = spawnSync(installed.bin, args, { encoding: 'utf8', env: { PATH, HOME: home }, timeout: 60_000 });
@@ -240,11 +194,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
    * request held before the call). The workspace passes, so the gate lets the one stop through.
    */
   async function mcpThroughPackage(context, host, { home, extraArgs, args }) {
-    const installed = ensureHost(host.name);
-    if (!installed.ok) {
-      console.log(`      [hosts] ${host.name}: not run: ${installed.why}`);
-      context.skip();
-    }
+    const installed = needHost(context, host.name);
     const dir = tempDir('ideal-state-plugin-mcp-');
     fs.mkdirSync(path.join(dir, '.ideal-state', 'prds'), { recursive: true });
     fs.writeFileSync(path.join(dir, '.ideal-state', 'prds', 'PRD-20261128-plugin.md'), PRD);
@@ -266,7 +216,7 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     assert.match(script.answer ?? '', /CHANGELOG\.md exists/, `the verify answer lacks the verifier's evidence\n${log}`);
   }
 
-  if (!only || only.includes('claude-code')) {
+  if (wantHost('claude-code')) {
     it('claude-code: the plugin’s MCP server answers the model’s verify call with the verifier’s evidence', async function () {
       await mcpThroughPackage(this, CLAUDE, {
         home: tempDir('ideal-state-plugin-home-'),
@@ -277,13 +227,9 @@ describe('hosts: each host’s own package of the gate, loaded by the real progr
     });
   }
 
-  if (!only || only.includes('gemini')) {
+  if (wantHost('gemini')) {
     it('gemini: the extension’s MCP server answers the model’s verify call with the verifier’s evidence', async function () {
-      const installed = ensureHost('gemini');
-      if (!installed.ok) {
-        console.log(`      [hosts] gemini: not run: ${installed.why}`);
-        this.skip();
-      }
+      const installed = needHost(this, 'gemini');
       const home = tempDir('ideal-state-plugin-home-');
       const r = spawnSync(installed.bin, ['extensions', 'install', path.join(plugins, 'gemini', 'ideal-state'), '--consent'], { encoding: 'utf8', env: geminiEnv(home), timeout: 120_000 });
       assert.equal(r.status, 0, `gemini extensions install: ${r.stdout}${r.stderr}`);

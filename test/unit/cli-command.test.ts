@@ -44,12 +44,23 @@ describe('command line: one definition for arguments, usage and exit codes', () 
 });
 
 describe('command line: main dispatches through its table', () => {
-  it('a command answers its own --help with its own usage, exit 0 (loop, models, trust, run)', async () => {
-    for (const [command, line] of [['loop', /loop --glob GLOB --isc TYPE/], ['models', /models check \[--effort LEVEL\]/], ['trust', /trust --list/], ['run', /run --resume RUN_ID/]] as const) {
+  it('a command answers its own --help with its own usage, exit 0 (loop, models, trust, run, dashboard, schedule, notify)', async () => {
+    const own = [['loop', /loop --glob GLOB --isc TYPE/], ['models', /models check \[--effort LEVEL\]/], ['trust', /trust --list/], ['run', /run --resume RUN_ID/], ['dashboard', /^Usage: ideal-state dashboard --out DIR/], ['schedule', /schedule add --cron CRON/], ['notify', /notify test \[--event EVENT\]/]] as const;
+    for (const [command, line] of own) {
       const { io, out } = captured();
       assert.equal(await main([command, '--help'], io), 0, command);
       assert.match(out.join('\n'), line, command);
       assert.doesNotMatch(out.join('\n'), /Usage: ideal-state <command>/, `${command} prints its own usage, not the whole`);
+    }
+  });
+
+  it('dashboard, schedule and notify: an unknown option or a missing argument says so with the command\'s usage, exit 2', async () => {
+    for (const [argv, said, usage] of [[['dashboard', '--frob'], /^ideal-state dashboard: Unknown option '--frob'/, /Usage: ideal-state dashboard/], [['dashboard'], /^ideal-state dashboard: --out DIR is required/, /Usage: ideal-state dashboard/], [['dashboard', '--out', 'x', 'stray'], /^ideal-state dashboard: Unexpected argument 'stray'/, /Usage: ideal-state dashboard/], [['schedule', '--frob'], /^ideal-state schedule: Unknown option '--frob'/, /schedule add --cron/], [['notify', 'shout'], /^ideal-state notify: say check or test/, /notify check/]] as const) {
+      const { io, out, err } = captured();
+      assert.equal(await main([...argv], io), USAGE_EXIT, argv.join(' '));
+      assert.deepEqual(out, []);
+      assert.match(err.join('\n'), said, argv.join(' '));
+      assert.match(err.join('\n'), usage, argv.join(' '));
     }
   });
 

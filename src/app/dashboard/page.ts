@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { escapeAttribute, htmlPage } from '../html-page';
 import type { DashboardData } from './data';
 
 export interface StaticPageInput {
@@ -21,25 +22,14 @@ export function staticDashboardPage(input: StaticPageInput): string {
   // Inline, `</script` or `</style` in a bundle would end its element early.
   const script = stripSourceMap(input.script).replace(/<\/script/gi, '<\\/script');
   const style = stripSourceMap(input.style).replace(/<\/style/gi, '<\\/style');
-  const csp = [`default-src 'none'`, `style-src '${sha256(style)}'`, `script-src '${sha256(script)}'`, `img-src 'none'`, `base-uri 'none'`, `form-action 'none'`].join('; ');
-  return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="UTF-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${csp}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1.0">',
-    '<meta name="referrer" content="no-referrer">',
-    '<title>Ideal State dashboard</title>',
-    `<style>${style}</style>`,
-    '</head>',
-    `<body data-source="${escapeAttribute(input.source)}">`,
-    `<script type="application/json" id="dashboard-data">${jsonForHtml(input.data)}</script>`,
-    `<script>${script}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  const page = htmlPage({
+    title: 'Ideal State dashboard',
+    csp: [['style-src', `'${sha256(style)}'`], ['script-src', `'${sha256(script)}'`], ['img-src', `'none'`], ['base-uri', `'none'`], ['form-action', `'none'`]],
+    head: ['<meta name="referrer" content="no-referrer">', `<style>${style}</style>`],
+    bodyAttributes: `data-source="${escapeAttribute(input.source)}"`,
+    body: [`<script type="application/json" id="dashboard-data">${jsonForHtml(input.data)}</script>`, `<script>${script}</script>`],
+  });
+  return `${page}\n`;
 }
 
 /** JSON that cannot end its `<script>` block or open a comment: `<`, `>` and `&` as escapes. */
@@ -53,8 +43,4 @@ function sha256(text: string): string {
 
 function stripSourceMap(text: string): string {
   return text.replace(/\n?\/[/*]# sourceMappingURL=[^\n]*\s*$/, '');
-}
-
-function escapeAttribute(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { DashboardData } from '../../app/dashboard/data';
 import type { Logger } from '../../model/log';
 import type { DashboardProtocol, DashboardState, ShownDashboard } from '../../../webviews/dashboard/protocol';
-import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
+import { WebviewPanelHost, WebviewRequestRefused } from '../webview';
 
 export const DASHBOARD_VIEW_TYPE = 'idealState.dashboard';
 
@@ -14,11 +14,8 @@ export type DashboardSource = () => Promise<DashboardData>;
  * the person presses Refresh. A report, not a live view: it reads the store only when asked.
  */
 export class DashboardPanel implements vscode.Disposable {
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this._onDidDispose.event;
-  private readonly bridge: WebviewBridge<DashboardProtocol>;
-  private readonly disposables: vscode.Disposable[] = [this._onDidDispose];
-  private readonly probes: ((shown: ShownDashboard) => void)[] = [];
+  private readonly host: WebviewPanelHost<DashboardProtocol>;
+  readonly onDidDispose: vscode.Event<void>;
   private sending: Promise<void> = Promise.resolve();
 
   constructor(
@@ -27,27 +24,15 @@ export class DashboardPanel implements vscode.Disposable {
     private readonly source: DashboardSource,
     private readonly log: Logger,
   ) {
-    panel.webview.options = webviewOptions(extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { entry: 'dashboard', title: 'Ideal State dashboard' });
-    this.bridge = new WebviewBridge<DashboardProtocol>(
-      panel.webview,
-      {
-        refresh: async () => {
-          await this.send();
-          return null;
-        },
-        shown: (shown) => {
-          for (const resolve of this.probes.splice(0)) resolve(shown);
-          return null;
-        },
-      },
-      log,
-    );
-    this.disposables.push(this.bridge, this.bridge.onDidBecomeReady(() => void this.send().catch(() => undefined)), panel.onDidDispose(() => this.dispose()));
+    const page = { entry: 'dashboard', title: 'Ideal State dashboard' };
+    const refresh = async (): Promise<null> => (await this.send(), null);
+    this.host = new WebviewPanelHost<DashboardProtocol>(panel, extensionUri, page, { refresh }, log);
+    this.onDidDispose = this.host.onDidDispose;
+    this.host.own(this.host.bridge.onDidBecomeReady(() => void this.send().catch(() => undefined)));
   }
 
   get ready(): boolean {
-    return this.bridge.ready;
+    return this.host.ready;
   }
 
   /** Sums the store and sends the figures; a failure is refused with a message the view shows. */
@@ -60,7 +45,7 @@ export class DashboardPanel implements vscode.Disposable {
         this.log.error(`the dashboard could not read the store: ${error instanceof Error ? error.message : String(error)}`);
         throw new WebviewRequestRefused('The store could not be read; see the Ideal State log.');
       }
-      this.bridge.post('snapshot', data);
+      this.host.bridge.post('snapshot', data);
     });
     const sent = this.sending;
     this.sending = sent.catch(() => undefined);
@@ -69,21 +54,11 @@ export class DashboardPanel implements vscode.Disposable {
 
   /** What the view shows, read back from its DOM (the editor's tests). */
   probe(timeoutMs = 10_000): Promise<ShownDashboard> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the dashboard did not answer')), timeoutMs);
-      this.probes.push((shown) => (clearTimeout(timer), resolve(shown)));
-      this.bridge.post('probe', {});
-    });
+    return this.host.probe('the dashboard', timeoutMs);
   }
 
-  private disposed = false;
-
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this._onDidDispose.fire();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }
 

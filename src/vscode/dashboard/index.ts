@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
+import { WebviewPanels } from '../webview';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardState } from './dashboard-panel';
 
 /**
@@ -10,43 +11,31 @@ import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardState } from './dash
  * `ideal-state dashboard` uses (src/app/dashboard), loaded with the engine on first use.
  */
 export class Dashboards implements vscode.WebviewPanelSerializer<DashboardState>, vscode.Disposable {
-  private panel: DashboardPanel | undefined;
+  /** One dashboard per window: the set's one key. */
+  private static readonly ONE = 'dashboard';
+  private readonly panels: WebviewPanels<DashboardPanel>;
   private readonly disposables: vscode.Disposable[];
 
-  constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly stores: StoreHost,
-    private readonly log: Logger,
-  ) {
-    this.disposables = [vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, this), vscode.commands.registerCommand('idealState.openDashboard', () => this.open())];
+  constructor(extensionUri: vscode.Uri, stores: StoreHost, log: Logger) {
+    const source = async () => engine().aggregateDashboard(await stores.get());
+    this.panels = new WebviewPanels(DASHBOARD_VIEW_TYPE, (panel) => new DashboardPanel(panel, extensionUri, source, log));
+    this.disposables = [this.panels, vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, this), vscode.commands.registerCommand('idealState.openDashboard', () => this.open())];
   }
 
   open(): DashboardPanel {
-    if (this.panel) {
-      this.panel.panel.reveal();
-      void this.panel.send().catch(() => undefined);
-      return this.panel;
-    }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, 'Ideal State Dashboard', vscode.ViewColumn.Active, { enableScripts: true, enableFindWidget: true });
-    return this.adopt(panel);
-  }
-
-  async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
-    this.adopt(panel);
-  }
-
-  private adopt(webviewPanel: vscode.WebviewPanel): DashboardPanel {
-    this.panel?.dispose();
-    const panel = new DashboardPanel(webviewPanel, this.extensionUri, async () => engine().aggregateDashboard(await this.stores.get()), this.log);
-    this.panel = panel;
-    panel.onDidDispose(() => {
-      if (this.panel === panel) this.panel = undefined;
-    });
+    const wasOpen = this.panels.get(Dashboards.ONE) !== undefined;
+    const panel = this.panels.show(Dashboards.ONE, 'Ideal State Dashboard', vscode.ViewColumn.Active);
+    // Opened again: revealed, and its figures summed again as Refresh does.
+    if (wasOpen) void panel.send().catch(() => undefined);
     return panel;
   }
 
+  async deserializeWebviewPanel(panel: vscode.WebviewPanel): Promise<void> {
+    this.panels.get(Dashboards.ONE)?.dispose();
+    this.panels.adopt(panel, Dashboards.ONE);
+  }
+
   dispose(): void {
-    this.panel?.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -7,6 +7,7 @@ import type { StoreHost } from '../store-host';
 import type { RunStaleness } from '../verify/run-staleness';
 import { ISC_TABLE_VIEW_TYPE, IscTablePanel, type SentMessage } from './table-panel';
 import { TableInputCache } from './table-inputs';
+import { WebviewPanels } from '../webview';
 import { loadTableSnapshot } from './table-source';
 import type { SessionsHost } from '../runs/sessions-host';
 import type { TableLocks } from './table-lock';
@@ -14,7 +15,7 @@ import type { TableSteering } from './table-steering';
 
 /** The open ISC tables, one panel per run, and the serializer that brings them back after a reload. */
 export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, vscode.Disposable {
-  private readonly panels = new Map<string, IscTablePanel>();
+  private readonly panels: WebviewPanels<IscTablePanel>;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly inputs: TableInputCache;
 
@@ -30,8 +31,9 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
     private readonly locks?: TableLocks,
   ) {
     this.inputs = new TableInputCache(stores);
+    this.panels = new WebviewPanels(ISC_TABLE_VIEW_TYPE, (panel, runId) => this.make(panel, runId), (runId) => this.inputs.forget(runId));
     // Lock Criteria with nothing named locks the PRD of the table the person is looking at.
-    locks?.showRunInView(() => [...this.panels.values()].find((p) => p.panel.active)?.runId);
+    locks?.showRunInView(() => this.panels.values().find((p) => p.panel.active)?.runId);
     const refresh = (runId: string | undefined) => {
       for (const panel of this.panels.values()) if (runId === undefined || panel.runId === runId) panel.refresh();
     };
@@ -55,41 +57,22 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
 
   /** Opens (or reveals) the table of a run. */
   open(runId: string, options: { beside?: boolean } = {}): IscTablePanel {
-    const open = this.panels.get(runId);
-    if (open) {
-      if (!options.beside) open.panel.reveal();
-      return open;
-    }
     // Beside the editor, in the group where run tables already are: each run opening a group of
     // its own would leave the editor a row of narrow columns after a few runs.
-    const tablesColumn = [...this.panels.values()].map((p) => p.panel.viewColumn).find((c) => c !== undefined);
+    const tablesColumn = this.panels.values().map((p) => p.panel.viewColumn).find((c) => c !== undefined);
     const show = options.beside ? { viewColumn: tablesColumn ?? vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Active;
-    const panel = vscode.window.createWebviewPanel(ISC_TABLE_VIEW_TYPE, `ISC · ${runId}`, show, { enableScripts: true, enableFindWidget: true });
-    return this.adopt(panel, runId);
+    return this.panels.show(runId, `ISC · ${runId}`, show, !options.beside);
   }
 
   async deserializeWebviewPanel(panel: vscode.WebviewPanel, state: IscTableState | undefined): Promise<void> {
-    const runId = typeof state?.runId === 'string' ? state.runId : '';
-    if (!runId) {
-      this.log.warn('an ISC table came back after a reload without its run id; closed');
-      panel.dispose();
-      return;
-    }
-    this.log.info(`ISC table of ${runId} restored after a reload`);
-    this.adopt(panel, runId);
+    const restored = this.panels.restore(panel, state?.runId, this.log, 'an ISC table came back after a reload without its run id; closed');
+    if (restored) this.log.info(`ISC table of ${restored.runId} restored after a reload`);
   }
 
-  private adopt(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
+  private make(webviewPanel: vscode.WebviewPanel, runId: string): IscTablePanel {
     const panel = new IscTablePanel(webviewPanel, runId, this.extensionUri, (id) => loadTableSnapshot(this.stores, this.inputs, this.steering, id, this.staleness, this.locks), this.steering, this.log, this.ratings, this.locks);
-    this.panels.set(runId, panel);
     const watching = this.watch.watch(panel);
-    panel.onDidDispose(() => {
-      watching.dispose();
-      if (this.panels.get(runId) === panel) {
-        this.panels.delete(runId);
-        this.inputs.forget(runId);
-      }
-    });
+    panel.onDidDispose(() => watching.dispose());
     return panel;
   }
 
@@ -99,7 +82,7 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
 
   /** For the editor's tests: what an open table shows and what was sent to it. */
   async shown(runId: string): Promise<ShownTable> {
-    const panel = await this.whenReady(runId);
+    const panel = await this.panels.whenReady(runId, `ISC table of ${runId}`);
     await panel.settled();
     return panel.probe();
   }
@@ -115,21 +98,11 @@ export class IscTables implements vscode.WebviewPanelSerializer<IscTableState>, 
   }
 
   openRunIds(): string[] {
-    return [...this.panels.keys()];
-  }
-
-  private async whenReady(runId: string, timeoutMs = 20_000): Promise<IscTablePanel> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const panel = this.panels.get(runId);
-      if (panel?.ready) return panel;
-      if (Date.now() > deadline) throw new Error(`no ISC table of ${runId} became ready`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    return this.panels.keys();
   }
 
   dispose(): void {
-    for (const panel of [...this.panels.values()]) panel.dispose();
+    this.panels.dispose();
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

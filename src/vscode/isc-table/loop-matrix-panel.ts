@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { LoopMatrixProtocol, LoopMatrixState, MatrixSnapshot, ShownMatrix } from '../../../webviews/loop-matrix/protocol';
 import { matrixDeltas } from '../../../webviews/loop-matrix/view-model';
-import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
+import { WebviewPanelHost, WebviewRequestRefused } from '../webview';
 
 export const LOOP_MATRIX_VIEW_TYPE = 'idealState.loopMatrix';
 
@@ -21,13 +21,10 @@ export interface LoopMatrixSource {
  * each change of the loop sends only the rows, columns and header that changed.
  */
 export class LoopMatrixPanel implements vscode.Disposable {
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this._onDidDispose.event;
-  private readonly bridge: WebviewBridge<LoopMatrixProtocol>;
-  private readonly disposables: vscode.Disposable[] = [this._onDidDispose];
+  private readonly host: WebviewPanelHost<LoopMatrixProtocol>;
+  readonly onDidDispose: vscode.Event<void>;
   private shownSnapshot: MatrixSnapshot | undefined;
   private refreshing: Promise<void> = Promise.resolve();
-  private readonly probes: ((shown: ShownMatrix) => void)[] = [];
   /** What was posted, for the editor's tests: snapshot, or the delta's kind. */
   readonly sent: string[] = [];
 
@@ -38,10 +35,10 @@ export class LoopMatrixPanel implements vscode.Disposable {
     private readonly source: LoopMatrixSource,
     private readonly log: Logger,
   ) {
-    panel.webview.options = webviewOptions(extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { entry: 'loop-matrix', title: 'Loop matrix' });
-    this.bridge = new WebviewBridge<LoopMatrixProtocol>(
-      panel.webview,
+    this.host = new WebviewPanelHost<LoopMatrixProtocol>(
+      panel,
+      extensionUri,
+      { entry: 'loop-matrix', title: 'Loop matrix' },
       {
         openRun: async ({ runId }) => {
           if (typeof runId !== 'string' || !runId) throw new WebviewRequestRefused('Open run needs the artifact’s run id', 'bad-request');
@@ -57,23 +54,18 @@ export class LoopMatrixPanel implements vscode.Disposable {
             this.refresh();
           }
         },
-        shown: (shown) => {
-          for (const resolve of this.probes.splice(0)) resolve(shown);
-          return null;
-        },
       },
       log,
     );
-    this.disposables.push(
-      this.bridge,
-      this.bridge.onDidBecomeReady(() => {
+    this.onDidDispose = this.host.onDidDispose;
+    this.host.own(
+      this.host.bridge.onDidBecomeReady(() => {
         this.shownSnapshot = undefined;
         this.refresh();
       }),
       source.onDidChangeLoop((id) => {
         if (id === loopId) this.refresh();
       }),
-      panel.onDidDispose(() => this.dispose()),
     );
   }
 
@@ -86,11 +78,11 @@ export class LoopMatrixPanel implements vscode.Disposable {
   }
 
   get ready(): boolean {
-    return this.bridge.ready;
+    return this.host.ready;
   }
 
   private async update(): Promise<void> {
-    if (!this.bridge.ready) return;
+    if (!this.host.ready) return;
     const next = await this.source.matrix(this.loopId);
     if (!next) {
       this.panel.title = `Loop · ${this.loopId} (not found)`;
@@ -98,13 +90,13 @@ export class LoopMatrixPanel implements vscode.Disposable {
     }
     this.panel.title = `Loop · ${next.header.passing}/${next.header.total} · ${next.header.title}`;
     if (!this.shownSnapshot) {
-      this.bridge.post('snapshot', next);
+      this.host.bridge.post('snapshot', next);
       this.sent.push('snapshot');
     } else {
       for (const delta of matrixDeltas(this.shownSnapshot, next)) {
-        if (delta.type === 'artifact') this.bridge.post('artifact', delta.body);
-        else if (delta.type === 'header') this.bridge.post('header', delta.body);
-        else this.bridge.post('columns', delta.body);
+        if (delta.type === 'artifact') this.host.bridge.post('artifact', delta.body);
+        else if (delta.type === 'header') this.host.bridge.post('header', delta.body);
+        else this.host.bridge.post('columns', delta.body);
         this.sent.push(delta.type);
       }
     }
@@ -114,21 +106,11 @@ export class LoopMatrixPanel implements vscode.Disposable {
 
   /** What the view shows, read back from its DOM. */
   probe(timeoutMs = 10_000): Promise<ShownMatrix> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the matrix of loop ${this.loopId} did not answer`)), timeoutMs);
-      this.probes.push((shown) => (clearTimeout(timer), resolve(shown)));
-      this.bridge.post('probe', {});
-    });
+    return this.host.probe(`the matrix of loop ${this.loopId}`, timeoutMs);
   }
 
-  private disposed = false;
-
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this._onDidDispose.fire();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }
 

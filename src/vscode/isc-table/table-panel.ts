@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { IscTableProtocol, RequestResult, ShownTable, TableDelta, TableSnapshot } from '../../../webviews/isc-table/protocol';
 import type { TableRatings } from '../learning/table-rating';
-import { WebviewBridge, WebviewRequestRefused, webviewHtml, webviewOptions } from '../webview';
-import type { RequestHandlers } from '../webview/bridge';
+import { WebviewPanelHost, WebviewRequestRefused } from '../webview';
+import type { PanelHandlers } from '../webview/panel';
 import { tableDeltas } from './snapshot';
 import type { TableLocks } from './table-lock';
 import type { TableSteering } from './table-steering';
@@ -21,16 +21,13 @@ export interface SentMessage {
  * refresh sends only the deltas between what the view has and the run as it is now.
  */
 export class IscTablePanel implements vscode.Disposable {
-  private readonly _onDidDispose = new vscode.EventEmitter<void>();
-  readonly onDidDispose = this._onDidDispose.event;
-  private readonly bridge: WebviewBridge<IscTableProtocol>;
-  private readonly disposables: vscode.Disposable[] = [this._onDidDispose];
+  private readonly host: WebviewPanelHost<IscTableProtocol>;
+  readonly onDidDispose: vscode.Event<void>;
   private shownSnapshot: TableSnapshot | undefined;
   /** The rating the view shows (JSON), so it is sent only when it changed. */
   private shownRating: string | undefined;
   private refreshing: Promise<void> = Promise.resolve();
-  private readonly probes: ((shown: ShownTable) => void)[] = [];
-  private readonly handlers: RequestHandlers<IscTableProtocol>;
+  private readonly handlers: PanelHandlers<IscTableProtocol>;
   readonly sent: SentMessage[] = [];
 
   constructor(
@@ -43,8 +40,6 @@ export class IscTablePanel implements vscode.Disposable {
     private readonly ratings?: TableRatings,
     locks?: TableLocks,
   ) {
-    panel.webview.options = webviewOptions(extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, extensionUri, { entry: 'isc-table', title: 'ISC table' });
     const act = async <T>(action: () => Promise<T>): Promise<T> => {
       try {
         return await action();
@@ -88,21 +83,16 @@ export class IscTablePanel implements vscode.Disposable {
         if (typeof id !== 'string') throw new WebviewRequestRefused('Revert needs a criterion id', 'bad-request');
         return locks ? act(() => locks.revert(runId, id)) : Promise.resolve({ ok: false, message: 'The criteria lock is not available here.' });
       },
-      shown: (shown) => {
-        for (const resolve of this.probes.splice(0)) resolve(shown);
-        return null;
-      },
     };
-    this.bridge = new WebviewBridge<IscTableProtocol>(panel.webview, this.handlers, log);
-    this.disposables.push(
-      this.bridge,
+    this.host = new WebviewPanelHost<IscTableProtocol>(panel, extensionUri, { entry: 'isc-table', title: 'ISC table' }, this.handlers, log);
+    this.onDidDispose = this.host.onDidDispose;
+    this.host.own(
       // A (re)loaded view has nothing: it gets the whole table, then deltas.
-      this.bridge.onDidBecomeReady(() => {
+      this.host.bridge.onDidBecomeReady(() => {
         this.shownSnapshot = undefined;
         this.shownRating = undefined;
         this.refresh();
       }),
-      panel.onDidDispose(() => this.dispose()),
     );
   }
 
@@ -117,7 +107,7 @@ export class IscTablePanel implements vscode.Disposable {
   }
 
   private async update(): Promise<void> {
-    if (!this.bridge.ready) return;
+    if (!this.host.ready) return;
     const next = await this.load(this.runId);
     if (!next) {
       this.panel.title = `ISC · ${this.runId} (deleted)`;
@@ -125,11 +115,11 @@ export class IscTablePanel implements vscode.Disposable {
     }
     this.panel.title = `ISC · ${title(next.header.request)}`;
     if (!this.shownSnapshot) {
-      this.bridge.post('snapshot', next);
+      this.host.bridge.post('snapshot', next);
       this.sent.push({ type: 'snapshot', rows: next.rows.length });
     } else {
       for (const delta of tableDeltas(this.shownSnapshot, next)) {
-        this.bridge.post('delta', delta);
+        this.host.bridge.post('delta', delta);
         this.sent.push({ type: delta.type, rows: delta.type === 'row' ? 1 : 0 });
       }
     }
@@ -144,37 +134,27 @@ export class IscTablePanel implements vscode.Disposable {
     const rating = await this.ratings.state(this.runId);
     const json = JSON.stringify(rating);
     if (json === this.shownRating) return;
-    this.bridge.post('rating', rating);
+    this.host.bridge.post('rating', rating);
     this.shownRating = json;
   }
 
   /** For the editor's tests: handles a request exactly as if the view had sent it (a button's click). */
-  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify' | 'lockCriteria' | 'approveCriteria' | 'revertCriterion' | 'acceptProposal'>(method: M, params: Parameters<RequestHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
+  async requestAsView<M extends 'decide' | 'showDiff' | 'control' | 'reverify' | 'lockCriteria' | 'approveCriteria' | 'revertCriterion' | 'acceptProposal'>(method: M, params: Parameters<PanelHandlers<IscTableProtocol>[M]>[0]): Promise<RequestResult> {
     const handler = this.handlers[method] as (p: typeof params) => RequestResult | Promise<RequestResult>;
     return handler(params);
   }
 
   /** What the view shows, read back from its DOM. */
   probe(timeoutMs = 10_000): Promise<ShownTable> {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the ISC table of ${this.runId} did not answer`)), timeoutMs);
-      this.probes.push((shown) => (clearTimeout(timer), resolve(shown)));
-      this.bridge.post('probe', {});
-    });
+    return this.host.probe(`the ISC table of ${this.runId}`, timeoutMs);
   }
 
   get ready(): boolean {
-    return this.bridge.ready;
+    return this.host.ready;
   }
 
-  private disposed = false;
-
   dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this._onDidDispose.fire();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+    this.host.dispose();
   }
 }
 
