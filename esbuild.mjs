@@ -37,10 +37,14 @@ async function webviewEntries() {
   return names.filter((n) => /\.ts$/.test(n) && !n.endsWith('.d.ts')).map((n) => join('webviews', n));
 }
 
-/** Plain Node test bundle: every unit test file becomes one file under out/test/unit. */
+/**
+ * Plain Node test bundle: every test file (and each process a test starts, `*.child.ts`) under
+ * `dir`, at any depth, becomes one file at the same relative path under out/ (test/unit/app/gate/x.test.ts
+ * is out/test/unit/app/gate/x.test.js), so a child process stays beside the test that starts it.
+ */
 async function testEntries(dir) {
   if (!existsSync(dir)) return [];
-  const names = await readdir(dir);
+  const names = await readdir(dir, { recursive: true });
   return names.filter((n) => n.endsWith('.test.ts') || n.endsWith('.child.ts')).map((n) => join(dir, n));
 }
 
@@ -135,7 +139,7 @@ const cliBin = {
         const stale = names.filter((n) => /^cli(-[\w-]+)?\.mjs(\.map)?$/.test(n) && !written.has(n));
         await Promise.all(stale.map((n) => rm(join(dir, n), { force: true })));
       }
-      // What each subcommand loads, for test/unit/cli-lean.test.ts (development builds only).
+      // What each subcommand loads, for test/unit/project/cli-lean.test.ts (development builds only).
       if (result.metafile && !production) {
         await mkdir('out', { recursive: true });
         await writeFile(join('out', 'cli-metafile.json'), JSON.stringify(result.metafile));
@@ -167,7 +171,7 @@ const launchTarget = (outdir) => ({ ...node, entryPoints: { cli: 'src/cli/start/
  * `dist/cli-lean.cjs`: `gate` and `verify` in one CommonJS file (src/cli/start/lean.ts), which the
  * launcher compiles with V8's code cache (an ES module cannot use one on Node 20). Every
  * `import()` becomes a `require`, so the file needs no module loader; its metafile is what
- * test/unit/cli-lean.test.ts reads for what the lean commands can load.
+ * test/unit/project/cli-lean.test.ts reads for what the lean commands can load.
  */
 const leanTarget = (outdir) => ({
   ...node,
@@ -222,7 +226,7 @@ if (!production && !cliOut) {
   const unit = await testEntries('test/unit');
   if (unit.length > 0) {
     // xmllint-wasm starts a worker from its own folder and loads its .wasm beside it: it stays in node_modules.
-    targets.push({ ...node, entryPoints: unit, outdir: 'out/test/unit', external: ['vscode', 'mocha', 'xmllint-wasm'] });
+    targets.push({ ...node, entryPoints: unit, outdir: 'out/test/unit', outbase: 'test/unit', external: ['vscode', 'mocha', 'xmllint-wasm'] });
   }
   const integration = await testEntries('test/integration');
   if (integration.length > 0) {
@@ -230,6 +234,7 @@ if (!production && !cliOut) {
       ...node,
       entryPoints: [...integration, 'test/integration/index.ts'],
       outdir: 'out/test/integration',
+      outbase: 'test/integration',
       external: ['vscode', 'mocha'],
     });
   }

@@ -73,7 +73,7 @@ const STRUCTURAL = new Set([
  * are not sent as keywords but written into the description as `{minLength: 1}`, the way the
  * Anthropic SDK's own transform does it; zod still checks them on the reply. Built from the
  * schema's input side, since the model writes what zod then parses (defaults fill nulls).
- * The OpenAI SDK's `toStrictJsonSchema` leaves the result unchanged (test/unit/llm-strict-schemas.test.ts).
+ * The OpenAI SDK's `toStrictJsonSchema` leaves the result unchanged (test/unit/llm/llm-strict-schemas.test.ts).
  */
 export function toStrictJsonSchema(schema: z.ZodType): JsonSchema {
   let json = strictCache.get(schema);

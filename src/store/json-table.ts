@@ -23,7 +23,7 @@ export interface TableSpec<T> {
  * Whether `upsertTrustedStatement` validates anyway. Off in the product (the engine's commit
  * path, where validating every written row again was the largest share of a commit's CPU);
  * on when IDEAL_STATE_VALIDATE_WRITES=1, and the unit tests turn it on for the whole suite
- * (test/unit/validate-writes.test.ts), so an engine change that builds a bad entity fails there.
+ * (test/unit/store/validate-writes.test.ts), so an engine change that builds a bad entity fails there.
  */
 let validateTrustedWrites = process.env.IDEAL_STATE_VALIDATE_WRITES === '1';
 export function setValidateTrustedWrites(on: boolean): void {

@@ -461,7 +461,7 @@ describe('hosts: the real agent programs, held by the installed gate', function 
       if (host.warning.none) {
         // Measured: this host shows nothing of the hook's answer when it lets the agent stop. Its
         // session file proves the hook ran and was read, the note (the adapter's systemMessage,
-        // test/unit/gate-hosts) not kept.
+        // test/unit/app/gate/hosts/gate-hosts) not kept.
         assert.equal(shows, false, `${host.name} does show the warning now (${host.warning.where}): update its adapter and the README\n${log}`);
         const kept = host.warning.dropped(home);
         assert.ok(kept, `${host.name}'s session file holds no answer of the stop hook\n${log}`);

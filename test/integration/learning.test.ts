@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ReflectionNode } from '../../src/vscode/learning';
 import { TableRatings } from '../../src/vscode/learning/table-rating';
-import { storeFinishedRun } from '../unit/learning-seed';
+import { storeFinishedRun } from '../unit/support/learning-seed';
 import { activateIdealState } from './ideal-state';
 
 async function children(provider: vscode.TreeDataProvider<ReflectionNode>, node?: ReflectionNode): Promise<ReflectionNode[]> {

@@ -1,5 +1,5 @@
 // What the language-model tools and @ideal-state answer, as plain data and text: no vscode
-// here, so the unit tier checks it in plain Node (test/unit/lm-tools.test.ts).
+// here, so the unit tier checks it in plain Node (test/unit/vscode/agents/lm-tools.test.ts).
 // The answers' shapes and their builder are the done gate's (src/app/done-gate.ts), reached
 // at run time through the engine bundle; only their types are needed here.
 import type { CriterionRow, ProposedCriterion, ToolVerifyAnswer } from '../../app/done-gate';
