@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { staticDashboardPage } from '../../src/app/dashboard';
-import { bundlePage, htmlPage } from '../../src/app/html-page';
+import { staticDashboardPage } from '../../../src/app/dashboard';
+import { bundlePage, htmlPage } from '../../../src/app/html-page';
 
 const sha = (text: string) => `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
 const cspOf = (html: string) => /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];

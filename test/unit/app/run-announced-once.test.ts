@@ -1,14 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { denyAll } from '../../src/agent/approvals';
-import type { StepCommit } from '../../src/algorithm/ports';
-import { WaitingTime } from '../../src/algorithm/budget-tracker';
-import { nodeAlgorithm } from '../../src/app/node-run';
-import { RunSessions, type RunDelta } from '../../src/app/run-sessions';
-import { WindowRun, type RunProgress } from '../../src/app/window-run';
-import { shippedEffortTable } from '../../src/model/effort-table';
-import { Store } from '../../src/store/store';
-import { levelMin, managerSteps, markerCriteria, markerFile, scriptedRouter, specialistSteps, tempDir } from './algorithm-helpers';
+import { denyAll } from '../../../src/agent/approvals';
+import type { StepCommit } from '../../../src/algorithm/ports';
+import { WaitingTime } from '../../../src/algorithm/budget-tracker';
+import { nodeAlgorithm } from '../../../src/app/node-run';
+import { RunSessions, type RunDelta } from '../../../src/app/run-sessions';
+import { WindowRun, type RunProgress } from '../../../src/app/window-run';
+import { shippedEffortTable } from '../../../src/model/effort-table';
+import { Store } from '../../../src/store/store';
+import { levelMin, managerSteps, markerCriteria, markerFile, scriptedRouter, specialistSteps, tempDir } from '../support/algorithm-helpers';
 
 describe('a run of this window announces each commit once', () => {
   it('tells every durable commit once, as its step, and the end once; the live view is asked for, never told', async function () {
