@@ -24,8 +24,8 @@ function metafile(): Record<string, Output> {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { outputs: Record<string, Output> }).outputs;
 }
 
-/** Where each command's module is: the gate and verify beside the start-up, the others in src/cli/commands. */
-const sourceOf = (command: string) => (command === 'gate' || command === 'verify' ? `src/cli/${command}.ts` : `src/cli/commands/${command}.ts`);
+/** Where each command's module is: the gate's stop hook in src/cli/gate, the others in src/cli/commands. */
+const sourceOf = (command: string) => (command === 'gate' ? 'src/cli/gate/stop.ts' : `src/cli/commands/${command}.ts`);
 
 /** The output files loaded when `ideal-state <command>` runs, and the source files in them. */
 function loadedBy(command: string): { files: string[]; inputs: string[]; bytes: number } {
@@ -112,7 +112,7 @@ describe('command line: what each subcommand loads (issue 26)', () => {
 
   it('the lean gate and verify (dist/cli-lean.cjs) run no model code, no MCP SDK and no SQLite when they load', () => {
     const loads = leanLoads();
-    for (const command of ['gate', 'verify']) assert.ok(loads.includes(`src/cli/${command}.ts`), `${command} is in the lean command line`);
+    for (const command of ['gate', 'verify']) assert.ok(loads.includes(sourceOf(command)), `${command} is in the lean command line`);
     assert.deepEqual(modelCode(loads), []);
     assert.deepEqual(loads.filter((i) => /^node_modules\/(@modelcontextprotocol|ajv|sql\.js)\/|^src\/store\/(store|durable-database|migrations)\.ts$/.test(i)), []);
     // The check can tell: the store is in the file, behind the dynamic import that runs it only when asked.
@@ -131,6 +131,15 @@ describe('command line: what each subcommand loads (issue 26)', () => {
     // The check can tell: each file it names is there, and MCP still loads the answer shapes.
     for (const name of ['prd/store-sync', 'prd/merge', 'prd/new-prd', 'prd/view', 'app/gate/answer-shapes', 'app/gate/approve', 'app/gate/revert']) assert.ok(fs.existsSync(path.join(ROOT, 'src', `${name}.ts`)), name);
     assert.ok(loadedBy('mcp').inputs.includes('src/app/gate/answer-shapes.ts'));
+  });
+
+  it('the lean gate evaluates its install, doctor and blocked only when one is named: a stop loads none of them', () => {
+    const loads = leanLoads();
+    const others = /^src\/cli\/gate\/(install|doctor|blocked)\.ts$|^src\/cli\/gate\/install\/|^src\/app\/gate\/doctor\//;
+    assert.deepEqual(loads.filter((i) => others.test(i)), []);
+    // The check can tell: they are in the file, behind the imports that run them when named.
+    const all = Object.keys((JSON.parse(fs.readFileSync(path.join(ROOT, 'out', 'cli-lean-metafile.json'), 'utf8')) as { inputs: Record<string, unknown> }).inputs);
+    for (const file of ['src/cli/gate/install.ts', 'src/cli/gate/doctor.ts', 'src/cli/gate/blocked.ts', 'src/app/gate/doctor/report.ts']) assert.ok(all.includes(file), file);
   });
 
   it('loads one language of zod messages, English', () => {

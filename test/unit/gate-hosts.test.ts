@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { answerFor, HOST_ADAPTERS, readStopPayload, type GateHost, type StopRequest } from '../../src/cli/gate-hosts';
+import { answerFor, HOST_ADAPTERS, readStopPayload, type GateHost, type StopRequest } from '../../src/app/gate/hosts';
 
 const FIXTURES = path.resolve(__dirname, '../../../test/unit/fixtures/gate');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');

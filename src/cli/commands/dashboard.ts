@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import type { VerifyIo } from '../verify';
+import { defineCommand } from '../shared/command';
+import type { CliIo } from '../shared/io';
 
 export const DASHBOARD_USAGE = `Usage: ideal-state dashboard --out DIR [--store FILE] [--workspace DIR]
 
@@ -56,22 +56,14 @@ function writeWhole(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
-export async function dashboardCommand(argv: string[], io: VerifyIo): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({ args: argv, options: { out: { type: 'string' }, store: { type: 'string' }, workspace: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } }));
-  } catch (error) {
-    io.err(`ideal-state dashboard: ${(error as Error).message}\n\n${DASHBOARD_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(DASHBOARD_USAGE);
-    return 0;
-  }
-  if (!values.out) {
-    io.err(`ideal-state dashboard: --out DIR is required (the folder for index.html and data.json)\n\n${DASHBOARD_USAGE}`);
-    return 2;
-  }
+const DASHBOARD = defineCommand({ name: 'ideal-state dashboard', usage: DASHBOARD_USAGE, options: { out: { type: 'string' }, store: { type: 'string' }, workspace: { type: 'string' } }, positionals: false });
+
+/** `ideal-state dashboard --out DIR`: the store's history as a static page. */
+export async function dashboardCommand(argv: string[], io: CliIo): Promise<number> {
+  const parsed = DASHBOARD.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  if (!values.out) return DASHBOARD.usageError(io, '--out DIR is required (the folder for index.html and data.json)');
   const { defaultCliStoreFile } = await import('../../store/store-paths.js');
   const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(path.resolve(values.workspace ?? process.cwd()));
   const problem = notAStore(storeFile);

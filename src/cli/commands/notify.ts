@@ -1,35 +1,28 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadNotifications, NOTIFICATION_EVENTS, NotificationEvent } from '../../app/notify/config';
 import { shownUrl } from '../../app/notify/deliver';
 import { sendPayload } from '../../app/notify/notifier';
 import { buildPayload, NotificationPayload } from '../../app/notify/payload';
+import { defineCommand } from '../shared/command';
 import { queueFolder } from '../shared/notify-event';
 import { NOTIFY_USAGE } from '../shared/usage';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
 
-const usageError = (io: Output, message: string): number => {
-  io.err(`ideal-state notify: ${message}\n\n${NOTIFY_USAGE}`);
-  return 2;
-};
+const NOTIFY = defineCommand({ name: 'ideal-state notify', usage: NOTIFY_USAGE, options: { workspace: { type: 'string' }, event: { type: 'string' }, json: { type: 'boolean', default: false } } });
 
 /** `ideal-state notify check|test`, and `notify deliver FILE`: the detached deliverer the gate starts. */
 export async function notifyCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { workspace: { type: 'string' }, event: { type: 'string' }, json: { type: 'boolean', default: false } } });
-  } catch (error) {
-    return usageError(io, (error as Error).message);
-  }
+  const parsed = NOTIFY.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values: v, positionals } = parsed;
   const workspace = path.resolve(v.workspace ?? process.cwd());
   if (positionals[0] === 'deliver' && positionals.length === 2) return deliverQueued(positionals[1]!, env);
-  if (positionals.length !== 1 || (positionals[0] !== 'test' && positionals[0] !== 'check')) return usageError(io, 'say check or test');
+  if (positionals.length !== 1 || (positionals[0] !== 'test' && positionals[0] !== 'check')) return NOTIFY.usageError(io, 'say check or test');
   const event = v.event === undefined ? undefined : NotificationEvent.safeParse(v.event);
-  if (event && !event.success) return usageError(io, `--event takes one of ${NOTIFICATION_EVENTS.join(', ')}, not "${v.event}"`);
+  if (event && !event.success) return NOTIFY.usageError(io, `--event takes one of ${NOTIFICATION_EVENTS.join(', ')}, not "${v.event}"`);
   const loaded = await loadNotifications({ env, workspace });
   for (const line of loaded.ignored) io.err(`ideal-state notify: ${line}`);
   if (loaded.problems.length > 0) {

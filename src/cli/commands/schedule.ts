@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { crontabLine, readCrontab, readSystemdTimer, systemdService, systemdTimer, unitName } from '../../app/schedule/local';
 import { defaultScheduleName, ScheduleSpec, type ListedSchedule } from '../../app/schedule/schedule';
 import { readWorkflowSchedule, renderWorkflow, WORKFLOW_FOLDER, workflowFile } from '../../app/schedule/workflow';
@@ -11,10 +10,10 @@ import { SETTINGS } from '../../model/settings';
 import { nodeTextFiles } from '../../node/node-text-files';
 import { cliDataFolder } from '../../store/store-paths';
 import { writeFileAtomically } from '../loop/files';
+import { defineCommand } from '../shared/command';
 import { SCHEDULE_USAGE } from '../shared/usage';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
-
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -31,33 +30,26 @@ const OPTIONS = {
   force: { type: 'boolean', default: false },
 } as const;
 
-const usageError = (io: Output, message: string): number => {
-  io.err(`ideal-state schedule: ${message}\n\n${SCHEDULE_USAGE}`);
-  return 2;
-};
+const SCHEDULE = defineCommand({ name: 'ideal-state schedule', usage: SCHEDULE_USAGE, options: OPTIONS });
 
 /** `ideal-state schedule add …` and `ideal-state schedule list`. */
 export async function scheduleCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
-  } catch (error) {
-    return usageError(io, (error as Error).message);
-  }
+  const parsed = SCHEDULE.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
   const { values: v, positionals } = parsed;
   const workspace = path.resolve(v.workspace ?? process.cwd());
   if (positionals[0] === 'list' && positionals.length === 1) return list(workspace, v.json === true, io, env);
-  if (positionals[0] !== 'add' || positionals.length > 1) return usageError(io, positionals.length === 0 ? 'say add or list' : `unknown argument "${positionals.join(' ')}"`);
-  if (!v.cron || !v.glob || !v.isc) return usageError(io, 'schedule add needs --cron CRON, --glob GLOB and --isc TYPE');
-  if ((v.ci === undefined) === (v.local !== true)) return usageError(io, 'say where it runs: --ci github or --local (one of them)');
-  if (v.ci !== undefined && v.ci !== 'github') return usageError(io, `--ci takes "github" (GitHub Actions), not "${v.ci}"`);
-  if (v.shards !== undefined && v.ci === undefined) return usageError(io, '--shards is for --ci github (the matrix); a local schedule runs one loop');
-  if (v.work && v.ci !== undefined) return usageError(io, '--work is for --local: a CI shard verifies (it has no model and no one to approve edits)');
+  if (positionals[0] !== 'add' || positionals.length > 1) return SCHEDULE.usageError(io, positionals.length === 0 ? 'say add or list' : `unknown argument "${positionals.join(' ')}"`);
+  if (!v.cron || !v.glob || !v.isc) return SCHEDULE.usageError(io, 'schedule add needs --cron CRON, --glob GLOB and --isc TYPE');
+  if ((v.ci === undefined) === (v.local !== true)) return SCHEDULE.usageError(io, 'say where it runs: --ci github or --local (one of them)');
+  if (v.ci !== undefined && v.ci !== 'github') return SCHEDULE.usageError(io, `--ci takes "github" (GitHub Actions), not "${v.ci}"`);
+  if (v.shards !== undefined && v.ci === undefined) return SCHEDULE.usageError(io, '--shards is for --ci github (the matrix); a local schedule runs one loop');
+  if (v.work && v.ci !== undefined) return SCHEDULE.usageError(io, '--work is for --local: a CI shard verifies (it has no model and no one to approve edits)');
   const shards = v.shards === undefined ? 1 : Number(v.shards);
   const spec = ScheduleSpec.safeParse({ name: v.name ?? defaultScheduleName(v.isc), cron: v.cron, glob: v.glob, isc: v.isc, shards, verifyOnly: !v.work, ...(v.effort ? { effort: v.effort } : {}) });
-  if (!spec.success) return usageError(io, spec.error.issues.map((i) => (i.path[0] === 'shards' ? `--shards takes a whole number from 1 to 256, not "${v.shards}"` : i.path[0] === 'cron' ? i.message : `--${String(i.path[0])}: ${i.message}`)).join('; '));
+  if (!spec.success) return SCHEDULE.usageError(io, spec.error.issues.map((i) => (i.path[0] === 'shards' ? `--shards takes a whole number from 1 to 256, not "${v.shards}"` : i.path[0] === 'cron' ? i.message : `--${String(i.path[0])}: ${i.message}`)).join('; '));
   const known = await knownTemplates(workspace);
-  if (!known.includes(spec.data.isc)) return usageError(io, `no ISC template "${spec.data.isc}"; the templates are ${known.join(', ')} (ideal-state isc list)`);
+  if (!known.includes(spec.data.isc)) return SCHEDULE.usageError(io, `no ISC template "${spec.data.isc}"; the templates are ${known.join(', ')} (ideal-state isc list)`);
   return v.local ? showLocal(spec.data, workspace, io, env) : writeWorkflow(spec.data, workspace, v.force === true, io);
 }
 

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { extraLayers } from '../app/gate/doctor/host-layers';
-import type { HostAdapter } from '../app/gate/hosts';
-import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../app/gate/hosts/claude-settings';
-import { isObject, listAt, mergeJson, type Plan } from './gate-install-json';
+import { extraLayers } from '../../../app/gate/doctor/host-layers';
+import type { HostAdapter } from '../../../app/gate/hosts';
+import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../../../app/gate/hosts/claude-settings';
+import { isObject, listAt, mergeJson, type Plan } from './json';
 
 /**
  * Where the gate's hook can live, out of the agent's reach or not. `workspace`: the host's file in

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseJsonc } from '../verify/jsonc';
+import { parseJsonc } from '../../../verify/jsonc';
 
 /** One file `gate install` plans to write. */
 export interface Planned {
