@@ -35,6 +35,12 @@ const USER_SCOPE_GAPS =
   'and without the sandbox a program the agent runs (node -e …) can still edit the user settings. gate doctor names each of these when it is in place. ' +
   '--scope managed is the one no workspace setting turns off.';
 
+/**
+ * One host's install: its hook (and MCP entry) planned where the scope says, the changes shown
+ * as a diff, asked for (never written without a terminal or --yes), each file written whole,
+ * then what the host now runs and what an agent could still do about it. The exit code: 0, 1
+ * (not written), 2 (a file it cannot merge).
+ */
 export async function installOne(adapter: HostAdapter, options: InstallOptions, io: CliIo): Promise<number> {
   const { workspace, launcher } = options;
   const command = gateCommandLine(launcher, adapter.id, workspace, options.maxBlocks, options.scope !== 'workspace');
