@@ -1,7 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { HostAdapter } from '../../../app/gate/hosts';
-import { isObject, listAt, mergeJson, type Plan } from './json';
+import { listAt, mergeJson, putGroupedHook, putHook, runsGate, type Plan } from './json';
 
 /**
  * Seconds a host waits for the hook: verification runs commands and tests. The same number is
@@ -33,35 +33,21 @@ export async function planInstall(adapter: HostAdapter, workspace: string, comma
     case 'none':
       return { ok: false, message: `ideal-state gate install: ${adapter.name}: ${install.why}` };
     case 'matcher-groups':
-      // Claude Code's shape (https://code.claude.com/docs/en/hooks "Configuration"), copied by
+    case 'flat': {
+      // Matcher groups, Claude Code's shape (https://code.claude.com/docs/en/hooks "Configuration"), copied by
       // Codex, Gemini CLI, Qwen Code and Augment: hooks[Event] = [{ hooks: [{ type, command, timeout }] }].
+      // Flat, VS Code's (https://code.visualstudio.com/docs/agent-customization/hooks#hook-configuration-format):
+      // hooks[Event] = [{ type, command, timeout }].
+      const put = install.kind === 'flat' ? putHook : putGroupedHook;
       return mergeJson(workspace, install.file, (root) => {
         for (const event of events) {
           const list = listAt(root, 'hooks', event);
           if (typeof list === 'string') return list;
-          const entry = { type: 'command', command, timeout };
-          const group = list.find((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command)));
-          if (isObject(group)) {
-            const hooks = group.hooks as unknown[];
-            const i = hooks.findIndex((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command));
-            hooks[i] = { ...(hooks[i] as object), ...entry };
-          } else list.push({ hooks: [entry] });
+          put(list, { type: 'command', command, timeout }, runsGate(OURS));
         }
         return undefined;
       });
-    case 'flat':
-      // VS Code's shape (https://code.visualstudio.com/docs/agent-customization/hooks#hook-configuration-format).
-      return mergeJson(workspace, install.file, (root) => {
-        for (const event of events) {
-          const list = listAt(root, 'hooks', event);
-          if (typeof list === 'string') return list;
-          const entry = { type: 'command', command, timeout };
-          const i = list.findIndex((h) => isObject(h) && typeof h.command === 'string' && OURS.test(h.command));
-          if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
-          else list.push(entry);
-        }
-        return undefined;
-      });
+    }
     case 'own-file':
       return ownFile(adapter, workspace, command, timeout, maxBlocks);
   }
@@ -69,7 +55,6 @@ export async function planInstall(adapter: HostAdapter, workspace: string, comma
 
 async function ownFile(adapter: HostAdapter, workspace: string, command: string, timeout: number, maxBlocks?: string): Promise<Plan> {
   const file = (adapter.install as { file: string }).file;
-  const ours = (list: unknown[], key: string) => list.findIndex((h) => isObject(h) && typeof h[key] === 'string' && OURS.test(h[key] as string));
   switch (adapter.id) {
     case 'copilot':
       // https://docs.github.com/en/copilot/reference/hooks-configuration: { version: 1, hooks: { agentStop: [{ type, bash, timeoutSec }] } }.
@@ -80,10 +65,7 @@ async function ownFile(adapter: HostAdapter, workspace: string, command: string,
         for (const [event, bash] of [['agentStop', command], [adapter.promptSubmitEvent!, `${command} --prompt`]] as const) {
           const list = listAt(root, 'hooks', event);
           if (typeof list === 'string') return list;
-          const entry = { type: 'command', bash, timeoutSec: timeout };
-          const i = ours(list, 'bash');
-          if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
-          else list.push(entry);
+          putHook(list, { type: 'command', bash, timeoutSec: timeout }, runsGate(OURS, 'bash'));
         }
         return undefined;
       });
@@ -93,10 +75,7 @@ async function ownFile(adapter: HostAdapter, workspace: string, command: string,
         root.version ??= 1;
         const list = listAt(root, 'hooks', 'stop');
         if (typeof list === 'string') return list;
-        const entry = { command, loop_limit: maxBlocks !== undefined ? Number(maxBlocks) : 3 };
-        const i = ours(list, 'command');
-        if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
-        else list.push(entry);
+        putHook(list, { command, loop_limit: maxBlocks !== undefined ? Number(maxBlocks) : 3 }, runsGate(OURS));
         return undefined;
       });
     case 'kiro':
