@@ -117,7 +117,7 @@ export async function verifyTool(ctx: ToolContext, input: z.infer<typeof VerifyI
   if (result.kind !== 'verified') throw new ToolRefusal(result.message.split(named.file).join(named.relative));
   // The file's own ids (an ISA's C1, ISC-2.1) with their priorities, as the editor's tool and the gate answer.
   const answer = verifyAnswer(named.relative, result.prd, result.set, { allowHint: `the user allows commands in ${VERIFY_COMMANDS_FILE}` });
-  // Some ids: the verdict covers every CRITICAL criterion of the file, or it is no verdict (issue 23).
+  // Some ids: the verdict covers every CRITICAL criterion of the file, or it is no verdict (one passing id never says the work is done).
   return coveringAnswer(answer, result.prd, only);
 }
 

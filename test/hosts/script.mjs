@@ -4,7 +4,7 @@
 // each agent request carried so a test can tell the reason reached the model.
 import { existsSync } from 'node:fs';
 
-/** The text every block reason of the gate starts with (src/cli/gate.ts, failingReason). */
+/** The text every block reason of the gate starts with (src/app/gate/verdict.ts, failingReason). */
 export const REASON_MARK = 'Ideal State: not done.';
 export const FIX_CONTENT = '# Changelog\n\n- written after the stop gate sent the agent back\n';
 

@@ -5,7 +5,7 @@ import { GateOutcome, Outcome } from '../../model/outcome';
  * The shapes of the done gate's answers (src/app/gate/answers.ts builds them): the MCP server
  * declares them as its tools' output schemas. They live apart from the functions that build
  * them so the stop hook, which only builds and prints them, does not construct them at every
- * stop (issue 26).
+ * stop: the hook starts cold at every stop of every turn, and each schema built is time the agent waits.
  */
 
 /** One criterion as `ideal-state_criteria` lists it, with what the store last recorded of it. */
@@ -62,7 +62,7 @@ export type VerifyAnswer = z.infer<typeof VerifyAnswer>;
 /**
  * A verify answer as an agent's tool gives it: `allCriticalPass` covers every CRITICAL
  * criterion of the file, or is null with `partial: true` when only some ids were verified and a
- * CRITICAL one was left out (issue 23, case 11: one passing id never says the work is done).
+ * CRITICAL one was left out: one passing id never says the work is done.
  */
 export const ToolVerifyAnswer = VerifyAnswer.extend({
   allCriticalPass: z.boolean().nullable(),

@@ -9,7 +9,7 @@ import type { CriterionOutcome, CriterionRow, ToolVerifyAnswer, VerifyAnswer } f
 /**
  * The done gate's answers, one shape for every way an agent outside Ideal State asks: the
  * MCP server (src/mcp), the editor's language-model tools and @ideal-state
- * (src/vscode/agents), and the stop hook (src/cli/gate.ts over src/app/gate). Each builds them here from a
+ * (src/vscode/agents), and the stop hook (src/cli/gate/stop.ts over src/app/gate). Each builds them here from a
  * verification, so "done" and "why not" read the same to all of them.
  */
 

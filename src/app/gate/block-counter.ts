@@ -8,7 +8,7 @@ import { readRegularFile } from '../../verify/safe-read';
 /**
  * The loop guard's memory: how many times in a row the gate kept each session's agent from
  * stopping. It lives beside the criteria lock in the user's state folder, not in the
- * workspace (an agent that wrote `blocks: 99` there was let through, issue 23), and not in
+ * workspace (an agent that wrote `blocks: 99` there would be let through), and not in
  * the store (a hook must not wait for another process's writer lock).
  *
  * An entry that cannot be true (a count over the limit, a time in the future, a malformed

@@ -107,7 +107,7 @@ export const PROJECT_DIR_VARIABLES: Readonly<Record<string, string>> = { 'claude
  * The workspace of a gate run: `--workspace` (written into the hook's command by
  * `gate install`), else the host's project-folder variable, else the folder the host started
  * the hook in. Never the payload's `cwd`: an agent can be anywhere, and a subfolder with its
- * own `.ideal-state` or `.git` hid the locked PRDs (issue 23).
+ * own `.ideal-state` or `.git` would hide the locked PRDs.
  */
 export async function gateWorkspace(options: { flag?: string; host: string; env: NodeJS.ProcessEnv; processCwd: string }): Promise<string> {
   if (options.flag) return path.resolve(options.flag);

@@ -1,5 +1,5 @@
 /**
- * The done gate (DESIGN §11): what an agent outside Ideal State is held to, and whether it may
+ * The done gate: what an agent outside Ideal State is held to, and whether it may
  * stop. What it trusts, and why:
  * - the criteria lock and the session baseline (lock.ts, held.ts): made by a person (a
  *   terminal prompt, an editor modal) or at the person's prompt, kept in the user's state

@@ -4,8 +4,9 @@ import { Priority } from '../../model/criterion';
 /**
  * What a person locked (or, where nothing is locked, what the criteria were when the person
  * last spoke: the session baseline). The done gate holds an agent to this record, never to
- * the file the agent can edit (issue 23). It is read back with this schema: a record that does
- * not parse is refused, and the gate says so and blocks rather than letting the agent stop.
+ * the file the agent can edit, which would let it rewrite what it is held to. It is read back
+ * with this schema: a record that does not parse is refused, and the gate says so and blocks
+ * rather than letting the agent stop.
  */
 export const LockedCriterion = z
   .object({

@@ -137,7 +137,7 @@ export async function snapshotPrd(workspace: string, relative: string, options: 
   };
 }
 
-/** The frontmatter keys a person states and an agent may not move (issue 27): `principal_stated_goal`, `frozen`. */
+/** The frontmatter keys a person states and an agent may not move, since they say what done means: `principal_stated_goal`, `frozen`. */
 export function goalOf(data: unknown): Pick<LockedPrd, 'goal'> {
   if (typeof data !== 'object' || data === null) return {};
   const record = data as Record<string, unknown>;

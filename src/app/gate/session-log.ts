@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * One LOG entry per agent session (issue 25 item 3). Every stop of a session is verified, and
+ * One LOG entry per agent session. Every stop of a session is verified, and
  * each verification is recorded in the store; the tracked PRD keeps only the session's latest
  * verdict, so a session that was blocked twice and then let go leaves one entry (its final
  * verdict), not three. A session is told apart by the host adapter's session key, shown as a

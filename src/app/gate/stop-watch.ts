@@ -1,8 +1,9 @@
 import type { AnyCriterion } from '../../model';
 import { methodCommand } from '../../model/verification-method';
 import { formatVerifySpec } from '../../prd/verify-spec';
+import { recordVerdict } from './block-counter';
 import { unfinishedList, type Unfinished } from './deadline';
-import type { GateVerdict, StopRequest } from './hosts';
+import { answerFor, type GateVerdict, type HostAnswer, type StopRequest } from './hosts';
 
 /** What the gate is doing, for the watchdog's answer: the request once read, the PRD being verified and its unfinished criteria. */
 export interface WatchState {
@@ -45,3 +46,22 @@ export function withNotes(verdict: GateVerdict, notes: readonly string[]): GateV
   return { kind: 'allow', note: [...(verdict.note ? [verdict.note] : []), ...notes].join('\n') };
 }
 
+
+/**
+ * What the watchdog says when the deadline comes before the answer: the host's blocking answer
+ * once its payload is read (with the stop counted, as any block is, in a write it leaves to
+ * finish); before that, a line on standard error.
+ */
+export type WatchdogAnswer = { kind: 'host'; answer: HostAnswer; after?: Promise<unknown> } | { kind: 'stderr'; text: string; code: number };
+
+export function watchdogAnswer(watch: WatchState, seconds: number, now: Date): WatchdogAnswer {
+  // A prompt hook's answer could block the person's own prompt: it says only on stderr that the baseline was not recorded.
+  if (watch.prompt) return { kind: 'stderr', text: `Ideal State: the session baseline was not recorded within ${Math.round(seconds)} s.`, code: 0 };
+  const verdict = watchdogVerdict(watch, seconds);
+  if (watch.request) {
+    const after = watch.counter ? recordVerdict(watch.counter, watch.request.sessionKey, verdict.kind === 'block' ? watch.before + 1 : 0, watch.maxBlocks, now).catch(() => undefined) : undefined;
+    return { kind: 'host', answer: answerFor(watch.request, withNotes(verdict, watch.notes)), ...(after ? { after } : {}) };
+  }
+  // No payload yet, so no host format: exit 2 with the reason on stderr is a block to the hosts that read exit codes.
+  return { kind: 'stderr', text: verdict.kind === 'block' ? verdict.reason : (verdict.note ?? ''), code: 2 };
+}

@@ -21,7 +21,7 @@ import { gateVerdict, withWorkspaceChanges, type GateDecision, type PrdCheck, ty
  * The done gate's stop: the hook's payload in, the host's answer out. Everything the gate
  * decides is here — which workspace and PRDs it holds the agent to, how many stops in a row it
  * has kept from happening, the budget under the host's deadline, the prompt's baseline and the
- * words of the PRD's LOG entry. The command line (src/cli/gate.ts) only reads standard input,
+ * words of the PRD's LOG entry. The command line (src/cli/gate/stop.ts) only reads standard input,
  * starts the watchdog and prints what this returns.
  */
 export interface StopInput {

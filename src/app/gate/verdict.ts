@@ -27,7 +27,7 @@ export interface PrdCheck {
   changes: readonly LockChange[];
   /** Priorities as locked: an agent's `[NICE]` does not make a locked CRITICAL criterion optional. */
   lockedPriorities?: ReadonlyMap<string, string>;
-  /** Criteria whose check passed before any work was done (issue 28 §5). */
+  /** Criteria whose check passed before any work was done: a pass that proves nothing about the agent's work. */
   probed?: readonly string[];
 }
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { defineCommand } from '../shared/command';
-import type { VerifyIo } from '../verify';
+import type { CliIo } from '../shared/io';
 
 export const DASHBOARD_USAGE = `Usage: ideal-state dashboard --out DIR [--store FILE] [--workspace DIR]
 
@@ -56,14 +56,10 @@ function writeWhole(file: string, text: string): void {
   fs.renameSync(tmp, file);
 }
 
-const DASHBOARD = defineCommand({
-  name: 'ideal-state dashboard',
-  usage: DASHBOARD_USAGE,
-  options: { out: { type: 'string' }, store: { type: 'string' }, workspace: { type: 'string' } },
-  positionals: false,
-});
+const DASHBOARD = defineCommand({ name: 'ideal-state dashboard', usage: DASHBOARD_USAGE, options: { out: { type: 'string' }, store: { type: 'string' }, workspace: { type: 'string' } }, positionals: false });
 
-export async function dashboardCommand(argv: string[], io: VerifyIo): Promise<number> {
+/** `ideal-state dashboard --out DIR`: the store's history as a static page. */
+export async function dashboardCommand(argv: string[], io: CliIo): Promise<number> {
   const parsed = DASHBOARD.parse(argv, io);
   if (typeof parsed === 'number') return parsed;
   const { values } = parsed;

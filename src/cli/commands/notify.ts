@@ -11,11 +11,7 @@ import { NOTIFY_USAGE } from '../shared/usage';
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
 
-const NOTIFY = defineCommand({
-  name: 'ideal-state notify',
-  usage: NOTIFY_USAGE,
-  options: { workspace: { type: 'string' }, event: { type: 'string' }, json: { type: 'boolean', default: false } },
-});
+const NOTIFY = defineCommand({ name: 'ideal-state notify', usage: NOTIFY_USAGE, options: { workspace: { type: 'string' }, event: { type: 'string' }, json: { type: 'boolean', default: false } } });
 
 /** `ideal-state notify check|test`, and `notify deliver FILE`: the detached deliverer the gate starts. */
 export async function notifyCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {

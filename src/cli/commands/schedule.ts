@@ -15,7 +15,6 @@ import { SCHEDULE_USAGE } from '../shared/usage';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
-
 const OPTIONS = {
   workspace: { type: 'string' },
   json: { type: 'boolean', default: false },

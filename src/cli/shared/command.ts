@@ -37,6 +37,8 @@ export interface Command<O extends ParseArgsOptionsConfig> extends CommandDefini
   parse(argv: readonly string[], io: Pick<CliIo, 'out' | 'err'>): CommandArgs<O> | number;
   /** Says what is wrong with the command line, then the usage; the exit code of a usage error. */
   usageError(io: Pick<CliIo, 'err'>, message: string): number;
+  /** Says what is wrong with a value the command was given, without the usage (the line itself was read); the exit code of a usage error. */
+  refuse(io: Pick<CliIo, 'err'>, message: string): number;
 }
 
 export function defineCommand<const O extends ParseArgsOptionsConfig>(definition: CommandDefinition<O>): Command<O> {
@@ -47,6 +49,10 @@ export function defineCommand<const O extends ParseArgsOptionsConfig>(definition
   return {
     ...definition,
     usageError,
+    refuse(io, message) {
+      io.err(`${definition.name}: ${message}`);
+      return USAGE_EXIT;
+    },
     parse(argv, io) {
       let parsed: CommandArgs<O>;
       try {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Approver } from '../../../src/agent/approvals';
-import { verifyCommand } from '../../../src/cli/verify';
+import { verifyCommand } from '../../../src/cli/commands/verify';
 import { criteriaFromPrd } from '../../../src/algorithm/prd-sync';
 import { shippedEffortTable } from '../../../src/model/effort-table';
 import { parsePrd, toCoreCriterion } from '../../../src/prd';

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { nodeAlgorithm } from '../../../src/app/node-run';
 import type { ApprovalRequest } from '../../../src/agent/approvals';
 import { deniedCommands } from '../../../src/app/denied-commands';
-import { verifyCommand } from '../../../src/cli/verify';
+import { verifyCommand } from '../../../src/cli/commands/verify';
 import { methodCommand } from '../../../src/model';
 import { shippedEffortTable } from '../../../src/model/effort-table';
 import { parseLlmConfig } from '../../../src/llm/config';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { CriteriaAnswer, criterionRows, notPassing, VerifyAnswer, verifyAnswer } from '../../../src/app/done-gate';
 import { proposeCriteria } from '../../../src/app/propose-criteria';
-import { verifyPrdFile } from '../../../src/cli/verify-prd';
+import { verifyPrdFile } from '../../../src/app/verify-prd-file';
 import type { CriterionResult } from '../../../src/model';
 import { isaFixture } from '../support/isa-helpers';
 import { workspace } from '../support/verify-helpers';

@@ -4,8 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { readClaudeCode } from '../../../src/app/gate/doctor/claude-code';
-import { gateDoctorCommand } from '../../../src/cli/gate-doctor';
-import { gateInstallCommand } from '../../../src/cli/gate-install';
+import { gateDoctorCommand } from '../../../src/cli/gate/doctor';
+import { gateInstallCommand } from '../../../src/cli/gate/install';
 import { BUILT_CLI } from '../support/cli-helpers';
 
 /**

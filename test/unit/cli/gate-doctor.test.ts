@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gateDoctorCommand, wouldBlock } from '../../../src/cli/gate-doctor';
-import { gateInstallCommand } from '../../../src/cli/gate-install';
+import { wouldBlock } from '../../../src/app/gate/doctor/dry-stop';
+import { gateDoctorCommand } from '../../../src/cli/gate/doctor';
+import { gateInstallCommand } from '../../../src/cli/gate/install';
 import { BUILT_CLI } from '../support/cli-helpers';
 
 function io() {

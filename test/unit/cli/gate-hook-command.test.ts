@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkLauncherRuns, hookProblem, mcpLauncherFor, runHookCommand } from '../../../src/app/gate/hook-command';
-import { gateDoctorCommand } from '../../../src/cli/gate-doctor';
-import { gateInstallCommand } from '../../../src/cli/gate-install';
+import { gateDoctorCommand } from '../../../src/cli/gate/doctor';
+import { gateInstallCommand } from '../../../src/cli/gate/install';
 import { BUILT_CLI } from '../support/cli-helpers';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-hook-command-'));

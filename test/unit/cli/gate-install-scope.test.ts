@@ -7,9 +7,9 @@ import { readHostConfig } from '../../../src/app/gate/doctor/host-config';
 import { hostAdapter } from '../../../src/app/gate/hosts';
 import { stopIsElsewhere } from '../../../src/app/gate/hosts/project';
 import { gateStateFolder } from '../../../src/app/gate/state-folder';
-import { gateCommand } from '../../../src/cli/gate';
-import { gateInstallCommand } from '../../../src/cli/gate-install';
-import { sandboxMissing, scopeTarget } from '../../../src/cli/gate-install-scope';
+import { gateCommand } from '../../../src/cli/gate/stop';
+import { gateInstallCommand } from '../../../src/cli/gate/install';
+import { sandboxMissing, scopeTarget } from '../../../src/cli/gate/install/scope';
 import { BUILT_CLI } from '../support/cli-helpers';
 
 /**

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gateDoctorCommand } from '../../../src/cli/gate-doctor';
-import { gateInstallCommand } from '../../../src/cli/gate-install';
+import { gateDoctorCommand } from '../../../src/cli/gate/doctor';
+import { gateInstallCommand } from '../../../src/cli/gate/install';
 import { BUILT_CLI } from '../support/cli-helpers';
 
 /**

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { gateInstallCommand } from '../../../src/cli/gate-install';
+import { gateInstallCommand } from '../../../src/cli/gate/install';
 import { BUILT_CLI } from '../support/cli-helpers';
 
 function tmp(): string {

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { verifyCommand } from '../../../src/cli/verify';
+import { verifyCommand } from '../../../src/cli/commands/verify';
 import { Store } from '../../../src/store/store';
 import { REPO, workspace } from '../support/verify-helpers';
 

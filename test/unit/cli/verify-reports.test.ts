@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { verifyCommand } from '../../../src/cli/verify';
+import { verifyCommand } from '../../../src/cli/commands/verify';
 import { runCli } from '../support/cli-helpers';
 import { isaFixture } from '../support/isa-helpers';
 import { junitErrors, sarifErrors } from './report-schemas';

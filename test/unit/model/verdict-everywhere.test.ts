@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { Criterion, type AnyCriterion, type Outcome } from '../../../src/model';
 import { testItemState, verdictOf } from '../../../src/model/verdict';
 import { summarize } from '../../../src/verify/verify-criteria';
-import { formatTable } from '../../../src/cli/verify-output';
+import { formatTable } from '../../../src/cli/reports/verify-output';
 import { runLook } from '../../../src/vscode/runs/runs-tree-model';
 import { runEndMessage, statusVerdictText } from '../../../src/vscode/run/progress-text';
 import { headerStatus } from '../../../webviews/isc-table/header-state';

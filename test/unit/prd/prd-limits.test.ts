@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { prdCheck } from '../../../src/cli/commands/prd-check';
-import { verifyCommand } from '../../../src/cli/verify';
+import { verifyCommand } from '../../../src/cli/commands/verify';
 import { checkPrd, joinLines, parsePrd, type PrdDiagnostic } from '../../../src/prd';
 import { PRD_LIMITS } from '../../../src/prd/limits';
 import { sectionKind } from '../../../src/prd/sections';

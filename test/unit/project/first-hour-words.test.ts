@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { formatTable } from '../../../src/cli/verify-output';
+import { formatTable } from '../../../src/cli/reports/verify-output';
 import { LOOP_STATES, RunState } from '../../../src/model';
 import { IscRegistry } from '../../../src/model/isc-registry';
 import { stateWords } from '../../../src/model/run-states';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { verifyPrdFile } from '../../../src/cli/verify-prd';
+import { verifyPrdFile } from '../../../src/app/verify-prd-file';
 import type { VerificationMethod } from '../../../src/model';
 import { ignoreChanges } from '../../../src/verify/search-approved';
 import { searchWithJs } from '../../../src/verify/search-js';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { searchForAgent } from '../../../src/agent/workspace-search';
-import { verifyCommand } from '../../../src/cli/verify';
+import { verifyCommand } from '../../../src/cli/commands/verify';
 import { SearchScope } from '../../../src/verify/search-scope';
 import { searchWithJs } from '../../../src/verify/search-js';
 import type { VerifyHost } from '../../../src/verify/types';

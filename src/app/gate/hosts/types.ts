@@ -48,7 +48,7 @@ export interface HostAdapter {
   name: string;
   /**
    * The payload the host sends on stdin (zod: the source of truth; unknown keys pass), built when
-   * asked: the stop hook reads one host's payload at every stop and builds no host's schema (issue 26).
+   * asked: the stop hook reads one host's payload at every stop, and building every host's schema would slow each one.
    */
   payload(): z.ZodType<Record<string, unknown>>;
   /** Whether a payload (parsed, without `--host`) is this host's. */

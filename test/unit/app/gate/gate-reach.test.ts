@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gateStateFolder, lockCriteria } from '../../../../src/app/gate';
-import { gateCommand } from '../../../../src/cli/gate';
-import { releaseFifos, startWatchdog, watchdogSeconds } from '../../../../src/cli/gate-watchdog';
+import { gateCommand } from '../../../../src/cli/gate/stop';
+import { releaseFifos, startWatchdog, watchdogSeconds } from '../../../../src/cli/gate/watchdog';
 import { BUILT_CLI } from '../../support/cli-helpers';
 import { claudeStop, decision, demoWorkspace, DEMO_PRD, stateDir, type GateRun } from '../../support/gate-lock-helpers';
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { markdownReport } from '../../../../src/cli/reports/report-markdown';
 import { markdownCell, terminalText } from '../../../../src/cli/reports/report-escape';
-import { formatTable } from '../../../../src/cli/verify-output';
+import { formatTable } from '../../../../src/cli/reports/verify-output';
 import { Redactor, isSecretName } from '../../../../src/model/redaction';
 import { gfmCells, HOSTILE_TEXTS, hostileInput } from './report-helpers';
 

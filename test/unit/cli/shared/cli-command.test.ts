@@ -35,6 +35,13 @@ describe('command line: one definition for arguments, usage and exit codes', () 
     }
   });
 
+  it('a value it cannot take: what is wrong on standard error without the usage, exit 2', () => {
+    const { io, out, err } = captured();
+    assert.equal(SAMPLE.refuse(io, '--count takes a whole number, not "x"'), USAGE_EXIT);
+    assert.deepEqual(out, []);
+    assert.deepEqual(err, ['ideal-state sample: --count takes a whole number, not "x"']);
+  });
+
   it('a command that takes no words refuses one as a usage error', () => {
     const NONE = defineCommand({ name: 'ideal-state none', usage: 'Usage: ideal-state none', options: {}, positionals: false });
     const { io, err } = captured();
@@ -54,6 +61,34 @@ describe('command line: main dispatches through its table', () => {
     }
   });
 
+  it('the gate, its install, doctor and blocked, verify, dashboard, schedule and notify answer --help with their own usage, exit 0', async () => {
+    const cases = [
+      [['gate'], /^Usage: ideal-state gate \[options\][\s\S]*Usage: ideal-state gate install <host>/],
+      [['gate', 'install'], /^Usage: ideal-state gate install <host> \[options\]/],
+      [['gate', 'doctor'], /^Usage: ideal-state gate doctor/],
+      [['gate', 'blocked'], /^Usage: ideal-state gate blocked --reason TEXT/],
+      [['verify'], /^Usage: ideal-state verify <PRD.md \| ISA.md>/],
+      [['dashboard'], /^Usage: ideal-state dashboard --out DIR/],
+      [['schedule'], /^Usage:\n {2}schedule add --cron CRON/],
+      [['notify'], /^Usage:\n {2}notify check/],
+    ] as const;
+    for (const [words, usage] of cases) {
+      const { io, out, err } = captured();
+      assert.equal(await main([...words, '--help'], io), 0, words.join(' '));
+      assert.match(out.join('\n'), usage, words.join(' '));
+      assert.deepEqual(err, [], words.join(' '));
+    }
+  });
+
+  it('the gate\'s commands read their own options: an unknown one is a usage error naming the command, exit 2', async () => {
+    for (const words of [['gate'], ['gate', 'install'], ['gate', 'doctor'], ['gate', 'blocked'], ['verify']]) {
+      const { io, out, err } = captured();
+      assert.equal(await main([...words, '--frob'], io), USAGE_EXIT, words.join(' '));
+      assert.deepEqual(out, []);
+      assert.match(err.join('\n'), new RegExp(`^ideal-state ${words.join(' ')}: Unknown option '--frob'[\\s\\S]*\\n\\nUsage: ideal-state ${words.join(' ')}`), words.join(' '));
+    }
+  });
+
   it('dashboard, schedule and notify: an unknown option or a missing argument says so with the command\'s usage, exit 2', async () => {
     for (const [argv, said, usage] of [[['dashboard', '--frob'], /^ideal-state dashboard: Unknown option '--frob'/, /Usage: ideal-state dashboard/], [['dashboard'], /^ideal-state dashboard: --out DIR is required/, /Usage: ideal-state dashboard/], [['dashboard', '--out', 'x', 'stray'], /^ideal-state dashboard: Unexpected argument 'stray'/, /Usage: ideal-state dashboard/], [['schedule', '--frob'], /^ideal-state schedule: Unknown option '--frob'/, /schedule add --cron/], [['notify', 'shout'], /^ideal-state notify: say check or test/, /notify check/]] as const) {
       const { io, out, err } = captured();
@@ -63,6 +98,7 @@ describe('command line: main dispatches through its table', () => {
       assert.match(err.join('\n'), usage, argv.join(' '));
     }
   });
+
 
   it('two-word commands before one-word ones: criteria pending is its own command', async () => {
     const { io, out } = captured();

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { gateVerdict, type GateVerification } from '../../../../src/app/gate';
 import { prdCheck } from '../../../../src/cli/commands/prd-check';
-import { verifyPrdFile } from '../../../../src/cli/verify-prd';
+import { verifyPrdFile } from '../../../../src/app/verify-prd-file';
 import { keyRange } from '../../../../src/prd/frontmatter';
 import { applyEdits, checkIsa, isaCompletionProblems, joinLines, parseIsa, parsePrd, planProbe, recogniseFormat, writeIsaOutcomes, type IsaDocument } from '../../../../src/prd';
 import { differingLines } from '../../support/isa-helpers';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { answerFor, HOST_ADAPTERS, readStopPayload, type GateHost, type StopRequest } from '../../../../../src/cli/gate-hosts';
+import { answerFor, HOST_ADAPTERS, readStopPayload, type GateHost, type StopRequest } from '../../../../../src/app/gate/hosts';
 import { REPO_ROOT } from '../../../support/repo-root';
 
 const FIXTURES = path.resolve(REPO_ROOT, 'test/unit/fixtures/gate');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { Plan } from './gate-install-json';
+import type { Plan } from './json';
 
 /**
  * Plans one `[table]` of a TOML configuration (Codex's `.codex/config.toml`,

@@ -1,5 +1,5 @@
-import type { VerifySetResult } from '../verify/types';
-import { redactedInput, redactionNote, terminalText } from './reports/report-escape';
+import type { VerifySetResult } from '../../verify/types';
+import { redactedInput, redactionNote, terminalText } from './report-escape';
 
 export interface RunFacts {
   effort: string;

@@ -1,23 +1,15 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { criteriaReview, withReview } from '../app/gate/criteria-from';
-import { freezeForVerify } from '../app/gate/freeze-verify';
-import type { CriterionInfo } from '../app/verify-source';
-import { formatDiagnostic, type PrdDiagnostic } from '../prd/diagnostics';
-import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-file';
-import { formatJson, formatTable } from './verify-output';
-import { parseReports, REPORT_USAGE, writeReports } from './reports/report';
-import { verifyPrdFile } from './verify-prd';
-
-export interface VerifyIo {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  /** Asks a yes/no question on the terminal; absent when there is none (CI). */
-  ask?: (question: string) => Promise<string>;
-  /** Aborts on Ctrl+C. */
-  signal?: AbortSignal;
-}
+import { criteriaReview, withReview } from '../../app/gate/criteria-from';
+import { freezeForVerify } from '../../app/gate/freeze-verify';
+import { verifyPrdFile } from '../../app/verify-prd-file';
+import type { CriterionInfo } from '../../app/verify-source';
+import { formatDiagnostic, type PrdDiagnostic } from '../../prd/diagnostics';
+import { VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
+import { formatJson, formatTable } from '../reports/verify-output';
+import { parseReports, REPORT_USAGE, writeReports } from '../reports/report';
+import { defineCommand } from '../shared/command';
+import type { CliIo } from '../shared/io';
+import { productVersion } from '../shared/version';
 
 export const VERIFY_USAGE = `Usage: ideal-state verify <PRD.md | ISA.md> [options]
 
@@ -55,53 +47,39 @@ The checks run in a snapshot of the workspace (ignored folders such as node_modu
 the live ones), as the stop gate runs them; --in-place runs them in the workspace.
 `;
 
-export async function verifyCommand(argv: string[], io: VerifyIo): Promise<number> {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        workspace: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        effort: { type: 'string' },
-        write: { type: 'boolean', default: false },
-        store: { type: 'string' },
-        'no-store': { type: 'boolean', default: false },
-        timeout: { type: 'string' },
-        yes: { type: 'boolean', default: false },
-        'no-commands': { type: 'boolean', default: false },
-        rg: { type: 'string' },
-        report: { type: 'string', multiple: true },
-        'criteria-from': { type: 'string' },
-        'allow-criteria-changes': { type: 'boolean', default: false },
-        'in-place': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    io.err(`ideal-state verify: ${(error as Error).message}\n\n${VERIFY_USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.out(VERIFY_USAGE);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    io.err(`ideal-state verify: give exactly one PRD file\n\n${VERIFY_USAGE}`);
-    return 2;
-  }
+const VERIFY = defineCommand({
+  name: 'ideal-state verify',
+  usage: VERIFY_USAGE,
+  options: {
+    workspace: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    effort: { type: 'string' },
+    write: { type: 'boolean', default: false },
+    store: { type: 'string' },
+    'no-store': { type: 'boolean', default: false },
+    timeout: { type: 'string' },
+    yes: { type: 'boolean', default: false },
+    'no-commands': { type: 'boolean', default: false },
+    rg: { type: 'string' },
+    report: { type: 'string', multiple: true },
+    'criteria-from': { type: 'string' },
+    'allow-criteria-changes': { type: 'boolean', default: false },
+    'in-place': { type: 'boolean', default: false },
+  },
+});
+
+/** `ideal-state verify`: every criterion of one PRD, in a snapshot of the workspace; exit 0, 1 or 2. */
+export async function verifyCommand(argv: string[], io: CliIo): Promise<number> {
+  const parsed = VERIFY.parse(argv, io);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) return VERIFY.usageError(io, 'give exactly one PRD file');
   const file = positionals[0]!;
   const timeoutSeconds = values.timeout === undefined ? 300 : Number(values.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) {
-    io.err(`ideal-state verify: --timeout takes a number of seconds above 0, not "${values.timeout}"`);
-    return 2;
-  }
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) return VERIFY.refuse(io, `--timeout takes a number of seconds above 0, not "${values.timeout}"`);
   const reports = parseReports(values.report ?? []);
   if (!reports.ok || (values.json && reports.requests.some((r) => !r.file))) {
-    io.err(`ideal-state verify: ${reports.ok ? '--json and a --report without a file both want standard output; give the report a file (--report sarif=FILE)' : reports.message}`);
-    return 2;
+    return VERIFY.refuse(io, reports.ok ? '--json and a --report without a file both want standard output; give the report a file (--report sarif=FILE)' : reports.message);
   }
   const workspace = path.resolve(values.workspace ?? process.cwd());
   // Where a check can tell a verification from the stop gate's, it can pass one and fail the other:
@@ -122,10 +100,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
     warn: io.err,
   }).finally(() => frozen?.dispose());
   if (result.kind === 'bad-input') return badInput(io, values.json, file, result.problems, result.summary);
-  if (result.kind === 'refused') {
-    io.err(`ideal-state verify: ${result.message}`);
-    return 2;
-  }
+  if (result.kind === 'refused') return VERIFY.refuse(io, result.message);
   if (result.kind === 'cancelled') {
     io.err(`ideal-state verify: ${result.message}`);
     return 130;
@@ -136,10 +111,7 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
   if (values['criteria-from'] !== undefined) {
     // CI's lock: the criteria as they are on the default branch, which this change cannot rewrite.
     const reviewed = await criteriaReview(workspace, file, values['criteria-from']);
-    if (!reviewed.ok) {
-      io.err(`ideal-state verify: ${reviewed.message}`);
-      return 2;
-    }
+    if (!reviewed.ok) return VERIFY.refuse(io, reviewed.message);
     set = withReview(set, reviewed.review, values['criteria-from'], values['allow-criteria-changes']);
     const base = new Map(reviewed.review.base.map((c) => [c.id, c]));
     removedInfo = (id) => {
@@ -158,21 +130,17 @@ export async function verifyCommand(argv: string[], io: VerifyIo): Promise<numbe
   return set.passed ? 0 : 1;
 }
 
-/** The version in the package beside the built command line (dist/../package.json), for SARIF's tool. */
+/** The release, for SARIF's tool: none where the package beside the command line cannot be read. */
 async function toolVersion(): Promise<{ version?: string }> {
-  try {
-    const { version } = JSON.parse(await fs.readFile(path.join(__dirname, '..', 'package.json'), 'utf8')) as { version?: unknown };
-    return typeof version === 'string' ? { version } : {};
-  } catch {
-    return {};
-  }
+  const version = await productVersion();
+  return version === 'unknown' ? {} : { version };
 }
 
 /**
  * Bad input ends verify with 2, never with 1 ("a criterion did not pass"): each problem on
  * stderr as file:line:column, and with --json one object on stdout that CI can read.
  */
-function badInput(io: VerifyIo, json: boolean, file: string, problems: readonly PrdDiagnostic[], summary: string): number {
+function badInput(io: CliIo, json: boolean, file: string, problems: readonly PrdDiagnostic[], summary: string): number {
   for (const d of problems) io.err(formatDiagnostic(file, d));
   io.err(`ideal-state verify: ${summary}`);
   if (json) {

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { extraLayers } from '../app/gate/doctor/host-layers';
-import type { HostAdapter } from '../app/gate/hosts';
-import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../app/gate/hosts/claude-settings';
-import { isObject, listAt, mergeJson, type Plan } from './gate-install-json';
+import { extraLayers } from '../../../app/gate/doctor/host-layers';
+import type { HostAdapter } from '../../../app/gate/hosts';
+import { claudeConfigDir, claudeManagedDir, managedDropIn } from '../../../app/gate/hosts/claude-settings';
+import { isObject, listAt, mergeJson, putGroupedHook, runsGate, type Plan } from './json';
 
 /**
  * Where the gate's hook can live, out of the agent's reach or not. `workspace`: the host's file in
@@ -94,14 +94,8 @@ export async function planOutsideWorkspace(adapter: HostAdapter, target: ScopeTa
     for (const event of events) {
       const list = listAt(root, 'hooks', event);
       if (typeof list === 'string') return list;
-      const entry = { type: 'command', command, timeout };
-      const mine = (h: unknown) => isObject(h) && typeof h.command === 'string' && ours.test(h.command) && holdsWorkspace(h.command, workspace);
-      const group = list.find((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some(mine));
-      if (isObject(group)) {
-        const hooks = group.hooks as unknown[];
-        const i = hooks.findIndex(mine);
-        hooks[i] = { ...(hooks[i] as object), ...entry };
-      } else list.push({ hooks: [entry] });
+      // A user or managed file holds gates for other workspaces too: only this workspace's is ours.
+      putGroupedHook(list, { type: 'command', command, timeout }, (h) => runsGate(ours)(h) && holdsWorkspace((h as { command: string }).command, workspace));
     }
     if (deny.length === 0 && !sandbox) return undefined;
     const permissions = (root.permissions ??= {});

@@ -1,12 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { gateBudgetSeconds } from '../app/gate/deadline';
-// What the gate is doing and the watchdog's answer live with the stop (src/app/gate/stop-watch.ts).
-export { unfinishedOf, watchdogVerdict, withNotes, type WatchState } from '../app/gate/stop-watch';
-export { dropLoaderVariables } from '../app/gate/loader-variables';
+import { gateBudgetSeconds } from '../../app/gate/deadline';
 
 /**
- * The gate's last word before its host gives up. The deadline (src/app/gate/deadline.ts) bounds
+ * The gate's last word before its host gives up (what it says is the stop's:
+ * src/app/gate/stop-watch.ts; here, when it says it and how the process ends). The deadline (src/app/gate/deadline.ts) bounds
  * the checks, but not a read that never returns: a FIFO put where a file was kept the gate
  * waiting past its own deadline, the host killed it at its timeout and let the agent stop with
  * nothing said. So a timer started before anything is read fires between the budget and the

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { parseJsonc } from '../verify/jsonc';
+import { parseJsonc } from '../../../verify/jsonc';
 
 /** One file `gate install` plans to write. */
 export interface Planned {
@@ -51,6 +51,26 @@ export function listAt(root: Record<string, unknown>, a: string, b: string): unk
   if (!Array.isArray(list)) return `"${a}.${b}" is not a list`;
   return list;
 }
+
+/** Puts the gate's entry into a list of hooks: over the one `mine` finds (the person's other keys kept), else at the end. */
+export function putHook(list: unknown[], entry: Record<string, unknown>, mine: (hook: unknown) => boolean): void {
+  const i = list.findIndex(mine);
+  if (i >= 0) list[i] = { ...(list[i] as object), ...entry };
+  else list.push(entry);
+}
+
+/** The same in matcher groups (hooks[Event] = [{ hooks: [...] }]): in the group that holds the gate's, else in a group of its own. */
+export function putGroupedHook(list: unknown[], entry: Record<string, unknown>, mine: (hook: unknown) => boolean): void {
+  const group = list.find((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some(mine));
+  if (isObject(group)) putHook(group.hooks as unknown[], entry, mine);
+  else list.push({ hooks: [entry] });
+}
+
+/** A hook whose `key` runs the gate. */
+export const runsGate =
+  (ours: RegExp, key = 'command') =>
+  (hook: unknown): boolean =>
+    isObject(hook) && typeof hook[key] === 'string' && ours.test(hook[key] as string);
 
 export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
