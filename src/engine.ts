@@ -107,3 +107,4 @@ export { runFinishedData } from './app/notify/events';
 export { notify } from './app/notify/notifier';
 // The dashboard's figures: the editor's panel sums the store as `ideal-state dashboard` does.
 export { aggregateDashboard } from './app/dashboard/aggregate';
+export { readGateOutcomes } from './app/dashboard/gate-outcomes';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
-import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
+import { dashboardSource } from './dashboard-data';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardState } from './dashboard-panel';
 
 /**
@@ -37,7 +37,7 @@ export class Dashboards implements vscode.WebviewPanelSerializer<DashboardState>
 
   private adopt(webviewPanel: vscode.WebviewPanel): DashboardPanel {
     this.panel?.dispose();
-    const panel = new DashboardPanel(webviewPanel, this.extensionUri, async () => engine().aggregateDashboard(await this.stores.get()), this.log);
+    const panel = new DashboardPanel(webviewPanel, this.extensionUri, dashboardSource(this.stores, this.extensionUri, this.log), this.log);
     this.panel = panel;
     panel.onDidDispose(() => {
       if (this.panel === panel) this.panel = undefined;
