@@ -9,7 +9,9 @@ import { notify } from '../../src/app/notify/notifier';
 import { verifySignature } from '../../src/app/notify/sign';
 import type { RunResult } from '../../src/algorithm/engine';
 import { WebhookReceiver, type Delivery } from '../unit/fixtures/webhook-receiver';
+import type { LoopResult } from '../../src/vscode/loop/loop-service';
 import { activateIdealState, EXTENSION_ID } from './ideal-state';
+import { copyLoopFixture, FAILING, LOOP_GLOB, removeLoopFixture } from './loop-fixture';
 
 /**
  * Webhooks at a local receiver (a plain Node http server), from the command line inside the
@@ -130,6 +132,29 @@ describe('notifications at a local webhook receiver', function () {
       await vscode.workspace.getConfiguration('idealState.models').update('configFile', undefined, vscode.ConfigurationTarget.Workspace);
       fs.writeFileSync(greet, original);
       for (const name of fs.readdirSync(prdsDir).filter((n) => !prdsBefore.includes(n))) fs.rmSync(path.join(prdsDir, name));
+    }
+  });
+
+  it('a loop in the editor: loop.finished at its end, signed, with its state and the artifacts unmet', async () => {
+    const api = await activateIdealState();
+    await copyLoopFixture(api);
+    await vscode.workspace.getConfiguration().update('idealState.notifications.file', config, vscode.ConfigurationTarget.Global);
+    // Restricted Mode: the loop verifies only, no model needed (three of the twelve pages fail).
+    api.loops.service.simulateTrust(false);
+    try {
+      const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: LOOP_GLOB, isc: 'loop.docs', effort: 'STANDARD', agents: 4 });
+      assert.ok(result, 'the loop ran');
+      for (let i = 0; i < 100 && !deliveries.some((d) => d.event === 'loop.finished'); i++) await new Promise((r) => setTimeout(r, 100));
+      const finished = deliveries.find((d) => d.event === 'loop.finished');
+      assert.ok(finished, deliveries.map((d) => d.event).join(', '));
+      assert.ok(verifySignature(finished.body, SECRET, finished.signature));
+      const data = (JSON.parse(finished.body) as { data: { loopId: string; state: string; passing: number; total: number; unmet: string[] } }).data;
+      assert.deepEqual([data.loopId, data.state, data.passing, data.total], [result.loopId, 'FAILED', 9, 12]);
+      assert.deepEqual([...data.unmet].sort(), [...FAILING].sort());
+    } finally {
+      api.loops.service.simulateTrust(undefined);
+      await vscode.workspace.getConfiguration().update('idealState.notifications.file', undefined, vscode.ConfigurationTarget.Global);
+      await removeLoopFixture();
     }
   });
 });
