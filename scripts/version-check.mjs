@@ -4,6 +4,7 @@
 // the host plugins scripts/build-plugins.mjs built. One line per disagreement; none: they agree.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { actionRepository } from '../src/app/schedule/action-repository.cjs';
 
 export const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
 
@@ -88,8 +89,13 @@ function pluginProblems(dir, version) {
   return problems;
 }
 
-/** The action's release tag a workflow pins in docs/ci.md (`uses: <owner>/ideal-state@vX.Y.Z`). */
-export const ACTION_PIN = /(uses: \S+\/ideal-state@v)(\d+\.\d+\.\d+)/g;
+/**
+ * The action's release a workflow pins in docs/ci.md: `uses: OWNER/REPO@vX.Y.Z` (the other
+ * actions there are pinned at a major tag, `@v4`). The repository is the one the workflows
+ * `schedule add` writes use (src/app/schedule/action-repository.cjs); groups: the text up to
+ * the version, the repository, the version.
+ */
+export const ACTION_PIN = /(uses: ([\w.-]+\/[\w.-]+)@v)(\d+\.\d+\.\d+)/g;
 
 export function versionProblems(root, { plugins } = {}) {
   const read = (name) => readFileSync(join(root, name), 'utf8');
@@ -100,9 +106,14 @@ export function versionProblems(root, { plugins } = {}) {
   if (lock.version !== version) problems.push(`package-lock.json's version is ${lock.version}, package.json says ${version}`);
   if (lock.packages?.[''] && lock.packages[''].version !== version) problems.push(`package-lock.json's packages[""].version is ${lock.packages[''].version}, package.json says ${version}`);
   problems.push(...changelogProblems(read('CHANGELOG.md'), version));
-  const pins = [...read('docs/ci.md').matchAll(ACTION_PIN)].map((m) => m[2]);
-  if (pins.length === 0) problems.push('docs/ci.md pins no release of the action (uses: <owner>/ideal-state@vX.Y.Z)');
-  for (const pin of pins) if (pin !== version) problems.push(`docs/ci.md pins the action at v${pin}, package.json says ${version}`);
+  const action = actionRepository(JSON.parse(read('package.json')));
+  if (!action.ok) problems.push(action.message);
+  const pins = [...read('docs/ci.md').matchAll(ACTION_PIN)].map((m) => ({ repository: m[2], version: m[3] }));
+  if (pins.length === 0) problems.push(`docs/ci.md pins no release of the action (uses: ${action.ok ? action.repository : 'OWNER/REPO'}@vX.Y.Z)`);
+  for (const pin of pins) {
+    if (pin.version !== version) problems.push(`docs/ci.md pins the action at v${pin.version}, package.json says ${version}`);
+    if (action.ok && pin.repository !== action.repository) problems.push(`docs/ci.md pins the action from ${pin.repository}, but the workflows \`schedule add\` writes use ${action.repository} (${action.from === 'package.json' ? "package.json's repository" : 'the default: package.json has no repository'})`);
+  }
   if (plugins) problems.push(...pluginProblems(plugins, version));
   return problems;
 }

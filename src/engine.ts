@@ -103,7 +103,8 @@ export { doneWords, probedIds, probePrd, PROBE_WORDS } from './app/probe';
 export { gateStateFolder } from './app/gate/state-folder';
 export { agentBlockedOfPrd, approveChanges, changesSinceLock, commitLock, describeChanges, describeLock, heldPrds, heldRecord, heldSet, lockFilePath, lockStatus, prepareLock, readLock, relativeTo, revertCriterionText, whoLocks } from './app/gate';
 // The person's webhooks: the editor's run and approval events, sent as the command line sends them.
-export { runFinishedData } from './app/notify/events';
+export { loopFinishedData, runFinishedData } from './app/notify/events';
 export { notify } from './app/notify/notifier';
 // The dashboard's figures: the editor's panel sums the store as `ideal-state dashboard` does.
 export { aggregateDashboard } from './app/dashboard/aggregate';
+export { readGateOutcomes } from './app/dashboard/gate-outcomes';

@@ -28,6 +28,11 @@ export interface DurableDatabaseOptions {
   readonly checkpointIdleMs?: number;
   /** Fold the journal into the file once it grows past this, even while commits continue. */
   readonly checkpointJournalBytes?: number;
+  /**
+   * Open as a reader whatever the lock says: no writer lock taken, no folder made, nothing
+   * written (a report over another program's store, which that program's writer owns).
+   */
+  readonly readOnly?: boolean;
 }
 
 /**
@@ -80,6 +85,7 @@ export class DurableDatabase {
 
   static async open(options: DurableDatabaseOptions): Promise<DurableDatabase> {
     const SQL = await loadSqlJs(options.wasmPath);
+    if (options.readOnly) return DurableDatabase.load(SQL, options, undefined, []);
     fs.mkdirSync(path.dirname(options.file), { recursive: true });
     const locked = await WriterLock.acquire(`${options.file}.lock`);
     const lock = locked.acquired ? locked.lock : undefined;

@@ -28,6 +28,8 @@ export interface StoreOptions {
   readonly wasmPath?: string;
   readonly checkpointIdleMs?: number;
   readonly checkpointJournalBytes?: number;
+  /** A reader whatever the lock says: nothing written, pending records left for the writer. */
+  readonly readOnly?: boolean;
 }
 
 /** Every repository, bound to one sink: the store's own (commit now) or a batch's. */

@@ -14,7 +14,9 @@ import {
 } from './paths.mjs';
 import { makeProfile, removeProfile, startServer } from './server.mjs';
 
-const APT_PACKAGES = ['libkrb5-dev', 'chromium'];
+// systemd brings systemd-analyze, bsdutils brings `script` (a pseudo-terminal): the unit tier checks
+// the schedules it shows with the one and asks a person at a terminal through the other.
+const APT_PACKAGES = ['libkrb5-dev', 'chromium', 'systemd', 'bsdutils'];
 const vscodeCache = join(cacheDir, 'vscode');
 const readyStamp = join(vscodeCache, `ready-${CODE_SERVER_VERSION}`);
 
@@ -63,7 +65,7 @@ function ensureAptPackages() {
   if (process.getuid?.() !== 0) {
     throw new SetupError(`apt packages missing: ${missing.join(', ')}. Run as root, or: sudo apt-get install -y ${missing.join(' ')}`);
   }
-  step(`apt: installing ${missing.join(', ')} (Kerberos headers for VS Code's native modules, the browser for e2e)`);
+  step(`apt: installing ${missing.join(', ')} (Kerberos headers for VS Code's native modules, the browser for e2e, systemd-analyze and script for the unit tier)`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update'], { env });
   run('apt-get', ['install', '-y', ...missing], { env });

@@ -1,8 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,7 +8,10 @@ import { NOTIFICATION_EVENTS } from '../../src/app/notify/config';
 import { notify } from '../../src/app/notify/notifier';
 import { verifySignature } from '../../src/app/notify/sign';
 import type { RunResult } from '../../src/algorithm/engine';
+import { WebhookReceiver, type Delivery } from '../unit/fixtures/webhook-receiver';
+import type { LoopResult } from '../../src/vscode/loop/loop-service';
 import { activateIdealState, EXTENSION_ID } from './ideal-state';
+import { copyLoopFixture, FAILING, LOOP_GLOB, removeLoopFixture } from './loop-fixture';
 
 /**
  * Webhooks at a local receiver (a plain Node http server), from the command line inside the
@@ -18,51 +19,33 @@ import { activateIdealState, EXTENSION_ID } from './ideal-state';
  * person's secret (a wrong secret or a changed body fails the check, as it fails at a real
  * receiver), a 500 retried, evidence redacted.
  */
-interface Delivery {
-  readonly body: string;
-  readonly signature: string | undefined;
-  readonly event: string | undefined;
-}
-
 const SECRET_ENV = 'IDEAL_STATE_IT_HOOK_SECRET';
 const SECRET = 'integration-hook-secret-42';
 
 describe('notifications at a local webhook receiver', function () {
   this.timeout(180_000);
   let root: string;
-  let server: http.Server;
+  let receiver: WebhookReceiver;
   let config: string;
-  const deliveries: Delivery[] = [];
-  let refuseNext = 0;
+  let deliveries: Delivery[];
 
   before(async () => {
     root = fs.mkdtempSync(path.join(os.tmpdir(), 'ideal-state-it-notify-'));
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        deliveries.push({ body, signature: req.headers['x-ideal-state-signature-256'] as string | undefined, event: req.headers['x-ideal-state-event'] as string | undefined });
-        if (refuseNext > 0) {
-          refuseNext--;
-          res.writeHead(500).end();
-        } else res.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
+    receiver = await new WebhookReceiver().start();
+    deliveries = receiver.deliveries;
     config = path.join(root, 'config', 'ideal-state', 'notifications.yaml');
     fs.mkdirSync(path.dirname(config), { recursive: true });
-    fs.writeFileSync(config, `webhooks:\n  - url: http://127.0.0.1:${port}/hook\n    events: [${NOTIFICATION_EVENTS.join(', ')}]\n    secretEnv: ${SECRET_ENV}\n`);
+    fs.writeFileSync(config, `webhooks:\n  - url: ${receiver.url}\n    events: [${NOTIFICATION_EVENTS.join(', ')}]\n    secretEnv: ${SECRET_ENV}\n`);
     process.env[SECRET_ENV] = SECRET;
   });
-  after(() => {
+  after(async () => {
     delete process.env[SECRET_ENV];
-    server.close();
+    await receiver.stop();
     fs.rmSync(root, { recursive: true, force: true });
   });
   beforeEach(() => {
     deliveries.length = 0;
-    refuseNext = 0;
+    receiver.refuseNext = 0;
   });
 
   const cli = (args: string[]) =>
@@ -81,7 +64,7 @@ describe('notifications at a local webhook receiver', function () {
     });
 
   it('notify test: a signed delivery of each event; a 500 is retried; a bad signature is detectable', async () => {
-    refuseNext = 1;
+    receiver.refuseNext = 1;
     for (const event of NOTIFICATION_EVENTS) {
       // A workspace beside the config folder, not around it: a config inside the workspace is refused.
       const sent = await cli(['notify', 'test', '--event', event, '--workspace', path.join(root, 'ws')]);
@@ -149,6 +132,29 @@ describe('notifications at a local webhook receiver', function () {
       await vscode.workspace.getConfiguration('idealState.models').update('configFile', undefined, vscode.ConfigurationTarget.Workspace);
       fs.writeFileSync(greet, original);
       for (const name of fs.readdirSync(prdsDir).filter((n) => !prdsBefore.includes(n))) fs.rmSync(path.join(prdsDir, name));
+    }
+  });
+
+  it('a loop in the editor: loop.finished at its end, signed, with its state and the artifacts unmet', async () => {
+    const api = await activateIdealState();
+    await copyLoopFixture(api);
+    await vscode.workspace.getConfiguration().update('idealState.notifications.file', config, vscode.ConfigurationTarget.Global);
+    // Restricted Mode: the loop verifies only, no model needed (three of the twelve pages fail).
+    api.loops.service.simulateTrust(false);
+    try {
+      const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: LOOP_GLOB, isc: 'loop.docs', effort: 'STANDARD', agents: 4 });
+      assert.ok(result, 'the loop ran');
+      for (let i = 0; i < 100 && !deliveries.some((d) => d.event === 'loop.finished'); i++) await new Promise((r) => setTimeout(r, 100));
+      const finished = deliveries.find((d) => d.event === 'loop.finished');
+      assert.ok(finished, deliveries.map((d) => d.event).join(', '));
+      assert.ok(verifySignature(finished.body, SECRET, finished.signature));
+      const data = (JSON.parse(finished.body) as { data: { loopId: string; state: string; passing: number; total: number; unmet: string[] } }).data;
+      assert.deepEqual([data.loopId, data.state, data.passing, data.total], [result.loopId, 'FAILED', 9, 12]);
+      assert.deepEqual([...data.unmet].sort(), [...FAILING].sort());
+    } finally {
+      api.loops.service.simulateTrust(undefined);
+      await vscode.workspace.getConfiguration().update('idealState.notifications.file', undefined, vscode.ConfigurationTarget.Global);
+      await removeLoopFixture();
     }
   });
 });

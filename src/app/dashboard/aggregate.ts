@@ -1,3 +1,4 @@
+import type { GateOutcomeRecord } from '../../model/gate-outcome';
 import { Loop } from '../../model/loop';
 import { EXIT_STATES } from '../../model/run-states';
 import type { SqlParam } from '../../store/durable-database';
@@ -15,6 +16,11 @@ export interface DashboardOptions {
   recentRuns?: number;
   /** Days shown over time, ending with the newest day that has something (default 120). */
   days?: number;
+  /**
+   * The gate's verdicts kept elsewhere (the editor reads them where the gate leaves them:
+   * gate-outcomes.ts), counted with the store's own; a verdict in both counts once (by id).
+   */
+  gateOutcomes?: readonly GateOutcomeRecord[];
 }
 
 export const NO_PRD = '(no PRD)';
@@ -142,7 +148,7 @@ export function aggregateDashboard(store: DashboardStore, options: DashboardOpti
     ratingSum += r.total;
   }
 
-  const gate = gateFigures(store, days, prds);
+  const gate = gateFigures(gateRows(store, options.gateOutcomes ?? []), days, prds);
   const dayList = [...days.values()].sort((a, b) => a.day.localeCompare(b.day)).slice(-(options.days ?? 120));
   const loops = loopFigures(store);
   const prdOf = new Map(facts.map((f) => [f.id, f.prd]));
@@ -201,39 +207,64 @@ function setMedian(figures: RunFigures, times: number[]): void {
   if (m !== undefined) figures.medianCompleteMs = m;
 }
 
-function gateFigures(store: DashboardStore, days: Map<string, DayFigures>, prds: Map<string, PrdFigures>): { stops: number; hosts: HostFigures[]; tampered: TamperedEvent[]; tamperedCount: number } {
+/** One gate verdict as the figures need it. */
+interface GateRow {
+  at: string;
+  host: string;
+  verdict: string;
+  prds: { path: string; tampered: readonly string[] }[];
+}
+
+/** The store's verdicts and the ones given, each once (a verdict already folded into the store may be given too). */
+function gateRows(store: DashboardStore, extra: readonly GateOutcomeRecord[]): GateRow[] {
+  const rows = new Map<string, GateRow>();
+  for (const r of store.read<{ id: string; at: string; host: string; verdict: string; prds: string | null }>(`SELECT id, at, host, verdict, json_extract(data, '$.prds') AS prds FROM gate_outcomes`)) {
+    rows.set(r.id, { at: r.at, host: r.host, verdict: r.verdict, prds: parsePrds(r.prds) });
+  }
+  for (const g of extra) if (!rows.has(g.id)) rows.set(g.id, { at: g.at, host: g.host, verdict: g.verdict, prds: g.prds });
+  return [...rows.values()];
+}
+
+function gateFigures(rows: readonly GateRow[], days: Map<string, DayFigures>, prds: Map<string, PrdFigures>): { stops: number; hosts: HostFigures[]; tampered: TamperedEvent[]; tamperedCount: number } {
   const byHost = new Map<string, HostFigures>();
-  let stops = 0;
-  for (const r of store.read<{ host: string; verdict: string; day: string; n: number }>(`SELECT host, verdict, substr(at, 1, 10) AS day, COUNT(*) AS n FROM gate_outcomes GROUP BY host, verdict, day`)) {
+  const tampered: TamperedEvent[] = [];
+  for (const r of rows) {
     const h = getOr(byHost, r.host, () => ({ host: r.host, stops: 0, passed: 0, blocked: 0, released: 0 }));
-    h.stops += r.n;
-    stops += r.n;
-    const day = getOr(days, r.day, () => newDay(r.day));
-    if (r.verdict === 'passed') h.passed += r.n;
-    else if (r.verdict === 'blocked') (h.blocked += r.n), (day.gateBlocked += r.n);
-    else if (r.verdict === 'released') (h.released += r.n), (day.gateReleased += r.n);
+    h.stops++;
+    const day = getOr(days, r.at.slice(0, 10), () => newDay(r.at.slice(0, 10)));
+    if (r.verdict === 'passed') h.passed++;
+    else if (r.verdict === 'blocked') {
+      h.blocked++;
+      day.gateBlocked++;
+    } else if (r.verdict === 'released') {
+      h.released++;
+      day.gateReleased++;
+    }
+    // Per held PRD: its verdicts, and the stops at which something of it was TAMPERED.
+    for (const held of r.prds) {
+      if (held.tampered.length > 0) tampered.push({ at: r.at, host: r.host, prd: held.path, what: [...held.tampered] });
+      const p = prds.get(held.path);
+      if (!p) continue; // a PRD the gate held that no run of this store names: its verdicts count per host only
+      if (r.verdict === 'passed') p.gatePassed++;
+      else if (r.verdict === 'blocked') p.gateBlocked++;
+      else if (r.verdict === 'released') p.gateReleased++;
+      if (held.tampered.length > 0) p.tampered++;
+    }
   }
-  // Per held PRD: its verdicts, and the stops at which something of it was TAMPERED.
-  const perPrd = store.read<{ prd: string; verdict: string; n: number; tampered: number }>(
-    `SELECT json_extract(p.value, '$.path') AS prd, g.verdict AS verdict, COUNT(*) AS n, SUM(json_array_length(p.value, '$.tampered') > 0) AS tampered
-     FROM gate_outcomes g, json_each(g.data, '$.prds') p GROUP BY prd, verdict`,
-  );
-  for (const r of perPrd) {
-    const p = prds.get(r.prd);
-    if (!p) continue; // a PRD the gate held that no run of this store names: its verdicts count per host only
-    if (r.verdict === 'passed') p.gatePassed += r.n;
-    else if (r.verdict === 'blocked') p.gateBlocked += r.n;
-    else if (r.verdict === 'released') p.gateReleased += r.n;
-    p.tampered += r.tampered;
+  tampered.sort((a, b) => b.at.localeCompare(a.at));
+  return { stops: rows.length, hosts: [...byHost.values()].sort((a, b) => b.stops - a.stops || a.host.localeCompare(b.host)), tampered: tampered.slice(0, 50), tamperedCount: tampered.length };
+}
+
+/** A stored verdict's held PRDs; a row this version cannot read counts per host only. */
+function parsePrds(json: string | null): GateRow['prds'] {
+  if (json === null) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    if (!Array.isArray(value)) return [];
+    return value.flatMap((p: { path?: unknown; tampered?: unknown }) => (typeof p?.path === 'string' ? [{ path: p.path, tampered: Array.isArray(p.tampered) ? p.tampered.filter((t): t is string => typeof t === 'string') : [] }] : []));
+  } catch {
+    return [];
   }
-  const tamperedCount = store.read<{ n: number }>(`SELECT COUNT(*) AS n FROM gate_outcomes g, json_each(g.data, '$.prds') p WHERE json_array_length(p.value, '$.tampered') > 0`)[0]?.n ?? 0;
-  const tampered = store
-    .read<{ at: string; host: string; prd: string; what: string }>(
-      `SELECT g.at AS at, g.host AS host, json_extract(p.value, '$.path') AS prd, json_extract(p.value, '$.tampered') AS what
-       FROM gate_outcomes g, json_each(g.data, '$.prds') p WHERE json_array_length(p.value, '$.tampered') > 0 ORDER BY g.at DESC LIMIT 50`,
-    )
-    .map((t) => ({ at: t.at, host: t.host, prd: t.prd, what: parseStrings(t.what) }));
-  return { stops, hosts: [...byHost.values()].sort((a, b) => b.stops - a.stops || a.host.localeCompare(b.host)), tampered, tamperedCount };
 }
 
 function loopFigures(store: DashboardStore): LoopFigures[] {
@@ -258,15 +289,6 @@ function loopFigures(store: DashboardStore): LoopFigures[] {
     out.push({ id: loop.id, title: `${loop.spec.isc} · ${loop.spec.glob}`, state: loop.state, updatedAt: loop.updatedAt, passing: loop.passing, total: loop.total, snapshots });
   }
   return out;
-}
-
-function parseStrings(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 function getOr<K, V>(map: Map<K, V>, key: K, make: () => V): V {

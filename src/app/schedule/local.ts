@@ -49,7 +49,8 @@ export function systemdService(spec: ScheduleSpec, c: LocalCommand): string {
     '',
     '[Service]',
     'Type=oneshot',
-    `WorkingDirectory=${unitWord(c.workspace)}`,
+    // A path, not a command line: systemd takes it as written (quotes would make it relative and refused), `%` as a specifier.
+    `WorkingDirectory=${unitValue(c.workspace)}`,
     `ExecStart=${[c.node, c.cli, ...loopArgs(spec, c.workspace)].map(unitWord).join(' ')}`,
     '',
   ].join('\n');

@@ -1,4 +1,5 @@
 import { parse, stringify } from 'yaml';
+import { actionRepository } from './action-repository.cjs';
 import { ScheduleSpec, type ListedSchedule } from './schedule';
 
 /**
@@ -6,7 +7,8 @@ import { ScheduleSpec, type ListedSchedule } from './schedule';
  * verify-only jobs, each running this product's action (action.yml) in its loop mode and
  * uploading its shard file, and a merge job where the action combines them into one report and
  * the loop PRD (as docs/loop.md's sharded workflow does by hand). The action is pinned at the
- * release of the command line that wrote the workflow, the ref form docs/ci.md uses. The loop's
+ * release of the command line that wrote the workflow, the ref form docs/ci.md uses, unless the
+ * person names another (`--action`). The loop's
  * glob and template go through the workflow's `env` into the action's inputs, never into shell
  * text, so a glob with a quote or a `$(…)` in it is an argument, not a command. The schedule's
  * name in `env` is what `schedule list` reads back and what `started-by` records.
@@ -15,19 +17,48 @@ import { ScheduleSpec, type ListedSchedule } from './schedule';
 export const WORKFLOW_FOLDER = '.github/workflows';
 export const workflowFile = (name: string) => `${WORKFLOW_FOLDER}/ideal-state-${name}.yml`;
 
-/** This product's repository on GitHub, where action.yml is: `uses: <it>@v<version>`. */
-export const ACTION_REPOSITORY = 'ideal-state/ideal-state';
+/**
+ * The action the jobs run by default: this product's repository (package.json's `repository`,
+ * else its own: action-repository.cjs, the rule docs/ci.md's pin is checked by) at the release
+ * of the command line that writes the workflow. A problem string when package.json names a
+ * repository that is not on GitHub.
+ */
+export function defaultActionRef(manifest: { version: string; repository?: unknown }): { ok: true; ref: string } | { ok: false; message: string } {
+  const found = actionRepository(manifest);
+  return found.ok ? { ok: true, ref: `${found.repository}@v${manifest.version}` } : found;
+}
+
+const OWNER = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const REPO = /^[A-Za-z0-9._-]{1,100}$/;
+/** A tag, branch or commit as git allows it (git-check-ref-format), in the characters a `uses:` line needs no quoting for. */
+const REF = /^[A-Za-z0-9_][A-Za-z0-9._/-]{0,254}$/;
+
+/**
+ * `--action OWNER/REPO@REF`: another copy of the action (a fork, a commit SHA). Checked here,
+ * since it lands in a workflow that runs with the repository's token: no path, no expression, no
+ * space or quote, nothing git would refuse as a ref.
+ */
+export function parseActionRef(text: string): { ok: true; ref: string } | { ok: false; message: string } {
+  const example = 'e.g. my-org/ideal-state@v1.2.3 or my-org/ideal-state@<commit SHA>';
+  const at = text.lastIndexOf('@');
+  if (at < 0) return { ok: false, message: `--action "${text}" has no @REF; ${example}` };
+  const [owner, repo, ...more] = text.slice(0, at).split('/');
+  const ref = text.slice(at + 1);
+  if (more.length > 0 || !owner || !repo || !OWNER.test(owner) || !REPO.test(repo) || repo === '.' || repo === '..') return { ok: false, message: `--action "${text}" is not OWNER/REPO@REF (a GitHub owner and repository name); ${example}` };
+  if (!REF.test(ref) || ref.includes('..') || ref.includes('//') || ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock')) return { ok: false, message: `--action "${text}": "${ref}" is not a tag, branch or commit git allows (letters, digits, ".", "_", "-", "/"); ${example}` };
+  return { ok: true, ref: text };
+}
 
 const ENV = { name: 'IDEAL_STATE_SCHEDULE', glob: 'IDEAL_STATE_LOOP_GLOB', isc: 'IDEAL_STATE_LOOP_ISC', shards: 'IDEAL_STATE_LOOP_SHARDS', effort: 'IDEAL_STATE_LOOP_EFFORT' } as const;
 
 export interface WorkflowOptions {
-  /** The release of the action the jobs run (`uses: …@v<version>`), the command line's that wrote it. */
-  readonly version: string;
+  /** The action the jobs run, `OWNER/REPO@REF` (defaultActionRef, or `--action`). */
+  readonly action: string;
 }
 
 /** The workflow file's text: a header comment, then the workflow. */
 export function renderWorkflow(spec: ScheduleSpec, options: WorkflowOptions): string {
-  const action = `${ACTION_REPOSITORY}@v${options.version}`;
+  const action = options.action;
   const startedBy = `schedule:\${{ env.${ENV.name} }}`;
   const setup = [{ uses: 'actions/checkout@v4' }, { uses: 'actions/setup-node@v4', with: { 'node-version': 22 } }];
   const workflow = {

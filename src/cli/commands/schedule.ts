@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { crontabLine, readCrontab, readSystemdTimer, systemdService, systemdTimer, unitName } from '../../app/schedule/local';
 import { defaultScheduleName, ScheduleSpec, type ListedSchedule } from '../../app/schedule/schedule';
-import { readWorkflowSchedule, renderWorkflow, WORKFLOW_FOLDER, workflowFile } from '../../app/schedule/workflow';
+import { defaultActionRef, parseActionRef, readWorkflowSchedule, renderWorkflow, WORKFLOW_FOLDER, workflowFile } from '../../app/schedule/workflow';
 import { loadDefinitions } from '../../model/definitions';
 import { SETTINGS } from '../../model/settings';
 import { nodeTextFiles } from '../../node/node-text-files';
@@ -28,6 +28,7 @@ const OPTIONS = {
   effort: { type: 'string' },
   work: { type: 'boolean', default: false },
   force: { type: 'boolean', default: false },
+  action: { type: 'string' },
 } as const;
 
 const SCHEDULE = defineCommand({ name: 'ideal-state schedule', usage: SCHEDULE_USAGE, options: OPTIONS });
@@ -45,12 +46,15 @@ export async function scheduleCommand(argv: string[], io: Output, env: NodeJS.Pr
   if (v.ci !== undefined && v.ci !== 'github') return SCHEDULE.usageError(io, `--ci takes "github" (GitHub Actions), not "${v.ci}"`);
   if (v.shards !== undefined && v.ci === undefined) return SCHEDULE.usageError(io, '--shards is for --ci github (the matrix); a local schedule runs one loop');
   if (v.work && v.ci !== undefined) return SCHEDULE.usageError(io, '--work is for --local: a CI shard verifies (it has no model and no one to approve edits)');
+  if (v.action !== undefined && v.ci === undefined) return SCHEDULE.usageError(io, '--action is for --ci github (the action the workflow runs)');
+  const action = v.action === undefined ? undefined : parseActionRef(v.action);
+  if (action && !action.ok) return SCHEDULE.usageError(io, action.message);
   const shards = v.shards === undefined ? 1 : Number(v.shards);
   const spec = ScheduleSpec.safeParse({ name: v.name ?? defaultScheduleName(v.isc), cron: v.cron, glob: v.glob, isc: v.isc, shards, verifyOnly: !v.work, ...(v.effort ? { effort: v.effort } : {}) });
   if (!spec.success) return SCHEDULE.usageError(io, spec.error.issues.map((i) => (i.path[0] === 'shards' ? `--shards takes a whole number from 1 to 256, not "${v.shards}"` : i.path[0] === 'cron' ? i.message : `--${String(i.path[0])}: ${i.message}`)).join('; '));
   const known = await knownTemplates(workspace);
   if (!known.includes(spec.data.isc)) return SCHEDULE.usageError(io, `no ISC template "${spec.data.isc}"; the templates are ${known.join(', ')} (ideal-state isc list)`);
-  return v.local ? showLocal(spec.data, workspace, io, env) : writeWorkflow(spec.data, workspace, v.force === true, io);
+  return v.local ? showLocal(spec.data, workspace, io, env) : writeWorkflow(spec.data, workspace, v.force === true, action?.ok ? action.ref : undefined, io);
 }
 
 async function knownTemplates(workspace: string): Promise<string[]> {
@@ -62,7 +66,12 @@ async function knownTemplates(workspace: string): Promise<string[]> {
   return definitions.isc.list().map((r) => r.definition.artifactType);
 }
 
-async function writeWorkflow(spec: ScheduleSpec, workspace: string, force: boolean, io: Output): Promise<number> {
+async function writeWorkflow(spec: ScheduleSpec, workspace: string, force: boolean, given: string | undefined, io: Output): Promise<number> {
+  const action = given === undefined ? defaultActionRef(await ownManifest()) : { ok: true as const, ref: given };
+  if (!action.ok) {
+    io.err(`ideal-state schedule: ${action.message}; name the action with --action OWNER/REPO@REF`);
+    return 2;
+  }
   const rel = workflowFile(spec.name);
   const file = path.join(workspace, rel);
   const existing = await fs.readFile(file, 'utf8').catch(() => undefined);
@@ -70,15 +79,16 @@ async function writeWorkflow(spec: ScheduleSpec, workspace: string, force: boole
     io.err(`ideal-state schedule: ${rel} exists; give another --name, or --force to replace it`);
     return 2;
   }
-  await writeFileAtomically(file, renderWorkflow(spec, { version: await ownVersion() }));
-  io.out(`wrote ${rel}: the loop over ${spec.glob} against ${spec.isc} on "${spec.cron}" (UTC), ${spec.shards} shard${spec.shards === 1 ? '' : 's'} and a merge job`);
+  await writeFileAtomically(file, renderWorkflow(spec, { action: action.ref }));
+  io.out(`wrote ${rel}: the loop over ${spec.glob} against ${spec.isc} on "${spec.cron}" (UTC), ${spec.shards} shard${spec.shards === 1 ? '' : 's'} and a merge job, running ${action.ref}`);
   io.out('Commit it to the default branch: GitHub runs scheduled workflows from there.');
   return 0;
 }
 
-async function ownVersion(): Promise<string> {
+/** The command line's own package.json: its version and the repository its action is in. */
+async function ownManifest(): Promise<{ version: string; repository?: unknown }> {
   const text = await fs.readFile(path.join(__dirname, '..', 'package.json'), 'utf8');
-  return (JSON.parse(text) as { version: string }).version;
+  return JSON.parse(text) as { version: string; repository?: unknown };
 }
 
 function showLocal(spec: ScheduleSpec, workspace: string, io: Output, env: NodeJS.ProcessEnv): number {

@@ -93,8 +93,9 @@ the client's dialog, or with \`ideal-state criteria pending\` on a terminal).
 `;
 
 /** `ideal-state --help`: every command but the gate's and verify's own options (their --help says those). */
-export const SCHEDULE_USAGE = `  schedule add --cron CRON --glob GLOB --isc TYPE (--ci github [--shards N] | --local) [--name NAME] [--effort LEVEL] [--work] [--force]
-                                         a loop on a clock: --ci github writes .github/workflows/ideal-state-NAME.yml;
+export const SCHEDULE_USAGE = `  schedule add --cron CRON --glob GLOB --isc TYPE (--ci github [--shards N] [--action OWNER/REPO@REF] | --local) [--name NAME] [--effort LEVEL] [--work] [--force]
+                                         a loop on a clock: --ci github writes .github/workflows/ideal-state-NAME.yml
+                                         (running this release's action, or the one --action names);
                                          --local shows a crontab line and a systemd timer to install (installs nothing)
   schedule list                          the schedules written: the workspace's workflows, the user's crontab and systemd timers`;
 

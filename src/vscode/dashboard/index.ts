@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
-import { engine } from '../engine';
 import type { StoreHost } from '../store-host';
 import { WebviewPanels } from '../webview';
+import { dashboardSource } from './dashboard-data';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardState } from './dashboard-panel';
 
 /**
  * "Ideal State: Open Dashboard": one panel over this window's store, brought back after a
  * reload by its serializer. The figures are summed by the same pure module the command line's
- * `ideal-state dashboard` uses (src/app/dashboard), loaded with the engine on first use.
+ * `ideal-state dashboard` uses (src/app/dashboard), loaded with the engine on first use, over this
+ * window's store and the gate's verdicts from where the gate leaves them (dashboard-data.ts).
  */
 export class Dashboards implements vscode.WebviewPanelSerializer<DashboardState>, vscode.Disposable {
   /** One dashboard per window: the set's one key. */
@@ -17,7 +18,7 @@ export class Dashboards implements vscode.WebviewPanelSerializer<DashboardState>
   private readonly disposables: vscode.Disposable[];
 
   constructor(extensionUri: vscode.Uri, stores: StoreHost, log: Logger) {
-    const source = async () => engine().aggregateDashboard(await stores.get());
+    const source = dashboardSource(stores, extensionUri, log);
     this.panels = new WebviewPanels(DASHBOARD_VIEW_TYPE, (panel) => new DashboardPanel(panel, extensionUri, source, log));
     this.disposables = [this.panels, vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, this), vscode.commands.registerCommand('idealState.openDashboard', () => this.open())];
   }

@@ -8,6 +8,7 @@ import type { Settings } from '../../model/settings';
 import type { DefinitionsHost } from '../definitions-host';
 import { engine } from '../engine';
 import type { ModelsHost } from '../models/models-host';
+import { EditorNotifications } from '../notify/editor-notifications';
 import { editorRunPorts } from '../run/editor-algorithm';
 import { EditorApprover, type ApprovalAnswerer } from '../run/editor-approver';
 import type { ProposalDocuments } from '../run/proposal-documents';
@@ -110,7 +111,9 @@ export class EditorLoopEngine implements LoopEngineCalls {
       });
   }
 
+  /** The loop as it ended, for the views; loop.finished to the person's webhooks (in the background). */
   private view(result: CoreLoopResult): LoopProgressView {
+    new EditorNotifications(this.log.child('notify'), () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath).loopFinished(result.loop, result.unmet);
     return storedView(result.loop, result.artifacts);
   }
 

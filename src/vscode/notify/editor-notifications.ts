@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest, Approver } from '../../agent/approvals';
 import type { RunResult } from '../../algorithm/engine-api';
+import type { Loop } from '../../model/loop';
 import type { EventData } from '../../app/notify/payload';
 import type { NotificationEvent } from '../../app/notify/config';
 import type { Logger } from '../../model/log';
@@ -8,7 +9,7 @@ import { SETTINGS } from '../../model/settings';
 import { engine } from '../engine';
 
 /**
- * The editor's events for the person's webhooks: a run that ended, an approval that waits.
+ * The editor's events for the person's webhooks: a run or a loop that ended, an approval that waits.
  * Sent in the background (a run never waits on a receiver); what goes wrong is said in the one
  * log channel. The file is the user's: `idealState.notifications.file` is read from the user
  * settings only (application scope), and a value in the workspace's settings is named as ignored.
@@ -21,6 +22,10 @@ export class EditorNotifications {
 
   runFinished(result: RunResult): void {
     this.send('run.finished', engine().runFinishedData(result));
+  }
+
+  loopFinished(loop: Loop, unmet: readonly string[]): void {
+    this.send('loop.finished', engine().loopFinishedData(loop, unmet));
   }
 
   approvalWaiting(request: ApprovalRequest, runId: string | undefined): void {

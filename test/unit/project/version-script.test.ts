@@ -26,7 +26,7 @@ const bump = (dir: string, version: string) => script(dir, version, '--date', '2
 const text = (dir: string, f: string) => fs.readFileSync(path.join(dir, f), 'utf8');
 const json = (dir: string, f: string) => JSON.parse(text(dir, f));
 const CURRENT = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
-const CI = `steps:\n      - uses: someone/ideal-state@v${CURRENT}       # at a release tag\n`;
+const CI = `steps:\n      - uses: ideal-state/ideal-state@v${CURRENT}       # at a release tag\n`;
 
 describe('scripts/version.mjs: one version, bumped together', () => {
   after(() => {
@@ -89,11 +89,26 @@ describe('scripts/version.mjs: one version, bumped together', () => {
       /^CHANGELOG\.md:11 "## 99\.0\.0 \(unreleased\)": not older than the section above it/,
       /^CHANGELOG\.md:13 "## Next": a section is "## Unreleased" or "## <major\.minor\.patch>"/,
       /^docs\/ci\.md pins the action at v0\.0\.9, package\.json says /,
+      /^docs\/ci\.md pins the action from someone\/ideal-state, but the workflows `schedule add` writes use ideal-state\/ideal-state \(the default: package\.json has no repository\)$/,
       /^one\/\.claude-plugin\/plugin\.json version is 0\.0\.2, package\.json says .*npm run build:plugins/,
       /^one\/marketplace\.json plugins\[1\]\.version is 0\.0\.3/,
     ];
     for (const e of expected) assert.ok(lines.some((l) => e.test(l)), `${e} in\n${r.stderr}`);
     assert.equal(lines.length, expected.length, r.stderr);
+  });
+
+  it('--check holds the pin to the repository the written workflows use: package.json\'s `repository` when set', () => {
+    const dir = copy({ ci: CI });
+    const manifest = json(dir, 'package.json');
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, repository: { type: 'git', url: 'git+https://github.com/acme/fork.git' } }));
+    const r = script(dir, '--check');
+    assert.equal(r.status, 2, r.stdout);
+    assert.match(r.stderr, /docs\/ci\.md pins the action from ideal-state\/ideal-state, but the workflows `schedule add` writes use acme\/fork \(package\.json's repository\)/);
+    fs.writeFileSync(path.join(dir, 'docs', 'ci.md'), CI.replace('ideal-state/ideal-state@', 'acme/fork@'));
+    const ok = script(dir, '--check');
+    assert.equal(ok.status, 0, ok.stderr);
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...manifest, repository: 'https://gitlab.com/acme/fork' }));
+    assert.match(script(dir, '--check').stderr, /package\.json's repository "https:\/\/gitlab\.com\/acme\/fork" is not a GitHub repository/);
   });
 
   it('--check: a newest section older than package.json, a missing pin, an empty plugins folder', () => {

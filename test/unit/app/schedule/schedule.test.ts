@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { parseCron } from '../../../../src/app/schedule/cron';
 import { crontabLine, onCalendar, readCrontab, readSystemdTimer, systemdService, systemdTimer } from '../../../../src/app/schedule/local';
 import { parseStartedBy, ScheduleSpec } from '../../../../src/app/schedule/schedule';
-import { readWorkflowSchedule, renderWorkflow } from '../../../../src/app/schedule/workflow';
+import { defaultActionRef, parseActionRef, readWorkflowSchedule, renderWorkflow } from '../../../../src/app/schedule/workflow';
 import { renderLoopPrd } from '../../../../src/app/loop/loop-prd';
 import { Store } from '../../../../src/store/store';
 import { runCli } from '../../support/cli-helpers';
@@ -56,7 +56,7 @@ describe('cron expressions', () => {
 
 describe('a schedule on GitHub Actions', () => {
   it('writes a workflow the workflow schema accepts, with the cron, the shards as a matrix and a merge job', () => {
-    const text = renderWorkflow(spec(), { version: '1.2.3' });
+    const text = renderWorkflow(spec(), { action: 'ideal-state/ideal-state@v1.2.3' });
     const doc = parse(text) as { on: { schedule: { cron: string }[] }; jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; needs?: string; steps: { run?: string; uses?: string }[] }> };
     assert.deepEqual(schemaErrors(doc), []);
     assert.deepEqual(doc.on.schedule, [{ cron: '0 3 * * 1' }]);
@@ -79,7 +79,7 @@ describe('a schedule on GitHub Actions', () => {
   });
 
   it('the schema check fails on a broken workflow', () => {
-    const good = parse(renderWorkflow(spec(), { version: '1.2.3' })) as Record<string, Record<string, Record<string, unknown>>>;
+    const good = parse(renderWorkflow(spec(), { action: 'ideal-state/ideal-state@v1.2.3' })) as Record<string, Record<string, Record<string, unknown>>>;
     const broken = (change: (w: typeof good) => void) => {
       const w = structuredClone(good);
       change(w);
@@ -94,7 +94,7 @@ describe('a schedule on GitHub Actions', () => {
 
   it('keeps the glob out of the shell: a quote or $(…) in it is an env value, read back as given', () => {
     const glob = `docs/it's/$(touch pwned)/*.md`;
-    const text = renderWorkflow(spec({ glob }), { version: '1.2.3' });
+    const text = renderWorkflow(spec({ glob }), { action: 'ideal-state/ideal-state@v1.2.3' });
     const doc = parse(text) as { env: Record<string, string>; jobs: Record<string, { steps: { run?: string }[] }> };
     assert.equal(doc.env.IDEAL_STATE_LOOP_GLOB, glob);
     for (const job of Object.values(doc.jobs)) for (const s of job.steps) assert.ok(!(s.run ?? '').includes('pwned'));
@@ -103,13 +103,43 @@ describe('a schedule on GitHub Actions', () => {
     assert.equal(back.spec.glob, glob);
   });
 
+  it('runs the action of package.json\'s repository at the release that wrote it, or the product\'s own', () => {
+    assert.deepEqual(defaultActionRef({ version: '1.2.3' }), { ok: true, ref: 'ideal-state/ideal-state@v1.2.3' });
+    assert.deepEqual(defaultActionRef({ version: '1.2.3', repository: 'github:acme/fork' }), { ok: true, ref: 'acme/fork@v1.2.3' });
+    assert.deepEqual(defaultActionRef({ version: '1.2.3', repository: { type: 'git', url: 'git+https://github.com/acme/fork.git' } }), { ok: true, ref: 'acme/fork@v1.2.3' });
+    const gitlab = defaultActionRef({ version: '1.2.3', repository: 'https://gitlab.com/acme/fork' });
+    assert.equal(gitlab.ok, false);
+    assert.match(gitlab.ok ? '' : gitlab.message, /not a GitHub repository/);
+  });
+
+  it('takes another action as OWNER/REPO@REF and refuses anything else', () => {
+    for (const good of ['acme/fork@v2.0.0', 'acme/ideal-state@0123456789abcdef0123456789abcdef01234567', 'my-org/ideal.state_x@release/2026-11']) assert.deepEqual(parseActionRef(good), { ok: true, ref: good });
+    for (const [bad, says] of [
+      ['acme/fork', /has no @REF/],
+      ['acme@v1', /is not OWNER\/REPO@REF/],
+      ['acme/fork/sub@v1', /is not OWNER\/REPO@REF/],
+      ['-acme/fork@v1', /is not OWNER\/REPO@REF/],
+      ['acme/..@v1', /is not OWNER\/REPO@REF/],
+      ['acme/fork@${{ secrets.TOKEN }}', /is not a tag, branch or commit/],
+      ['acme/fork@v1 && curl x', /is not a tag, branch or commit/],
+      ['acme/fork@-v1', /is not a tag, branch or commit/],
+      ['acme/fork@v1..v2', /is not a tag, branch or commit/],
+      ['acme/fork@v1\nrun: x', /is not a tag, branch or commit/],
+      ['acme/fork@', /is not a tag, branch or commit/],
+    ] as const) {
+      const r = parseActionRef(bad);
+      assert.equal(r.ok, false, bad);
+      assert.match(r.ok ? '' : r.message, says, bad);
+    }
+  });
+
   it('is read back from the workflow file, and a damaged one is named', () => {
-    const back = readWorkflowSchedule('.github/workflows/ideal-state-docs-weekly.yml', renderWorkflow(spec({ effort: 'FAST' }), { version: '1.2.3' }));
+    const back = readWorkflowSchedule('.github/workflows/ideal-state-docs-weekly.yml', renderWorkflow(spec({ effort: 'FAST' }), { action: 'ideal-state/ideal-state@v1.2.3' }));
     assert.ok(back && typeof back === 'object');
     assert.deepEqual(back.spec, spec({ effort: 'FAST' }));
     assert.equal(back.target, 'github');
     assert.equal(readWorkflowSchedule('ci.yml', 'on: push\njobs: {}\n'), undefined, 'a workflow of its own is not a schedule');
-    const damaged = renderWorkflow(spec(), { version: '1.2.3' }).replace("cron: 0 3 * * 1", "cron: 0 3 * *");
+    const damaged = renderWorkflow(spec(), { action: 'ideal-state/ideal-state@v1.2.3' }).replace("cron: 0 3 * * 1", "cron: 0 3 * *");
     assert.match(String(readWorkflowSchedule('x.yml', damaged)), /x\.yml: cron: cron "0 3 \* \*" has 4 fields/);
   });
 });
@@ -202,6 +232,30 @@ describe('ideal-state schedule (the command line)', function () {
     const again = await runCli(['schedule', 'add', '--workspace', workspace, '--ci', 'github', '--cron', '0 4 * * 1', '--glob', 'docs/**/*.md', '--isc', 'docs.page'], { env: env() });
     assert.equal(again.code, 2);
     assert.match(again.err, /ideal-state-docs-page\.yml exists; give another --name, or --force/);
+  });
+
+  it('add --ci github --action OWNER/REPO@REF writes that action into both jobs; a bad one is refused and nothing is written', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+    const args = ['schedule', 'add', '--workspace', workspace, '--ci', 'github', '--cron', '0 3 * * 1', '--glob', 'docs/*.md', '--isc', 'docs.page'];
+    const file = path.join(workspace, '.github', 'workflows', 'ideal-state-docs-page.yml');
+    const uses = () => (parse(fs.readFileSync(file, 'utf8')) as { jobs: Record<string, { steps: { uses?: string }[] }> }).jobs;
+    const ours = (jobs: ReturnType<typeof uses>) => Object.values(jobs).flatMap((j) => j.steps.map((s) => s.uses ?? '').filter((u) => !u.startsWith('actions/')));
+    const plain = await runCli(args, { env: env() });
+    assert.equal(plain.code, 0, plain.err);
+    assert.deepEqual(ours(uses()), [`ideal-state/ideal-state@v${manifest.version}`, `ideal-state/ideal-state@v${manifest.version}`], 'the default: this release of the product\'s action');
+    const fork = await runCli([...args, '--force', '--action', 'acme/fork@0123456789abcdef0123456789abcdef01234567'], { env: env() });
+    assert.equal(fork.code, 0, fork.err);
+    assert.match(fork.out, /running acme\/fork@0123456789abcdef/);
+    assert.deepEqual(ours(uses()), ['acme/fork@0123456789abcdef0123456789abcdef01234567', 'acme/fork@0123456789abcdef0123456789abcdef01234567']);
+    assert.deepEqual(schemaErrors(parse(fs.readFileSync(file, 'utf8'))), []);
+    const before = fs.readFileSync(file, 'utf8');
+    const bad = await runCli([...args, '--force', '--action', 'acme/fork@${{ github.token }}'], { env: env() });
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /--action "acme\/fork@\$\{\{ github\.token \}\}": .* is not a tag, branch or commit/);
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'nothing written');
+    const local = await runCli(['schedule', 'add', '--workspace', workspace, '--local', '--cron', '0 3 * * 1', '--glob', 'docs/*.md', '--isc', 'docs.page', '--action', 'acme/fork@v1'], { env: env() });
+    assert.equal(local.code, 2);
+    assert.match(local.err, /--action is for --ci github/);
   });
 
   it('a bad cron or an unknown template is a usage error that says why, and writes nothing', async () => {
