@@ -54,7 +54,7 @@ export { landingPath } from './agent/landing-path';
 export { exportRunBundle } from './agent/bundle';
 // The application layer (src/app): the one composition of a run, the one judge.
 export { composeRun } from './app/compose-run';
-export { composeVerification } from './app/compose-verification';
+export { composeVerification, isVerificationRefused } from './app/compose-verification';
 export { deniedCommands, denialReason, deniedCommandsFile, forgetDenials, recordDenials } from './app/denied-commands';
 export { AUTO, prdEffort, resolveEffort } from './app/effort';
 export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
