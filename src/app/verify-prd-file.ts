@@ -21,7 +21,7 @@ import { readRegularText, readRegularTextOrAbsent } from '../verify/safe-read';
 import type { storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
 import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
-import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from '../verify/decide-commands';
+import { allowing, approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from '../verify/decide-commands';
 
 /**
  * One PRD verified from the command line's side of the world: the adapter that fills
@@ -272,7 +272,7 @@ function approver(request: Pick<VerifyPrdRequest, 'commands' | 'warn'>, allowed:
     off: noCommands,
     yes: yes,
     asker: ask ? 'terminal' : 'nobody',
-    ...(list ? { allowList: { allows: (c: string) => list.match(c) !== undefined } } : {}),
+    ...(list ? { allowList: allowing(list) } : {}),
     denied,
     awaiting,
   };

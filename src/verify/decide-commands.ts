@@ -1,5 +1,5 @@
 import type { CommandApproval } from './types';
-import { allowList } from './allowed-commands';
+import { allowList, type AllowList } from './allowed-commands';
 import { VERIFY_COMMANDS_FILE } from './verify-commands-path';
 
 /**
@@ -103,8 +103,12 @@ function decideOne(command: string, facts: CommandFacts): CommandDecision {
  */
 export function patternFacts(patterns: readonly string[]): Pick<CommandFacts, 'yes' | 'allowList'> {
   if (patterns.some((p) => p.trim() === '*')) return { yes: true };
-  const list = allowList(patterns);
-  return { allowList: { allows: (command) => list.match(command) !== undefined } };
+  return { allowList: allowing(allowList(patterns)) };
+}
+
+/** An allow-list read by the one matcher (a committed file, a setting) as the rule's fact: a command it matches is allowed. */
+export function allowing(list: Pick<AllowList, 'match'>): NonNullable<CommandFacts['allowList']> {
+  return { allows: (command) => list.match(command) !== undefined };
 }
 
 /**

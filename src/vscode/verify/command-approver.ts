@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { Settings } from '../../model/settings';
 import type { CommandApproval, CommandApprover } from '../../verify/types';
-import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandDecision } from '../../verify/decide-commands';
+import { allowing, approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandDecision } from '../../verify/decide-commands';
 import { allowList } from '../../verify/allowed-commands';
 import { engine } from '../engine';
 
@@ -74,7 +74,7 @@ export class EditorCommandApprover implements CommandApprover {
     const confirmed = new Set((this.options.confirmed ?? []).map((c) => c.trim()));
     const decisions = decideCommands(commands, {
       asker: 'dialog',
-      allowList: { allows: (c) => list.match(c) !== undefined },
+      allowList: allowing(list),
       denied,
       awaiting,
       approved: new Set([...byRun, ...confirmed]),
