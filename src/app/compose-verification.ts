@@ -3,7 +3,7 @@ import type { PrdDiagnostic } from '../prd/diagnostics';
 import type { AuditorView, Coverage, VerifyHost, VerifySetResult } from '../verify/types';
 import { verifyCriteria } from '../verify/verify-criteria';
 import { CRITERION_TIMEOUT_MS } from './defaults';
-import { preparePrd, verifyPrepared, type PreparedPrd } from './verify-prd';
+import { preparePrd, type PreparedPrd } from './verify-prd';
 
 /**
  * A verification put together once, the twin of `composeRun`: every surface that verifies
@@ -142,25 +142,28 @@ export async function composeVerification<Report = unknown>(ports: VerificationP
   const prd = source.kind === 'prd' ? await readAndPrepare(source, effortTable, now) : undefined;
   const host = typeof ports.host !== 'function' ? ports.host : prd ? await ports.host(prd) : undefined;
   if (!host) throw new Error('a host built from the PRD needs a PRD to verify');
-  const criteria = prd ? prd.prepared.criteria : source.kind === 'criteria' ? source.criteria : [];
-  ports.progress?.onStart?.(criteria);
-  const onResult = ports.progress?.onResult;
-  const timeoutMs = ports.timeoutMs ?? CRITERION_TIMEOUT_MS;
-  const run = { ...(ports.signal ? { signal: ports.signal } : {}), ...(onResult ? { onResult } : {}) };
-  let set =
+  // A PRD verifies at its level's parallelism and its own criteria version; stored criteria at what their run says.
+  const plan =
     source.kind === 'prd'
-      ? await verifyPrepared(prd!.prepared, { host, effortTable, timeoutMs, ...run, ...(ports.prdPath ? { prdPath: ports.prdPath } : {}) })
-      : await verifyCriteria([...source.criteria], host, {
+      ? { criteria: prd!.prepared.criteria, parallelism: effortTable.levels[prd!.prepared.level].parallelism, criteriaVersion: prd!.prepared.criteriaVersion }
+      : {
+          criteria: source.criteria,
           parallelism: source.parallelism ?? effortTable.levels[source.level].parallelism,
-          timeoutMs,
           criteriaVersion: source.criteriaVersion,
-          signal: ports.signal ?? new AbortController().signal,
-          // The PRD's own text is not evidence that a criterion holds.
-          ...(ports.prdPath ? { excludeFiles: [ports.prdPath] } : {}),
           ...(source.candidate ? { candidate: source.candidate } : {}),
           ...(source.earlierResults ? { earlierResults: [...source.earlierResults] } : {}),
-          ...(onResult ? { onResult } : {}),
-        });
+        };
+  const { criteria, ...how } = plan;
+  ports.progress?.onStart?.(criteria);
+  const onResult = ports.progress?.onResult;
+  let set = await verifyCriteria([...criteria], host, {
+    ...how,
+    timeoutMs: ports.timeoutMs ?? CRITERION_TIMEOUT_MS,
+    ...(ports.signal ? { signal: ports.signal } : {}),
+    // The PRD's own text is not evidence that a criterion holds.
+    ...(ports.prdPath ? { excludeFiles: [ports.prdPath] } : {}),
+    ...(onResult ? { onResult } : {}),
+  });
   if (ports.results) set = ports.results(set);
   const shown = prd ? prd.prepared.shown(set) : set;
   const verified: VerifiedCriteria = { source, criteria, ...(prd ? { prd } : {}), set, shown, effortTable, now };
