@@ -54,10 +54,10 @@ export { landingPath } from './agent/landing-path';
 export { exportRunBundle } from './agent/bundle';
 // The application layer (src/app): the one composition of a run, the one judge.
 export { composeRun } from './app/compose-run';
-export { composeVerification } from './app/compose-verification';
+export { composeVerification, isVerificationRefused } from './app/compose-verification';
 export { deniedCommands, denialReason, deniedCommandsFile, forgetDenials, recordDenials } from './app/denied-commands';
 export { AUTO, prdEffort, resolveEffort } from './app/effort';
-export { preparePrd, storePrdVerification, verifyPrepared } from './app/verify-prd';
+export { preparePrd, storePrdVerification } from './app/verify-prd';
 // The done gate's answers, the same for the editor's tools as for MCP and the stop hook.
 export { coveringAnswer, criterionRows, verifyAnswer } from './app/done-gate';
 // Install the Done Gate for…: the hosts and the configuration folder that says one is in use.

@@ -1,5 +1,5 @@
 import { WaitingTime } from '../algorithm/budget-tracker';
-import { allowList } from '../verify/allowed-commands';
+import { patternFacts, runsUnasked, type CommandFacts } from '../verify/decide-commands';
 
 /**
  * Approve once, deny once, approve every request of this kind for the rest of the run, or
@@ -58,8 +58,8 @@ export interface ApprovalSettings {
   /** Edits need no approval (settings, or `--approve edits`); never configuration changes. */
   readonly autoApproveEdits?: boolean;
   /**
-   * Commands that need no approval: patterns of the one allow-list matcher (src/verify/allowed-commands.ts,
-   * where `*` never spans a shell operator), or `*` alone for every command (`--approve commands`).
+   * Commands that need no approval: patterns of the one allow-list matcher, or `*` alone for every
+   * command (`--approve commands`); the one rule for commands reads them (src/verify/decide-commands.ts).
    */
   readonly allowCommands?: readonly string[];
   /** An untrusted workspace gets no edits and no commands at all. */
@@ -77,6 +77,8 @@ export const denyAll: Approver = { ask: async () => 'deny', unattended: 'no term
  */
 export class ApprovalPolicy {
   private readonly always = new Set<ApprovalKind>();
+  /** What the allow-list says, for the one rule that decides commands; asked when a person could be. */
+  private readonly commands: CommandFacts;
 
   /**
    * @param waiting where the time a person takes to answer goes: the run's budget leaves it
@@ -87,7 +89,9 @@ export class ApprovalPolicy {
     private readonly settings: ApprovalSettings,
     private readonly onDecision?: (request: ApprovalRequest, approved: boolean, how: string) => void,
     readonly waiting: WaitingTime = new WaitingTime(),
-  ) {}
+  ) {
+    this.commands = { asker: 'policy', trusted: settings.trusted, ...patternFacts(settings.allowCommands ?? []) };
+  }
 
   /** This policy for one run: each request names the run that asks. */
   forRun(runId: string): RunApprovals {
@@ -101,7 +105,7 @@ export class ApprovalPolicy {
    */
   allowsWithoutAsking(command: string): boolean {
     if (!this.settings.trusted) return false;
-    return allowed(command, this.settings.allowCommands ?? []) || this.always.has('command');
+    return runsUnasked(command, this.commands) || this.always.has('command');
   }
 
   async approve(request: ApprovalRequest, signal: AbortSignal): Promise<boolean> {
@@ -119,7 +123,7 @@ export class ApprovalPolicy {
     };
     if (!this.settings.trusted) return decide(false, 'untrusted workspace');
     if (request.kind === 'edit' && this.settings.autoApproveEdits) return decide(true, 'auto-approved edits');
-    if (!options.askPerson && request.kind === 'command' && allowed(request.command ?? request.detail, this.settings.allowCommands ?? [])) return decide(true, 'allow-listed command');
+    if (!options.askPerson && request.kind === 'command' && runsUnasked(request.command ?? request.detail, this.commands)) return decide(true, 'allow-listed command');
     if (!options.askPerson && request.kind !== 'config' && this.always.has(request.kind)) return decide(true, `always for this run`);
     const waited = this.waiting.begin();
     let answer: ApprovalAnswer;
@@ -135,13 +139,4 @@ export class ApprovalPolicy {
     if (answer === 'never') return decide(false, request.kind === 'command' ? 'denied always by the user' : denied, person, request.kind === 'command');
     return decide(answer !== 'deny', answer === 'deny' ? denied : answer === 'always' && request.kind !== 'config' ? 'approved for the rest of the run' : 'approved by the user', person);
   }
-}
-
-/** Every line of a request's command(s) must be allowed; an empty request is not. */
-function allowed(commands: string, patterns: readonly string[]): boolean {
-  // `*` alone is the person's "approve every command" (`--approve commands`), not a pattern.
-  if (patterns.some((p) => p.trim() === '*')) return true;
-  const list = allowList(patterns);
-  const lines = commands.split('\n').map((c) => c.trim()).filter(Boolean);
-  return lines.length > 0 && lines.every((c) => list.match(c) !== undefined);
 }

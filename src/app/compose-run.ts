@@ -18,12 +18,12 @@ import type { Store } from '../store/store';
 import type { VerifyHost } from '../verify/types';
 import { ApprovalPolicy, type ApprovalRequest, type Approver } from '../agent/approvals';
 import { checkpointedPrd, storageCheckpointer } from '../agent/checkpoint';
-import { VerificationEngineVerifier } from '../agent/criteria-verifier';
 import { SpecialistAgent } from '../agent/specialist-agent';
 import type { WorkspaceTools } from '../agent/workspace';
 import { DEFAULT_PRD_FOLDER } from './defaults';
 import { judgeUsageEvent, VerifierJudge } from './judge';
 import { approveProbeCommands, approveVerificationCommands } from './verification-approval';
+import { RunVerifier } from './run-verifier';
 
 /** A workspace file that replaces shipped data (phase graph, capabilities, roles). */
 export type ReadOverride = (relative: string) => Promise<{ file: string; text: string } | undefined>;
@@ -100,7 +100,9 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
   const roleFiles = (await Promise.all(ROLE_IDS.map((id) => override(`${WORKSPACE_ROLES_DIR}/${id}.yaml`)))).filter((x) => x !== undefined);
   const roles = loadRoles(roleFiles);
   const approvals = new ApprovalPolicy(ports.approver, { trusted, autoApproveEdits: ports.autoApproveEdits ?? false, allowCommands: ports.allowCommands ?? [] }, ports.onApproval, new WaitingTime(ports.clock));
-  const verifier = new VerificationEngineVerifier(
+  // The run's verification is composed as every verification is: the run's policy is who can be
+  // asked about its commands, and the run is where its report goes.
+  const verifier = new RunVerifier(
     {
       workspaceRoot: files.root,
       ...ports.verify,
@@ -116,15 +118,19 @@ export async function composeRun(ports: RunPorts): Promise<ComposedRun> {
           }),
       },
     },
+    ports.effort,
     (options) => new VerifierJudge(models, roles.roles.verifier, options.level, (usage) => options.onEvent?.(judgeUsageEvent(usage))),
   );
   // The probe: the same checks, but no question to anyone. A command runs only when
   // the run's approvals allow it without asking and no person denied it; any other is not probed.
-  const prober = new VerificationEngineVerifier({
-    workspaceRoot: files.root,
-    ...ports.verify,
-    approver: { approve: (commands) => approveProbeCommands(commands, { approvals, workspace: files.root, env: ports.stateEnv ?? process.env }) },
-  });
+  const prober = new RunVerifier(
+    {
+      workspaceRoot: files.root,
+      ...ports.verify,
+      approver: { approve: (commands) => approveProbeCommands(commands, { approvals, workspace: files.root, env: ports.stateEnv ?? process.env }) },
+    },
+    ports.effort,
+  );
   const prdFolder = (ports.prdFolder ?? DEFAULT_PRD_FOLDER).replace(/\/+$/, '');
   const prdFile = ports.prdFile ?? ((rel: string): PrdFile => ({ path: rel, read: () => files.readFile(rel), write: (text) => files.writeFile(rel, text) }));
   const learning = ports.learning === false ? undefined : ports.learning && 'memoryFor' in ports.learning ? ports.learning : composeLearning(ports, ports.learning ?? { version: 'unknown' });

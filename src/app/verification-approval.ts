@@ -1,10 +1,10 @@
 import type { ApprovalPolicy, ApprovalRequest } from '../agent/approvals';
 import type { CommandApproval } from '../verify/types';
-import { approvalAfter, COMMAND_REASONS, decideCommands, withVerdict } from './decide-commands';
+import { approvalAfter, COMMAND_REASONS, decideCommands, withVerdict } from '../verify/decide-commands';
 import { deniedCommands, deniedCommandsFile, denialOf, denialReason, forgetDenials, recordDenials, type DeniedCommand } from './denied-commands';
 
 /**
- * A run's approval of its criteria's commands, once for the set (issue 28 §3): a command a
+ * A run's approval of its criteria's commands, once for the set: a command a
  * person chose "Deny always" for is not asked about and does not run; one a person denied
  * before is asked again (the allow-list and "Always for this run" do not answer for it); a
  * denial is remembered in the user's state folder, an approval forgets a one-time denial.
@@ -45,8 +45,9 @@ export async function approveVerificationCommands(
 }
 
 /**
- * The probe's approval (issue 28 §5): nobody is asked. A command runs only when the run's
- * approvals allow it without a question (the allow-list, `--approve commands`, "Always for this
+ * The probe's approval: nobody is asked, since a probe only tries whether a check can fail before
+ * any work and is no reason to stop for a person. A command runs only when the run's approvals
+ * allow it without a question (the allow-list, `--approve commands`, "Always for this
  * run") and no person denied it before; the others are not run, so their criteria are not probed.
  */
 export async function approveProbeCommands(commands: readonly string[], deps: { approvals: Pick<ApprovalPolicy, 'allowsWithoutAsking'>; workspace: string; env: NodeJS.ProcessEnv }): Promise<CommandApproval> {

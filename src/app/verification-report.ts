@@ -23,9 +23,9 @@ export interface FileReport {
  * A report that cannot be kept changes no verdict: it is a warning.
  */
 export function fileReport(storeFile: string, o: { later: boolean; prdPath: string; workspaceFolder: string; warn: (s: string) => void }): (v: VerifiedCriteria) => Promise<FileReport> {
-  return async ({ source, set, effortTable, now }) => {
-    if (source.kind !== 'prd') throw new Error('a file report is of a PRD');
-    const { prd, text } = source;
+  return async ({ prd: read, set, effortTable, now }) => {
+    if (!read) throw new Error('a file report is of a PRD');
+    const { prepared: prd, text } = read;
     const input = { prdPath: o.prdPath, document: prd.document, text, criteria: prd.criteria, set, effortTable, effort: prd.level, workspaceFolder: o.workspaceFolder, now };
     if (o.later) {
       try {

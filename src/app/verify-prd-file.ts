@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import { formatProblem } from '../model/data-file';
 import { isCancellation } from '../model/errors';
 import { AUTO, resolveEffort } from './effort';
-import { preparePrd, type PreparedPrd } from './verify-prd';
-import { composeVerification } from './compose-verification';
+import type { PreparedPrd } from './verify-prd';
+import { composeVerification, isVerificationRefused, VerificationRefusedError, type PrdSource } from './compose-verification';
 import { fileReport } from './verification-report';
 import { loadEffortTable } from '../model/effort-table';
 import type { AnyCriterion } from '../model/criterion';
@@ -13,7 +13,7 @@ import { SETTINGS } from '../model/settings';
 import type { PrdDiagnostic } from '../prd/diagnostics';
 import type { PrdDocument } from '../prd/model';
 import { defaultCliStoreFile } from '../store/store-paths';
-import type { CommandApprover, VerifyHost, VerifySetResult, ApprovedIgnores } from '../verify/types';
+import type { CommandApprover, VerifySetResult, ApprovedIgnores } from '../verify/types';
 import type { ProcessRunner } from '../verify/process-runner';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE, type VerifyCommands } from '../verify/verify-commands-file';
 import { readPrdFile } from './read-prd-file';
@@ -21,7 +21,7 @@ import { readRegularText, readRegularTextOrAbsent } from '../verify/safe-read';
 import type { storeWarningsJson } from './store-warnings';
 import { commandsAwaitingPerson } from './proposals';
 import { deniedIn, forgetDenials, recordDenials, type Denied } from './denied-commands';
-import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from './decide-commands';
+import { allowing, approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandFacts } from '../verify/decide-commands';
 
 /**
  * One PRD verified from the command line's side of the world: the adapter that fills
@@ -40,7 +40,7 @@ export interface VerifyPrdRequest {
   select?: { effort?: string; only?: readonly string[] };
   /**
    * What the person said about commands ahead and who can be asked (the facts of
-   * src/app/decide-commands.ts): `yes` runs every PRD command that needs no particular person;
+   * src/verify/decide-commands.ts): `yes` runs every PRD command that needs no particular person;
    * `off` runs none (those criteria are UNKNOWN); `ask` asks on a terminal (absent without one,
    * when only the committed allow-list runs commands).
    */
@@ -118,7 +118,7 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   const { effort: effortName, only } = request.select ?? {};
   const { onStart, onResult } = request.progress ?? {};
   if (!(await isDirectory(workspace))) return { kind: 'refused', message: `the workspace ${workspace} is not a folder` };
-  // The workspace's other inputs are read while the PRD is read and parsed; each answer is taken where it was before.
+  // The workspace's other inputs are read while the effort table is read and the PRD read and parsed; each answer is taken where it was before.
   const frozen = request.frozen;
   // What the checks read: the copy where the gate froze the workspace, else the workspace itself.
   const root = frozen?.root ?? workspace;
@@ -130,17 +130,9 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
   // Only a regular file is read (a FIFO would hang the gate): anything else is an unreadable allow-list.
   const listRead = listWanted ? readRegularText(listFile, { shown: VERIFY_COMMANDS_FILE }).then((r) => (r.ok ? r.text : r.reason === 'absent' ? undefined : new Error(r.message))) : undefined;
   const awaitingRead = noCommands ? Promise.resolve(new Set<string>()) : commandsAwaitingPerson(workspace);
-  // Its failure is reported where it is awaited, below.
+  // Their failures are reported where they are awaited, once the PRD is read.
   awaitingRead.catch(() => undefined);
-  // The PRD as the frozen copy has it (a PRD outside the workspace is not in the copy: read where it is).
-  const inCopy = path.relative(workspace, path.resolve(file));
-  const copied = frozen && !inCopy.startsWith('..') && !path.isAbsolute(inCopy) ? path.join(root, inCopy) : file;
-  const read = frozen?.text !== undefined ? { ok: true as const, text: frozen.text } : await readPrdFile(copied);
-  if (!read.ok) {
-    if (read.diagnostic) return { kind: 'bad-input', problems: [read.diagnostic], summary: `${file} is not read` };
-    return { kind: 'refused', message: `cannot read ${file}: ${read.reason}` };
-  }
-  const text = read.text;
+  listRead?.catch(() => undefined);
   const overrideText = await overrideRead;
   const effortTable = loadEffortTable(overrideText === undefined ? undefined : { file: overrideFile, text: overrideText });
   for (const p of effortTable.problems) request.warn(`warning: ${formatProblem(p)}`);
@@ -152,91 +144,106 @@ export async function verifyPrdFile(request: VerifyPrdRequest): Promise<VerifyPr
     chosen = found.level;
   }
   const now = new Date();
-  // The one reading of a PRD for verification (src/app/verify-prd.ts), as the editor's.
-  const prepared = preparePrd(text, { name: file, effortTable: effortTable.table, now, ...(chosen ? { effort: chosen } : {}) });
-  if (!prepared.ok) return { kind: 'bad-input', problems: [...prepared.problems], summary: prepared.summary };
-  for (const w of prepared.warnings) request.warn(`warning: ${file}: ${w}`);
-  let prd: PreparedPrd = prepared;
-  if (only) {
-    // Named as the file names them (an ISA's C1, ISC-2.1); the engine verifies its own ids.
-    const { ids, unknown } = prd.engineIds(only);
-    if (unknown.length > 0) return { kind: 'refused', message: `${file} has no criterion ${unknown.join(', ')}; its criteria are ${prd.ids.join(', ')}` };
-    const wanted = new Set(ids);
-    prd = { ...prd, criteria: prd.criteria.filter((c) => wanted.has(c.id)) };
-  }
-  const { document, criteria, level: effort } = prd;
-  const parallelism = effortTable.table.levels[effort].parallelism;
-
-  let allowed: VerifyCommands | undefined;
-  if (listRead) {
-    const listText = await listRead;
-    if (listText instanceof Error) return { kind: 'refused', message: `cannot read ${listFile}: ${(listText as NodeJS.ErrnoException).code ?? listText.message}` };
-    if (listText !== undefined) {
-      allowed = readVerifyCommands(VERIFY_COMMANDS_FILE, listText);
-      if (!allowed.ok) {
-        for (const p of allowed.problems) request.warn(formatProblem(p));
-        return { kind: 'refused', message: `${VERIFY_COMMANDS_FILE} cannot be read; fix it, or pass --yes or --no-commands` };
-      }
-    }
-  }
-
-  // Commands criteria gained through an agent's proposal run only once a person allowed them.
-  let awaiting: Set<string>;
-  try {
-    awaiting = await awaitingRead;
-  } catch (error) {
-    return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
-  }
-
-  // Commands a person did not approve (issue 28 §3): remembered in the state folder, or named by the PRD's "Not approved" note.
-  let denied: Map<string, Denied>;
-  try {
-    denied = noCommands ? new Map() : await deniedIn(workspace, document);
-  } catch (error) {
-    return { kind: 'refused', message: `${(error as Error).message}; no command runs until it can be read` };
-  }
-
   const prdAbsolute = path.resolve(file);
   const prdRelative = path.relative(workspace, prdAbsolute);
   const insideWorkspace = !prdRelative.startsWith('..') && !path.isAbsolute(prdRelative);
-  const host: VerifyHost = {
-    workspaceRoot: root,
-    // The copy's ignored folders are links into the workspace: a path through one stays inside.
-    ...(frozen ? { linkedRoot: workspace } : {}),
-    ...(rg ? { ripgrepPath: path.resolve(rg) } : {}),
-    approver: approver(request, allowed, awaiting, denied, workspace),
-    ...(processes ? { processes: processes } : {}),
-    ...(approvedIgnores ? { approvedIgnores: approvedIgnores } : {}),
-  };
-  let done = 0;
   const shownPath = insideWorkspace ? prdRelative.split(path.sep).join('/') : prdAbsolute;
   const storeFile = request.report.store === false ? undefined : request.report.store ? path.resolve(request.report.store) : defaultCliStoreFile(workspace);
   const write = request.write;
+  let total = 0;
+  let done = 0;
   let verification;
   try {
     verification = await composeVerification({
-      source: { kind: 'prd', prd, text },
+      source: { kind: 'prd', from: prdOnDisk(file, workspace, frozen, request.warn), ...(chosen ? { effort: chosen } : {}), ...(only ? { only: { ids: only, unknown: 'refuse' as const } } : {}) },
       effortTable: effortTable.table,
-      host,
+      // Who may run the PRD's commands is known once it is read: its "Not approved" note is a denial.
+      host: async ({ prepared }) => {
+        const facts = await commandFacts(listRead, listFile, awaitingRead, noCommands ? undefined : () => deniedIn(workspace, prepared.document), request.warn);
+        return {
+          workspaceRoot: root,
+          // The copy's ignored folders are links into the workspace: a path through one stays inside.
+          ...(frozen ? { linkedRoot: workspace } : {}),
+          ...(rg ? { ripgrepPath: path.resolve(rg) } : {}),
+          approver: approver(request, facts.allowed, facts.awaiting, facts.denied, workspace),
+          ...(processes ? { processes: processes } : {}),
+          ...(approvedIgnores ? { approvedIgnores: approvedIgnores } : {}),
+        };
+      },
       timeoutMs: Math.round(timeoutSeconds * 1000),
       now,
       ...(signal ? { signal: signal } : {}),
       ...(insideWorkspace ? { prdPath: prdRelative.split(path.sep).join('/') } : {}),
       progress: {
-        ...(onStart ? { onStart: onStart } : {}),
-        ...(onResult ? { onResult: (result: { criterionId: string }) => onResult(++done, prd.criteria.length, result.criterionId) } : {}),
+        onStart: (criteria) => ((total = criteria.length), onStart?.(criteria)),
+        ...(onResult ? { onResult: (result: { criterionId: string }) => onResult(++done, total, result.criterionId) } : {}),
       },
       // What is shown, written back and reported names the workspace, never the gate's copy.
       ...(frozen ? { results: (set: VerifySetResult) => ({ ...set, results: set.results.map((r) => namingWorkspace(r, root, workspace)) }) } : {}),
-      ...(write ? { writeBack: { ...(write.later ? { later: true } : {}), write: ({ shown }) => writeBackToFile(file, text, prd, shown, { date: now.toISOString().slice(0, 10), by: write.by(shown), ...(write.finish ? { finish: write.finish } : {}), warn: request.warn }) } } : {}),
+      ...(write ? { writeBack: { ...(write.later ? { later: true } : {}), write: ({ prd, shown }) => writeBackToFile(file, prd!.text, prd!.prepared, shown, { date: now.toISOString().slice(0, 10), by: write.by(shown), ...(write.finish ? { finish: write.finish } : {}), warn: request.warn }) } } : {}),
       ...(storeFile ? { report: fileReport(storeFile, { later: request.report.later === true, prdPath: shownPath, workspaceFolder: workspace, warn: request.warn }) } : {}),
     });
   } catch (error) {
+    if (isVerificationRefused(error)) return error.problems ? { kind: 'bad-input', problems: [...error.problems], summary: error.message } : { kind: 'refused', message: error.message };
     if (isCancellation(error)) return { kind: 'cancelled', message: error instanceof Error ? error.message : 'verification was cancelled' };
     throw error;
   }
   const { shown, written, writeBack, report } = verification;
-  return { kind: 'verified', document, text, criteria, set: shown, prd, effort, parallelism, written, ...(writeBack ? { writeBack } : {}), ...(report?.stored ? { stored: report.stored } : {}), storeWarnings: report?.storeWarnings ?? [] };
+  const { prepared: prd, text } = verification.prd!;
+  const parallelism = effortTable.table.levels[prd.level].parallelism;
+  return { kind: 'verified', document: prd.document, text, criteria: prd.criteria, set: shown, prd, effort: prd.level, parallelism, written, ...(writeBack ? { writeBack } : {}), ...(report?.stored ? { stored: report.stored } : {}), storeWarnings: report?.storeWarnings ?? [] };
+}
+
+/**
+ * The PRD as a file on disk, or as the gate's frozen copy has it: the text the gate read and
+ * compared with the lock, else the copy's file (a PRD outside the workspace is not in the copy:
+ * read where it is). Its warnings go to stderr, named by the file.
+ */
+function prdOnDisk(file: string, workspace: string, frozen: VerifyPrdRequest['frozen'], warn: (s: string) => void): PrdSource {
+  const inCopy = path.relative(workspace, path.resolve(file));
+  const copied = frozen && !inCopy.startsWith('..') && !path.isAbsolute(inCopy) ? path.join(frozen.root, inCopy) : file;
+  return {
+    name: file,
+    read: () => (frozen?.text !== undefined ? Promise.resolve({ ok: true as const, text: frozen.text }) : readPrdFile(copied)),
+    warn: (w) => warn(`warning: ${file}: ${w}`),
+  };
+}
+
+/**
+ * What the command line knows about the PRD's commands: the committed allow-list (when no one can
+ * be asked), the commands awaiting a person, the denials. Any of them unreadable refuses the
+ * verification: no command runs on a record that cannot be read.
+ */
+async function commandFacts(
+  listRead: Promise<string | Error | undefined> | undefined,
+  listFile: string,
+  awaitingRead: Promise<Set<string>>,
+  deniedRead: (() => Promise<Map<string, Denied>>) | undefined,
+  warn: (s: string) => void,
+): Promise<{ allowed: VerifyCommands | undefined; awaiting: Set<string>; denied: Map<string, Denied> }> {
+  let allowed: VerifyCommands | undefined;
+  const listText = await listRead;
+  if (listText instanceof Error) throw new VerificationRefusedError(`cannot read ${listFile}: ${(listText as NodeJS.ErrnoException).code ?? listText.message}`);
+  if (listText !== undefined) {
+    allowed = readVerifyCommands(VERIFY_COMMANDS_FILE, listText);
+    if (!allowed.ok) {
+      for (const p of allowed.problems) warn(formatProblem(p));
+      throw new VerificationRefusedError(`${VERIFY_COMMANDS_FILE} cannot be read; fix it, or pass --yes or --no-commands`);
+    }
+  }
+  // Commands criteria gained through an agent's proposal run only once a person allowed them.
+  let awaiting: Set<string>;
+  try {
+    awaiting = await awaitingRead;
+  } catch (error) {
+    throw new VerificationRefusedError(`${(error as Error).message}; no command runs until it can be read`);
+  }
+  // Commands a person did not approve: remembered in the user's state folder, or named by the PRD's "Not approved" note.
+  try {
+    return { allowed, awaiting, denied: deniedRead ? await deniedRead() : new Map() };
+  } catch (error) {
+    throw new VerificationRefusedError(`${(error as Error).message}; no command runs until it can be read`);
+  }
 }
 
 /** The outcomes and LOG entry written into the PRD file, unless it changed while it was being verified; true when written. */
@@ -252,7 +259,7 @@ async function writeBackToFile(file: string, text: string, prd: PreparedPrd, sho
 }
 
 /**
- * The command line's facts for the one rule (src/app/decide-commands.ts): noCommands refuses; yes
+ * The command line's facts for the one rule (src/verify/decide-commands.ts): noCommands refuses; yes
  * allows; on a terminal the user is asked once; without one (CI, a hook, an MCP client) only what
  * the committed allow-list names runs, so a command a model wrote into a PRD never runs unasked.
  */
@@ -265,7 +272,7 @@ function approver(request: Pick<VerifyPrdRequest, 'commands' | 'warn'>, allowed:
     off: noCommands,
     yes: yes,
     asker: ask ? 'terminal' : 'nobody',
-    ...(list ? { allowList: { allows: (c: string) => list.match(c) !== undefined } } : {}),
+    ...(list ? { allowList: allowing(list) } : {}),
     denied,
     awaiting,
   };

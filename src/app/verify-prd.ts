@@ -1,10 +1,8 @@
-import type { AnyCriterion, CriterionResult, EffortLevel, EffortTable } from '../model';
+import type { AnyCriterion, EffortLevel, EffortTable } from '../model';
 import { diagnostic, rangeOn, type PrdDiagnostic } from '../prd/diagnostics';
 import type { Store } from '../store/store';
-import { verifyCriteria } from '../verify/verify-criteria';
 import { recordVerification } from '../verify/store-verification';
-import type { Coverage, VerifyHost, VerifySetResult } from '../verify/types';
-import { CRITERION_TIMEOUT_MS } from './defaults';
+import type { VerifySetResult } from '../verify/types';
 import { prdEffort } from './effort';
 import { loadVerifySource, type VerifySource } from './verify-source';
 
@@ -48,29 +46,6 @@ export function preparePrd(text: string, options: { name: string; effortTable: E
     criteriaVersion: source.document.meta.criteriaVersion ?? 1,
     warnings: 'warning' in effort && effort.warning ? [`effort_level ${effort.warning}`] : [],
   };
-}
-
-export interface PrdVerifyRun {
-  readonly host: VerifyHost;
-  readonly effortTable: EffortTable;
-  /** Workspace-relative (forward slashes) when the PRD is inside the workspace: its own text is not evidence. */
-  readonly prdPath?: string;
-  readonly signal?: AbortSignal;
-  /** Per criterion, unless its method names its own (default CRITERION_TIMEOUT_MS). */
-  readonly timeoutMs?: number;
-  readonly onResult?: (result: CriterionResult, criterion: AnyCriterion, coverage: Coverage) => void;
-}
-
-/** Verifies a prepared PRD at its level's parallelism. */
-export function verifyPrepared(prd: PreparedPrd, run: PrdVerifyRun): Promise<VerifySetResult> {
-  return verifyCriteria([...prd.criteria], run.host, {
-    parallelism: run.effortTable.levels[prd.level].parallelism,
-    timeoutMs: run.timeoutMs ?? CRITERION_TIMEOUT_MS,
-    criteriaVersion: prd.criteriaVersion,
-    ...(run.signal ? { signal: run.signal } : {}),
-    ...(run.prdPath ? { excludeFiles: [run.prdPath] } : {}),
-    ...(run.onResult ? { onResult: run.onResult } : {}),
-  });
 }
 
 /** Stores a PRD's verification (see recordVerification: a run's criteria version is never created by it). */

@@ -5,6 +5,7 @@ import { parseIsa } from '../../prd/isa/parse';
 import { parsePrd } from '../../prd/parse';
 import { recogniseFormat } from '../../prd/recognise';
 import { parseVerifySpec } from '../../prd/verify-spec';
+import { allowing, decideCommands } from '../../verify/decide-commands';
 import { readVerifyCommands, VERIFY_COMMANDS_FILE } from '../../verify/verify-commands-file';
 import { WorkspaceTaskRunner } from '../../verify/workspace-tasks';
 import type { LockCandidate } from './lock-choice';
@@ -77,7 +78,9 @@ export async function gateCapabilities(workspace: string, methods: readonly Veri
     const what = `its command \`${command}\` is not run by the done gate, which has no terminal to ask on`;
     if (allowed === undefined) return `${what}, and there is no ${VERIFY_COMMANDS_FILE} to allow it`;
     if (!allowed.ok) return `${what}, and ${VERIFY_COMMANDS_FILE} cannot be read`;
-    return allowed.list.match(command) === undefined ? `${what}, and ${VERIFY_COMMANDS_FILE} does not list it` : undefined;
+    // As the gate will decide it: nobody to ask, the committed allow-list.
+    const [decision] = decideCommands([command], { asker: 'nobody', allowList: allowing(allowed.list) });
+    return decision!.verdict !== 'run' ? `${what}, and ${VERIFY_COMMANDS_FILE} does not list it` : undefined;
   };
   return { noJudge: GATE_LACKS.judge, noBrowser: GATE_LACKS.browser, noDiagnostics: GATE_LACKS.diagnostics, tasksThatCannotRun, commandHeld };
 }

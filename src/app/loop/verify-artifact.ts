@@ -1,12 +1,12 @@
 import { ApprovalPolicy } from '../../agent/approvals';
-import { VerificationEngineVerifier } from '../../agent/criteria-verifier';
 import { loadRoles, WORKSPACE_ROLES_DIR, type RoleFile } from '../../algorithm/roles';
 import type { ModelRouter } from '../../llm/router';
 import type { AnyCriterion, CriterionResult, EffortLevel, Outcome } from '../../model';
 import type { CandidateEvidence } from '../../algorithm/ports';
 import { verificationCommandsRequest, type RunPorts } from '../compose-run';
 import { VerifierJudge } from '../judge';
-import { approvalAfter, COMMAND_REASONS, decideCommands, withVerdict } from '../decide-commands';
+import { RunVerifier } from '../run-verifier';
+import { approvalAfter, COMMAND_REASONS, decideCommands, withVerdict } from '../../verify/decide-commands';
 
 /** One artifact's verification: outcome and evidence by criterion id, and whether every CRITICAL one passed. */
 export interface ArtifactVerification {
@@ -20,7 +20,7 @@ const EVIDENCE_CHARS = 300;
 
 /**
  * Verifies one artifact's criteria with the verification engine the Algorithm uses
- * (VerificationEngineVerifier: GREP, READ, CLI… and the verifier role for CUSTOM), the
+ * (RunVerifier, over composeVerification: GREP, READ, CLI… and the verifier role for CUSTOM), the
  * level's parallel verifiers, the artifact's commands approved as a run's are.
  */
 export class ArtifactVerifier {
@@ -43,7 +43,7 @@ export class ArtifactVerifier {
   async verify(criteria: readonly AnyCriterion[], o: { models: ModelRouter; level: EffortLevel; parallelism: number; signal: AbortSignal; candidate?: CandidateEvidence; excludePrd?: string }): Promise<ArtifactVerification> {
     const role = await this.role();
     const root = this.ports.files.root;
-    const verifier = new VerificationEngineVerifier(
+    const verifier = new RunVerifier(
       {
         workspaceRoot: root,
         ...this.ports.verify,
@@ -57,6 +57,7 @@ export class ArtifactVerifier {
           },
         },
       },
+      this.ports.effort,
       () => (hasModel(o.models, 'verifier', o.level) ? new VerifierJudge(o.models, role, o.level) : undefined),
     );
     const set = await verifier.verify(criteria, {

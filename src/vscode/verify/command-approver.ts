@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../model/log';
 import type { Settings } from '../../model/settings';
 import type { CommandApproval, CommandApprover } from '../../verify/types';
-import { approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandDecision } from '../../app/decide-commands';
+import { allowing, approvalAfter, ASK_MARKS, COMMAND_REASONS, decideCommands, type CommandDecision } from '../../verify/decide-commands';
 import { allowList } from '../../verify/allowed-commands';
 import { engine } from '../engine';
 
@@ -23,7 +23,7 @@ export interface ApproverOptions {
    */
   readonly confirmed?: readonly string[];
   /**
-   * The commands a person did not approve, with why (issue 28 §3, the user's state folder):
+   * The commands a person did not approve, with why (kept in the user's state folder):
    * asked again, whatever the allow-list, the run or an earlier confirmation say; a
    * "Deny always" one is not asked about and does not run.
    */
@@ -33,7 +33,8 @@ export interface ApproverOptions {
   /**
    * The workspace folder: commands a criterion gained through a proposal (an agent's
    * ideal-state_propose_criteria) wait there for a person's yes, whatever the allow-list, a
-   * run's approvals, a remembered answer or a tool's confirmation say (issue 23).
+   * run's approvals, a remembered answer or a tool's confirmation say: an agent may not approve
+   * a command it wrote itself.
    */
   readonly workspace?: string;
 }
@@ -73,7 +74,7 @@ export class EditorCommandApprover implements CommandApprover {
     const confirmed = new Set((this.options.confirmed ?? []).map((c) => c.trim()));
     const decisions = decideCommands(commands, {
       asker: 'dialog',
-      allowList: { allows: (c) => list.match(c) !== undefined },
+      allowList: allowing(list),
       denied,
       awaiting,
       approved: new Set([...byRun, ...confirmed]),

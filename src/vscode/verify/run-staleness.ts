@@ -25,7 +25,7 @@ interface Followed {
 }
 
 /**
- * Which PASS results of a run a workspace change made stale (issue 8: "stale marked"). The
+ * Which PASS results of a run a workspace change made stale, so the table marks them stale. The
  * store keeps each criterion's verdict; this follows the runs the window shows (an open ISC
  * table) or finished here, feeds the engine's StalenessTracker from file saves and the file
  * watcher, and tells the table which rows to mark. A change whose file is no newer than the

@@ -4,6 +4,7 @@ import type { Logger } from '../../model/log';
 import type { AnyCriterion, CriterionResult, EffortLevel } from '../../model';
 import type { Settings } from '../../model/settings';
 import type { PreparedPrd } from '../../app/verify-prd';
+import type { PrdSource } from '../../app/compose-verification';
 import type { PrdDocument } from '../../prd';
 import type { ProcessRunner } from '../../verify/process-runner';
 import type { Coverage, VerifyHost, VerifySetResult } from '../../verify/types';
@@ -75,54 +76,64 @@ export class PrdVerifier {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     if (!folder || folder.uri.scheme !== 'file') throw new PrdVerifyError(`${uri.fsPath} is not inside a workspace folder on disk; open its folder to verify it.`);
     const relative = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
-    const document = await vscode.workspace.openTextDocument(uri);
-    const text = document.getText();
     const table = (await this.definitions.get()).effort.table;
-    const prd = engine().preparePrd(text, { name: relative, effortTable: table, ...(options.only ? { only: options.only } : {}) });
-    if (!prd.ok) {
-      const first = prd.problems[0]!;
-      const more = prd.problems.length - 1;
-      throw new PrdVerifyError(`${relative}:${first.line + 1}: ${first.message}${more > 0 ? ` (and ${more} more error${more > 1 ? 's' : ''})` : ''}. Fix the PRD's errors (see the Problems panel) and verify again.`);
-    }
-    for (const w of prd.warnings) this.log.warn(`${relative}: ${w}`);
-    const store = await this.stores.get();
-    const runId = prd.document.meta.runId ?? store.prdIndex.where('path = ?', [relative])[0]?.runId;
-    const host = await this.hostFor(folder, relative, prd.level, runId, options.confirmedCommands);
     const started = Date.now();
-    // Composed as every surface composes a verification: this window's adapters are its ports.
-    const { set, shown, written } = await engine().composeVerification({
-      source: { kind: 'prd', prd, text },
-      effortTable: table,
-      host,
-      prdPath: relative,
-      signal: options.signal,
-      ...(options.onResult ? { progress: { onResult: options.onResult } } : {}),
-      // Written back under the file's own ids and in its format (a PRD's checkboxes and LOG, an ISA's checkboxes, progress and Verification lines).
-      writeBack: {
-        write: ({ set, shown }) => {
-          this.log.info(`${relative}: ${set.summary} (${prd.level}, ${Date.now() - started} ms)`);
-          return this.writeBack(uri, relative, (current) => prd.writeInto(current, shown.results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' })).then(
-            () => true,
-            (error: unknown) => {
-              this.log.error(`writing outcomes into ${relative} failed: ${String(error)}`);
-              void vscode.window.showErrorMessage(`Ideal State: the outcomes could not be written into ${relative}: ${error instanceof Error ? error.message : String(error)}. The PRD was left as it was.`);
-              return false;
-            },
-          );
+    let verification;
+    try {
+      // Composed as every surface composes a verification: this window's adapters are its ports.
+      verification = await engine().composeVerification({
+        source: { kind: 'prd', from: this.openDocument(uri, relative), ...(options.only ? { only: { ids: options.only, unknown: 'skip' as const } } : {}) },
+        effortTable: table,
+        // Who is asked about its commands depends on the PRD as read: what its run already approved, its level's judge.
+        host: async ({ prepared }) => {
+          const store = await this.stores.get();
+          const runId = prepared.document.meta.runId ?? store.prdIndex.where('path = ?', [relative])[0]?.runId;
+          return this.hostFor(folder, relative, prepared.level, runId, options.confirmedCommands);
         },
-      },
-      // The run session's store: the report joins the PRD's run, as a run's own verifications do.
-      report: async ({ set }) => {
-        try {
-          const stored = await this.sessions.get().storePrdVerification(prd, { prdPath: relative, text, set, effortTable: table, workspaceFolder: folder.name });
-          if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
-          else if (stored.unmatched.length > 0) this.log.info(`${relative}: ${stored.unmatched.join(', ')} differ from ${stored.runId}'s stored criteria; their outcomes are in the report only until the PRD is saved`);
-        } catch (error) {
-          this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
-        }
-      },
-    });
+        prdPath: relative,
+        signal: options.signal,
+        ...(options.onResult ? { progress: { onResult: options.onResult } } : {}),
+        // Written back under the file's own ids and in its format (a PRD's checkboxes and LOG, an ISA's checkboxes, progress and Verification lines).
+        writeBack: {
+          write: ({ prd, set, shown }) => {
+            this.log.info(`${relative}: ${set.summary} (${prd!.prepared.level}, ${Date.now() - started} ms)`);
+            return this.writeBack(uri, relative, (current) => prd!.prepared.writeInto(current, shown.results, { date: new Date().toISOString().slice(0, 10), by: 'VS Code' })).then(
+              () => true,
+              (error: unknown) => {
+                this.log.error(`writing outcomes into ${relative} failed: ${String(error)}`);
+                void vscode.window.showErrorMessage(`Ideal State: the outcomes could not be written into ${relative}: ${error instanceof Error ? error.message : String(error)}. The PRD was left as it was.`);
+                return false;
+              },
+            );
+          },
+        },
+        // The run session's store: the report joins the PRD's run, as a run's own verifications do.
+        report: async ({ prd, set }) => {
+          try {
+            const stored = await this.sessions.get().storePrdVerification(prd!.prepared, { prdPath: relative, text: prd!.text, set, effortTable: table, workspaceFolder: folder.name });
+            if (!stored.stored) this.log.info(`verification report not stored: ${stored.reason}`);
+            else if (stored.unmatched.length > 0) this.log.info(`${relative}: ${stored.unmatched.join(', ')} differ from ${stored.runId}'s stored criteria; their outcomes are in the report only until the PRD is saved`);
+          } catch (error) {
+            this.log.error(`storing the verification report of ${relative} failed: ${String(error)}`);
+          }
+        },
+      });
+    } catch (error) {
+      if (engine().isVerificationRefused(error)) throw new PrdVerifyError(refusal(relative, error));
+      throw error;
+    }
+    const { set, shown, written } = verification;
+    const prd = verification.prd!.prepared;
     return { uri, path: relative, criteria: prd.criteria, set, shown, prepared: prd, document: prd.document, written };
+  }
+
+  /** The PRD as its open document has it, unsaved changes included; what is said of it goes to the log. */
+  private openDocument(uri: vscode.Uri, relative: string): PrdSource {
+    return {
+      name: relative,
+      read: async () => ({ ok: true, text: (await vscode.workspace.openTextDocument(uri)).getText() }),
+      warn: (w) => this.log.warn(`${relative}: ${w}`),
+    };
   }
 
   /**
@@ -131,7 +142,7 @@ export class PrdVerifier {
    * stored criteria. `prdPath` names the file approvals are remembered for.
    */
   async hostFor(folder: vscode.WorkspaceFolder, prdPath: string, level: EffortLevel, runId?: string, confirmed?: readonly string[]): Promise<VerifyHost> {
-    // What the PRD's run was approved to execute is not asked again (issue 16).
+    // What the PRD's run was approved to execute is not asked again: the person already said yes to it for this PRD.
     const approvedCommands = runId ? (new (engine().StoreRunStorage)(await this.stores.get()).load(runId)?.memo.approvedCommands ?? []) : [];
     return {
       workspaceRoot: folder.uri.fsPath,
@@ -142,7 +153,7 @@ export class PrdVerifier {
         workspace: folder.uri.fsPath,
         ...(runId ? { run: { id: runId, approvedCommands } } : {}),
         ...(confirmed ? { confirmed } : {}),
-        // What a person denied (issue 28 §3), kept in the user's state folder where an agent cannot erase it.
+        // What a person denied, kept in the user's state folder where an agent cannot erase it.
         denied: async () => {
           const root = folder.uri.fsPath;
           const where = await engine().deniedCommandsFile(root);
@@ -175,6 +186,14 @@ export class PrdVerifier {
     }
     this.log.info(`outcomes written into ${relative}${wasDirty ? ' (unsaved: the editor had changes)' : ''}`);
   }
+}
+
+/** What the person reads when the PRD cannot be verified as it stands: its first error at its line, and how many more. */
+function refusal(relative: string, error: { message: string; problems?: readonly { line: number; message: string }[] }): string {
+  const first = error.problems?.[0];
+  if (!first) return `${error.message}.`;
+  const more = error.problems!.length - 1;
+  return `${relative}:${first.line + 1}: ${first.message}${more > 0 ? ` (and ${more} more error${more > 1 ? 's' : ''})` : ''}. Fix the PRD's errors (see the Problems panel) and verify again.`;
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined | void): { [P in K]?: V } {

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { composeVerification, type VerifiedCriteria } from '../../../src/app/compose-verification';
+import { composeVerification, isVerificationRefused, type PrdSource, type VerifiedCriteria } from '../../../src/app/compose-verification';
+import { readPrdFile } from '../../../src/app/read-prd-file';
 import { preparePrd, type PreparedPrd } from '../../../src/app/verify-prd';
 import { shippedEffortTable } from '../../../src/model/effort-table';
 
@@ -26,6 +27,11 @@ const PRD = [
   '',
 ].join('\n');
 
+/** A PRD source that reads this text, as a file on disk or an open document would. */
+function file(text: string, name = 'PRD.md', warnings: string[] = []): PrdSource {
+  return { name, read: async () => ({ ok: true, text }), warn: (w) => warnings.push(w) };
+}
+
 function prepared(): PreparedPrd {
   const prd = preparePrd(PRD, { name: 'PRD.md', effortTable: shippedEffortTable() });
   if (!prd.ok) throw new Error(prd.summary);
@@ -37,11 +43,10 @@ describe('composeVerification: one verification, its ports filled by each surfac
   fs.writeFileSync(path.join(root, 'CHANGELOG.md'), '# Changes\n');
 
   it('verifies a prepared PRD, then writes back and reports what it verified, with progress as it goes', async () => {
-    const prd = prepared();
     const calls: string[] = [];
     const seen: VerifiedCriteria[] = [];
     const v = await composeVerification({
-      source: { kind: 'prd', prd, text: PRD },
+      source: { kind: 'prd', from: file(PRD) },
       effortTable: shippedEffortTable(),
       host: { workspaceRoot: root },
       progress: { onStart: (c) => calls.push(`start ${c.map((x) => x.id).join(',')}`), onResult: (r) => calls.push(`result ${r.criterionId}`) },
@@ -55,12 +60,56 @@ describe('composeVerification: one verification, its ports filled by each surfac
     assert.equal(v.written, true);
     assert.equal(v.report, 'report-1');
     assert.equal(seen[0]!.set, v.set, 'the sinks see the set the caller gets');
+    assert.equal(seen[0]!.prd!.text, PRD, 'the sinks see the PRD as it was read');
+  });
+
+  it('reads the PRD from its source only when it verifies, and builds the host from the PRD as read', async () => {
+    let reads = 0;
+    let level: string | undefined;
+    const v = await composeVerification({
+      source: { kind: 'prd', from: { name: 'PRD.md', read: async () => (reads++, { ok: true, text: PRD.replace('effort_level: INSTANT', 'effort_level: FAST') }) } },
+      effortTable: shippedEffortTable(),
+      host: async ({ prepared: p }) => ((level = p.level), { workspaceRoot: root }),
+    });
+    assert.equal(reads, 1);
+    assert.equal(level, 'FAST', 'the host is built for the PRD as it is now, not as it was before');
+    assert.equal(v.prd!.prepared.level, 'FAST');
+  });
+
+  it('refuses a PRD its source cannot read, or one with errors, each problem at its line; nothing is verified', async () => {
+    let hosts = 0;
+    const host = async () => (hosts++, { workspaceRoot: root });
+    const missing = await composeVerification({ source: { kind: 'prd', from: { name: 'gone.md', read: () => readPrdFile(path.join(root, 'gone.md')) } }, effortTable: shippedEffortTable(), host }).catch((e: unknown) => e);
+    assert.ok(isVerificationRefused(missing));
+    assert.equal(missing.message, 'cannot read gone.md: ENOENT');
+    assert.equal(missing.problems, undefined, 'not the PRD\'s fault: no located problem');
+    const broken = await composeVerification({ source: { kind: 'prd', from: file(PRD.replace('## Ideal State Criteria', '## Ideal State Criteria\n- [ ] ISC-1: dup | Verify: Read: x')) }, effortTable: shippedEffortTable(), host }).catch((e: unknown) => e);
+    assert.ok(isVerificationRefused(broken));
+    assert.ok(broken.problems!.length > 0 && broken.problems!.every((p) => typeof p.line === 'number'), 'located problems');
+    assert.equal(hosts, 0, 'no host is built for a PRD that is not verified');
+  });
+
+  it('only the criteria named as the file names them: an unknown one is refused or skipped, as the surface asks', async () => {
+    const refused = await composeVerification({ source: { kind: 'prd', from: file(PRD), only: { ids: ['ISC-1', 'ISC-9'], unknown: 'refuse' } }, effortTable: shippedEffortTable(), host: { workspaceRoot: root } }).catch((e: unknown) => e);
+    assert.ok(isVerificationRefused(refused));
+    assert.equal(refused.message, 'PRD.md has no criterion ISC-9; its criteria are ISC-1, ISC-2');
+    const skipped = await composeVerification({ source: { kind: 'prd', from: file(PRD), only: { ids: ['ISC-1', 'ISC-9'], unknown: 'skip' } }, effortTable: shippedEffortTable(), host: { workspaceRoot: root } });
+    assert.deepEqual(skipped.set.results.map((r) => r.criterionId), ['ISC-1']);
+    const named = await composeVerification({ source: { kind: 'prd', from: file(PRD), only: { ids: ['ISC-2'], unknown: 'refuse' } }, effortTable: shippedEffortTable(), host: { workspaceRoot: root } });
+    assert.deepEqual(named.criteria.map((c) => c.id), ['ISC-2']);
+  });
+
+  it("says the source's warnings where the source says them", async () => {
+    const warnings: string[] = [];
+    await composeVerification({ source: { kind: 'prd', from: file(PRD.replace('effort_level: INSTANT', 'effort_level: LUDICROUS'), 'PRD.md', warnings) }, effortTable: shippedEffortTable(), host: { workspaceRoot: root } });
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /LUDICROUS/);
   });
 
   it('a later write-back is not written until the caller says (the gate, once it knows its verdict); results are renamed first', async () => {
     let writes = 0;
     const v = await composeVerification({
-      source: { kind: 'prd', prd: prepared(), text: PRD },
+      source: { kind: 'prd', from: file(PRD) },
       effortTable: shippedEffortTable(),
       host: { workspaceRoot: root },
       results: (set) => ({ ...set, results: set.results.map((r) => ({ ...r, evidence: `in the workspace: ${r.evidence}` })) }),
@@ -94,7 +143,7 @@ describe('composeVerification: one verification, its ports filled by each surfac
     let touched = false;
     await assert.rejects(
       composeVerification({
-        source: { kind: 'prd', prd: prepared(), text: PRD },
+        source: { kind: 'prd', from: file(PRD) },
         effortTable: shippedEffortTable(),
         host: { workspaceRoot: root },
         signal: abort.signal,

