@@ -1,26 +1,15 @@
 import type { ApprovalAnswer, ApprovalRequest } from './approvals';
 
-/** An edit, configuration change or command of a run's agent that waits for a person: what every surface shows. */
-export interface PendingApproval {
+/**
+ * An edit, configuration change or command of a run's agent that waits for a person: what every
+ * surface shows. It is the agent's request as asked (title, path, proposed text, command…), with
+ * its one-line `summary` (the request's `detail`), the run that asks and when it asked.
+ */
+export interface PendingApproval extends Omit<ApprovalRequest, 'detail' | 'runId'> {
   readonly id: string;
   readonly runId: string;
-  readonly kind: ApprovalRequest['kind'];
-  /** One line, e.g. "Edit src/app.ts", "Change configuration: .vscode/settings.json — …". */
-  readonly title: string;
   /** A line summary of an edit, or the command line(s). */
   readonly summary: string;
-  /** An edit's (or configuration change's) workspace-relative path. */
-  readonly path?: string;
-  /** An edit's whole proposed text. */
-  readonly proposed?: string;
-  readonly creates?: boolean;
-  /** A configuration change: what changing the file can do. */
-  readonly effect?: string;
-  /** A command's exact command line(s). */
-  readonly command?: string;
-  readonly cwd?: string;
-  /** A command whose "Deny always" is remembered for the workspace: the surfaces offer it. */
-  readonly remembersDenial?: boolean;
   /** ISO time the agent asked. */
   readonly createdAt: string;
 }

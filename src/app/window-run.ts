@@ -66,6 +66,8 @@ export class WindowRun {
   /** The run's waits for a person in this window (its ApprovalPolicy's). */
   waiting: WaitingTime | undefined;
   private seen: Seen | undefined;
+  /** Whether the run's id was told to whoever started it: at the first commit, a resumed run's too. */
+  private told = false;
   private readonly now: () => number;
   private readonly startedAt: number;
   private baseElapsedMs: number;
@@ -90,7 +92,10 @@ export class WindowRun {
   commit(commit: StepCommit): void {
     const runId = commit.run.id;
     if (!this.sessions.isLive(runId)) this.sessions.begin(runId, this.live);
-    if (!this.runId) {
+    // A resumed run's id is known from the start, but whoever started it (the progress
+    // notification, whose Cancel names the run) learns it here, as a new run's.
+    if (!this.told) {
+      this.told = true;
       this.runId = runId;
       this.o.onStarted?.(runId);
     }

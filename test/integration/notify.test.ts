@@ -46,6 +46,7 @@ describe('notifications at a local webhook receiver', function () {
   beforeEach(() => {
     deliveries.length = 0;
     receiver.refuseNext = 0;
+    receiver.refuseStatus = 500;
   });
 
   const cli = (args: string[]) =>
@@ -152,6 +153,40 @@ describe('notifications at a local webhook receiver', function () {
       assert.deepEqual([data.loopId, data.state, data.passing, data.total], [result.loopId, 'FAILED', 9, 12]);
       assert.deepEqual([...data.unmet].sort(), [...FAILING].sort());
     } finally {
+      api.loops.service.simulateTrust(undefined);
+      await vscode.workspace.getConfiguration().update('idealState.notifications.file', undefined, vscode.ConfigurationTarget.Global);
+      await removeLoopFixture();
+    }
+  });
+
+  it('a delivery the receiver refuses, from the editor: said in the log and shown to the person as a warning with Show Log', async () => {
+    const api = await activateIdealState();
+    await copyLoopFixture(api);
+    await vscode.workspace.getConfiguration().update('idealState.notifications.file', config, vscode.ConfigurationTarget.Global);
+    api.loops.service.simulateTrust(false);
+    // A 400 is the receiver refusing the body: the sender gives up at once (no retry to wait for).
+    receiver.refuseStatus = 400;
+    receiver.refuseNext = 1;
+    const window = vscode.window as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
+    const original = window.showWarningMessage;
+    const warnings: unknown[][] = [];
+    window.showWarningMessage = (...args: unknown[]) => {
+      warnings.push(args);
+      return Promise.resolve(undefined);
+    };
+    try {
+      const result = await vscode.commands.executeCommand<LoopResult | undefined>('idealState.runLoop', { glob: LOOP_GLOB, isc: 'loop.docs', effort: 'STANDARD', agents: 4 });
+      assert.ok(result, 'the loop ran');
+      const failed = () => warnings.find((w) => typeof w[0] === 'string' && w[0].includes('loop.finished notification'));
+      for (let i = 0; i < 100 && !failed(); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(deliveries.filter((d) => d.event === 'loop.finished').length, 1, 'one attempt: a 400 is not retried');
+      const shown = failed();
+      assert.ok(shown, `no warning shown: ${JSON.stringify(warnings)}`);
+      // The URL without its path (a path may hold a token), the status, and where the log is.
+      assert.match(String(shown[0]), /^Ideal State: the loop\.finished notification to http:\/\/127\.0\.0\.1:\d+\/… failed: HTTP 400 \(after 1 attempt; .*notifications\.log\)$/);
+      assert.deepEqual(shown.slice(1), ['Show Log']);
+    } finally {
+      window.showWarningMessage = original;
       api.loops.service.simulateTrust(undefined);
       await vscode.workspace.getConfiguration().update('idealState.notifications.file', undefined, vscode.ConfigurationTarget.Global);
       await removeLoopFixture();

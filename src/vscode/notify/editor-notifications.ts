@@ -11,9 +11,21 @@ import { engine } from '../engine';
 /**
  * The editor's events for the person's webhooks: a run or a loop that ended, an approval that waits.
  * Sent in the background (a run never waits on a receiver); what goes wrong is said in the one
- * log channel. The file is the user's: `idealState.notifications.file` is read from the user
+ * log channel and shown once a window session as a warning (a person who set up a webhook learns
+ * it is not reaching them without watching the log; the same problem again is only logged). The file is the user's: `idealState.notifications.file` is read from the user
  * settings only (application scope), and a value in the workspace's settings is named as ignored.
  */
+/** The problems already shown in this window: a webhook that keeps failing is shown once, logged each time. */
+const shown = new Set<string>();
+
+function showOnce(line: string): void {
+  // The same failure whatever the attempt count: "… failed: HTTP 400 (after 1 attempt; …)".
+  const key = line.replace(/ \(after \d+ attempts?;.*$/, '');
+  if (shown.has(key)) return;
+  shown.add(key);
+  void vscode.window.showWarningMessage(line, 'Show Log').then((answer) => answer === 'Show Log' && vscode.commands.executeCommand('idealState.showLog'));
+}
+
 export class EditorNotifications {
   constructor(
     private readonly log: Logger,
@@ -49,8 +61,12 @@ export class EditorNotifications {
     if (fromWorkspace) this.log.warn(`${SETTINGS.notificationsFile.key} in the workspace settings (${fromWorkspace}) is ignored: a workspace cannot add a webhook`);
     const workspace = this.folder();
     // Through the engine bundle: the notifier reads its file with yaml and zod, which activation never loads.
-    void engine().notify(event, data, {}, { ...(workspace ? { workspace } : {}), ...(inspected?.globalValue ? { settingFile: inspected.globalValue } : {}), warn: (line) => this.log.warn(line) }).catch((error: unknown) =>
-      this.log.warn(`the ${event} notification was not sent: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    const said = (line: string) => {
+      this.log.warn(line);
+      showOnce(line);
+    };
+    void engine()
+      .notify(event, data, {}, { ...(workspace ? { workspace } : {}), ...(inspected?.globalValue ? { settingFile: inspected.globalValue } : {}), warn: said })
+      .catch((error: unknown) => said(`Ideal State: the ${event} notification was not sent: ${error instanceof Error ? error.message : String(error)}`));
   }
 }

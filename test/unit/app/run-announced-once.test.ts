@@ -118,10 +118,14 @@ describe('a run of this window announces each commit once', () => {
       const waiting = new WaitingTime({ now: () => new Date(now) });
       const at = new Date().toISOString();
       const row = { id: 'run-resumed', request: 'r', effort: 'FAST' as const, state: 'CANCELLED' as const, phase: 'BUILD' as const, iteration: 1, criteriaVersion: 1, createdAt: at, updatedAt: at, budgetSeconds: 100, elapsedMs: 20_000, waitedMs: 5_000 };
-      const run = new WindowRun(sessions, { restate: () => undefined, cancel: () => undefined }, { maxIterations: null, model: 'm', resumed: { run: row, criteria: [] }, now: () => now });
+      const started: string[] = [];
+      const run = new WindowRun(sessions, { restate: () => undefined, cancel: () => undefined }, { maxIterations: null, model: 'm', resumed: { run: row, criteria: [] }, now: () => now, onStarted: (id) => started.push(id) });
       run.waiting = waiting;
       assert.equal(run.progress(), undefined, 'nothing to show before the engine commits the resume');
       run.commit({ run: { ...row, state: 'RUNNING', elapsedMs: 30_000 }, events: [] });
+      run.commit({ run: { ...row, state: 'RUNNING', elapsedMs: 30_000 }, events: [] });
+      // The progress notification follows a resumed run and its Cancel cancels that run only.
+      assert.deepEqual(started, ['run-resumed'], 'whoever resumed the run learns its id once, at the first commit');
       now += 10_000;
       const done = waiting.begin('approval');
       now += 4_000;

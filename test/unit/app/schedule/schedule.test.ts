@@ -235,7 +235,7 @@ describe('ideal-state schedule (the command line)', function () {
   });
 
   it('add --ci github --action OWNER/REPO@REF writes that action into both jobs; a bad one is refused and nothing is written', async () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { version: string };
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     const args = ['schedule', 'add', '--workspace', workspace, '--ci', 'github', '--cron', '0 3 * * 1', '--glob', 'docs/*.md', '--isc', 'docs.page'];
     const file = path.join(workspace, '.github', 'workflows', 'ideal-state-docs-page.yml');
     const uses = () => (parse(fs.readFileSync(file, 'utf8')) as { jobs: Record<string, { steps: { uses?: string }[] }> }).jobs;
