@@ -30,11 +30,14 @@ const sh = (word: string) => (/^[A-Za-z0-9_./:=@-]+$/.test(word) ? word : `'${wo
 
 /**
  * The crontab line. In a crontab an unescaped `%` ends the command (the rest is its standard
- * input), so each is written `\%`; a line break would end the entry, so none is allowed.
+ * input), so each is written `\%`; a line break would end the entry, so none is allowed. It makes
+ * its log's folder first: nothing is installed when the line is shown, and sh refuses to append
+ * to a file in a folder that does not exist (the loop would never start).
  */
 export function crontabLine(spec: ScheduleSpec, c: LocalCommand): string {
   const command = [c.node, c.cli, ...loopArgs(spec, c.workspace)].map(sh).join(' ');
-  const line = `${spec.cron} ${command} >> ${sh(c.logFile)} 2>&1 # ideal-state schedule ${spec.name}`;
+  const logFolder = c.logFile.slice(0, Math.max(1, c.logFile.lastIndexOf('/')));
+  const line = `${spec.cron} mkdir -p ${sh(logFolder)} && ${command} >> ${sh(c.logFile)} 2>&1 # ideal-state schedule ${spec.name}`;
   return line.replace(/%/g, '\\%').replace(/[\r\n]+/g, ' ');
 }
 

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { parseCron, type Cron } from '../../../../src/app/schedule/cron';
 import { crontabLine, loopArgs, onCalendar } from '../../../../src/app/schedule/local';
 import { ScheduleSpec } from '../../../../src/app/schedule/schedule';
+import { Store } from '../../../../src/store/store';
+import { defaultCliStoreFile } from '../../../../src/store/store-paths';
 import { runCli } from '../../support/cli-helpers';
 
 /**
@@ -92,6 +94,29 @@ describe('a local schedule, as systemd and sh read it', function () {
     assert.equal(sh.status, 0, sh.stderr);
     assert.deepEqual(JSON.parse(fs.readFileSync(log, 'utf8')), loopArgs(spec, workspace));
     assert.equal(fs.existsSync(path.join(root, 'pwned')), false, 'nothing in the glob ran');
+  });
+
+  it('the crontab line `schedule add --local` shows, run as cron runs it, runs the loop, recorded as started by that schedule', async () => {
+    const add = await runCli(['schedule', 'add', '--workspace', workspace, '--local', '--cron', '30 2 * * *', '--glob', 'docs/*.md', '--isc', 'docs.page', '--name', 'nightly'], { env: env() });
+    assert.equal(add.code, 0, add.err);
+    const line = add.out.split('\n').find((l) => l.startsWith('30 2 * * * '));
+    assert.ok(line, add.out);
+    // cron runs the command with sh, in the person's home, with a small environment of its own.
+    const command = cronCommand(line).command;
+    const sh = spawnSync('/bin/sh', ['-c', command], { cwd: root, encoding: 'utf8', timeout: 50_000, env: { ...env(), PATH: '/usr/bin:/bin', SHELL: '/bin/sh' } });
+    const log = command.match(/>> ('[^']*'|\S+)/)?.[1]?.replace(/^'|'$/g, '').replace(/'\\''/g, "'");
+    assert.ok(log && fs.existsSync(log), `the line's log file: ${sh.stderr}\n${command}`);
+    const said = fs.readFileSync(log, 'utf8');
+    // The loop's own exit: 1 is a loop that ended short of COMPLETE (the page fails the template's criteria).
+    assert.ok(sh.status === 0 || sh.status === 1, `exit ${sh.status}: ${sh.stderr}\n${said}`);
+    const store = await Store.open({ file: defaultCliStoreFile(workspace, env()) });
+    try {
+      const loops = store.loops.list();
+      assert.equal(loops.length, 1, said);
+      assert.deepEqual(loops[0]!.startedBy, { who: 'schedule', schedule: 'nightly' });
+    } finally {
+      store.close();
+    }
   });
 });
 

@@ -150,7 +150,7 @@ describe('a schedule on one machine', () => {
   it('shows a crontab line that runs the loop with --started-by, and reads it back', () => {
     const s = spec({ name: 'nightly', cron: '30 2 * * *', glob: 'docs/100%/*.md', shards: 1, verifyOnly: false });
     const line = crontabLine(s, command);
-    assert.match(line, /^30 2 \* \* \* \/usr\/bin\/node '\/opt\/ideal state\/dist\/cli\.js' loop --workspace '\/home\/p\/it'\\''s here' /);
+    assert.match(line, /^30 2 \* \* \* mkdir -p \/home\/p\/\.local\/share\/ideal-state\/schedules && \/usr\/bin\/node '\/opt\/ideal state\/dist\/cli\.js' loop --workspace '\/home\/p\/it'\\''s here' /);
     assert.match(line, /--started-by schedule:nightly >> /);
     // An unescaped % ends a crontab command.
     assert.match(line, /docs\/100\\%\/\*\.md/);
