@@ -65,7 +65,8 @@ export async function dashboardCommand(argv: string[], io: CliIo): Promise<numbe
   const { values } = parsed;
   if (!values.out) return DASHBOARD.usageError(io, '--out DIR is required (the folder for index.html and data.json)');
   const { defaultCliStoreFile } = await import('../../store/store-paths.js');
-  const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(path.resolve(values.workspace ?? process.cwd()));
+  const workspace = path.resolve(values.workspace ?? process.cwd());
+  const storeFile = values.store ? path.resolve(values.store) : defaultCliStoreFile(workspace);
   const problem = notAStore(storeFile);
   if (problem) {
     io.err(`ideal-state dashboard: ${problem}`);
@@ -81,12 +82,16 @@ export async function dashboardCommand(argv: string[], io: CliIo): Promise<numbe
     io.err(`ideal-state dashboard: the page's script (media/dist/dashboard-page.js) is missing from this install; reinstall ideal-state, or build it with node esbuild.mjs`);
     return 2;
   }
-  const [{ Store }, { aggregateDashboard, staticDashboardPage }, { printStoreWarnings }] = await Promise.all([import('../../store/store.js'), import('../../app/dashboard/index.js'), import('../../app/store-warnings.js')]);
+  const [{ Store }, { aggregateDashboard, staticDashboardPage }, { printStoreWarnings }, { readGateOutcomes }] = await Promise.all([import('../../store/store.js'), import('../../app/dashboard/index.js'), import('../../app/store-warnings.js'), import('../../app/dashboard/gate-outcomes.js')]);
+  // Another store (--store): the gate's verdicts are still where the gate leaves them for this
+  // workspace (the default store and its pending records), read-only and counted once by id.
+  const gate = storeFile === defaultCliStoreFile(workspace) ? undefined : await readGateOutcomes(workspace);
+  if (gate && gate.skipped > 0) io.err(`ideal-state dashboard: ${gate.skipped} of the records beside ${gate.storeFile} are not verdicts the gate wrote; they are not counted`);
   const store = await Store.open({ file: storeFile });
   let data;
   try {
     printStoreWarnings(store, io.err);
-    data = aggregateDashboard(store);
+    data = aggregateDashboard(store, gate ? { gateOutcomes: gate.records } : {});
   } finally {
     store.close();
   }

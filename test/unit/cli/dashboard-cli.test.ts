@@ -4,7 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { aggregateDashboard } from '../../../src/app/dashboard';
+import { writePending } from '../../../src/store/pending';
 import { Store } from '../../../src/store/store';
+import { defaultCliStoreFile } from '../../../src/store/store-paths';
 import { runCli } from '../support/cli-helpers';
 import { seedDashboardStore } from '../support/dashboard-seed';
 
@@ -50,6 +52,24 @@ describe('command line: ideal-state dashboard (dist/cli.js)', function () {
     // The figures travel in the page (file:// may not fetch data.json), the same as data.json.
     const block = /<script type="application\/json" id="dashboard-data">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
     assert.deepEqual(JSON.parse(block), data);
+  });
+
+  it('with --store, also counts the gate’s verdicts from where the gate leaves them for the workspace, once each', async () => {
+    const workspace = path.join(dir, 'ws');
+    fs.mkdirSync(workspace);
+    const env = { XDG_DATA_HOME: path.join(dir, 'data') };
+    const read = async (out: string) => {
+      const r = await runCli(['dashboard', '--out', out, '--store', storeFile, '--workspace', workspace], { env });
+      assert.equal(r.code, 0, r.err);
+      return JSON.parse(fs.readFileSync(path.join(out, 'data.json'), 'utf8')) as { totals: { gateStops: number; tampered: number } };
+    };
+    const before = await read(path.join(dir, 'before'));
+    // The gate's verdict waits beside the command line's store for this workspace, as the stop hook leaves it.
+    const gateStore = defaultCliStoreFile(workspace, env);
+    writePending(gateStore, 'gate-outcome', { id: 'gate-elsewhere', at: '2026-11-02T15:00:00.000Z', host: 'codex', event: 'Stop', session: 'session 0a0b0c0d', verdict: 'blocked', before: 0, prds: [{ path: 'docs/PRD-login.md', tampered: ['ISC-2'] }] });
+    const after = await read(path.join(dir, 'after'));
+    assert.equal(after.totals.gateStops, before.totals.gateStops + 1);
+    assert.equal(after.totals.tampered, before.totals.tampered + 1);
   });
 
   it('keeps a store’s text from ending the page’s data block', async () => {
