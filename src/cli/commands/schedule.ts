@@ -11,13 +11,13 @@ import { nodeTextFiles } from '../../node/node-text-files';
 import { cliDataFolder } from '../../store/store-paths';
 import { writeFileAtomically } from '../loop/files';
 import { defineCommand } from '../shared/command';
+import { FOLDER_OPTIONS } from '../shared/options';
 import { SCHEDULE_USAGE } from '../shared/usage';
 
 type Output = { out: (s: string) => void; err: (s: string) => void };
 
 const OPTIONS = {
-  workspace: { type: 'string' },
-  json: { type: 'boolean', default: false },
+  ...FOLDER_OPTIONS,
   cron: { type: 'string' },
   glob: { type: 'string' },
   isc: { type: 'string' },

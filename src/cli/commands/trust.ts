@@ -12,6 +12,7 @@ import { cliTrustFile, contentHash, readTrustRecords, writeTrustRecords } from '
 import { trustKey } from '../../node/workspace-config';
 
 import { defineCommand } from '../shared/command';
+import { FOLDER_OPTIONS } from '../shared/options';
 import type { CliIo } from '../shared/io';
 import { TRUST_USAGE } from '../shared/usage';
 
@@ -19,8 +20,7 @@ type Output = Pick<CliIo, 'out' | 'err'>;
 
 
 const OPTIONS = {
-  workspace: { type: 'string' },
-  json: { type: 'boolean', default: false },
+  ...FOLDER_OPTIONS,
   list: { type: 'boolean', default: false },
   revoke: { type: 'boolean', default: false },
 } as const;

@@ -1,8 +1,13 @@
+/** The options of a command about a workspace folder that can answer in JSON. */
+export const FOLDER_OPTIONS = {
+  workspace: { type: 'string' },
+  json: { type: 'boolean', default: false },
+} as const;
+
 /** The options of a command that works in a workspace and records in its store. */
 export const WORKSPACE_OPTIONS = {
-  workspace: { type: 'string' },
+  ...FOLDER_OPTIONS,
   store: { type: 'string' },
-  json: { type: 'boolean', default: false },
 } as const;
 
 /** The options that choose the models, as `run`, `loop` and `models check` resolve them (shared/models.ts). */
