@@ -26,9 +26,6 @@ if (hasDesktopCode) {
   const workspace = copySampleWorkspace(profile);
   const server = await startServer({ profile, logFile: join(profile.root, 'server.log') });
   const url = server.url(workspace, [['extensionDevelopmentPath', server.remoteUri(repoRoot)]]);
-  console.log(`\nIdeal State is running in a real VS Code — open this in a browser:\n\n  ${url}\n`);
-  console.log(`workspace: ${workspace} (a copy of test/fixtures/sample-workspace)`);
-  console.log(`server log: ${join(profile.root, 'server.log')}; press Ctrl-C to stop`);
   let stopping = false;
   const stop = async () => {
     stopping = true;
@@ -40,8 +37,13 @@ if (hasDesktopCode) {
     console.log('The next npm start opens a fresh copy of the sample workspace.');
     process.exit(0);
   };
+  // Before the URL is printed: whoever reads it may press Ctrl-C at once, and a signal that came
+  // before its handler would end the process without a word.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  console.log(`\nIdeal State is running in a real VS Code — open this in a browser:\n\n  ${url}\n`);
+  console.log(`workspace: ${workspace} (a copy of test/fixtures/sample-workspace)`);
+  console.log(`server log: ${join(profile.root, 'server.log')}; press Ctrl-C to stop`);
   await server.exited;
   if (stopping) await new Promise(() => {}); // stop() exits the process
   console.error('the VS Code server stopped');
