@@ -48,7 +48,7 @@ export interface StopInput {
   /** The host's environment; loader variables are removed from it. */
   readonly env: NodeJS.ProcessEnv;
   readonly processCwd: string;
-  /** When the gate began (ms since the epoch); absent: now. */
+  /** When the gate began (ms since the epoch); absent: the end of the current millisecond. */
   readonly startedMs?: number;
   /** How an agent runs this gate's own command line, for the honest way out a block names. */
   readonly selfCommand: string;
@@ -137,7 +137,9 @@ export async function gateStop(input: StopInput, ports: StopPorts): Promise<Stop
   // The checks run in a snapshot of the workspace, from a process that is not the gate's (frozen.ts).
   // A subagent's stop does not count changes meanwhile: other agents of the session may be working beside it.
   const frozen = await freezeHeld(workspace, held, {
-    sinceMs: input.startedMs ?? now.getTime(),
+    // Absent a start, now, to the end of this millisecond: a file system that dates writes finer
+    // than a millisecond gives a write made just before the gate a change time after the whole ms.
+    sinceMs: input.startedMs ?? now.getTime() + 1,
     log: warn,
     needed: held.kind !== 'none' || extra !== undefined,
     guard: !/subagent/i.test(request.event),
